@@ -1,0 +1,294 @@
+//! Plan content: the `plan` object of a `plan_update`, one variant per `type`.
+
+use std::borrow::Cow;
+
+use serde::ser::{SerializeMap, Serializer};
+use serde_json::{Map, Value};
+
+use crate::entry::{self, Entries, PlanEntry};
+use crate::error::{Error, Path};
+use crate::id::{FileUri, PlanId};
+use crate::meta::Meta;
+use crate::names::{self, Classified, CustomName, ReservedName};
+use crate::rules::KNOWN_PLAN_TYPES;
+use crate::wire::{self, Cx, Spelling, Wire};
+
+/// The keys a plan object writes itself; custom `fields` cannot hold them.
+const OWN_KEYS: [&str; 4] = ["type", "id", "planId", Meta::KEY];
+
+/// The content of one plan, as carried by a `plan_update`: a tagged union on
+/// `type`. Every variant has a plan id, unique within the session.
+///
+/// ```
+/// use plan_core::{PlanContent, PlanEntry, PlanId, Priority, Status, Spelling};
+///
+/// let plan = PlanContent::items(
+///     PlanId::new("plan-1")?,
+///     [PlanEntry::new("Step 1", Priority::High, Status::Pending)],
+/// );
+/// assert_eq!(
+///     plan.to_json(Spelling::Rfd),
+///     r#"{"type":"items","id":"plan-1","entries":[{"content":"Step 1","priority":"high","status":"pending"}]}"#
+/// );
+/// # Ok::<(), plan_core::InvalidPlanId>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlanContent {
+    /// `type: "items"`: a list of entries, replaced whole on every update.
+    Items {
+        /// The plan's id.
+        id: PlanId,
+        /// Every entry, with its current status.
+        entries: Vec<PlanEntry>,
+        /// `_meta` of the plan.
+        meta: Option<Meta>,
+    },
+    /// `type: "file"`: the plan lives in a file the client can open.
+    File {
+        /// The plan's id.
+        id: PlanId,
+        /// Where the file is.
+        uri: FileUri,
+        /// `_meta` of the plan.
+        meta: Option<Meta>,
+    },
+    /// `type: "markdown"`: the plan as markdown text.
+    Markdown {
+        /// The plan's id.
+        id: PlanId,
+        /// The markdown.
+        content: Cow<'static, str>,
+        /// `_meta` of the plan.
+        meta: Option<Meta>,
+    },
+    /// An implementation-specific type (`_timeline`), with its own fields.
+    Custom {
+        /// The type name, `_` included.
+        kind: CustomName,
+        /// The plan's id.
+        id: PlanId,
+        /// The other fields, as they came (never `type`, `id`, `planId` or `_meta`).
+        fields: Map<String, Value>,
+        /// `_meta` of the plan.
+        meta: Option<Meta>,
+    },
+    /// A type received from a peer that is neither known nor custom: reserved
+    /// for future ACP versions. Kept so the message round-trips; never send one.
+    Reserved {
+        /// The type name as received.
+        kind: ReservedName,
+        /// The plan's id.
+        id: PlanId,
+        /// The other fields, as they came.
+        fields: Map<String, Value>,
+        /// `_meta` of the plan.
+        meta: Option<Meta>,
+    },
+}
+
+impl PlanContent {
+    /// An items plan.
+    pub fn items(id: PlanId, entries: impl IntoIterator<Item = PlanEntry>) -> Self {
+        Self::Items {
+            id,
+            entries: entries.into_iter().collect(),
+            meta: None,
+        }
+    }
+
+    /// A file plan.
+    pub fn file(id: PlanId, uri: FileUri) -> Self {
+        Self::File {
+            id,
+            uri,
+            meta: None,
+        }
+    }
+
+    /// A markdown plan.
+    pub fn markdown(id: PlanId, content: impl Into<Cow<'static, str>>) -> Self {
+        Self::Markdown {
+            id,
+            content: content.into(),
+            meta: None,
+        }
+    }
+
+    /// A plan of a custom type with its own fields.
+    ///
+    /// ```
+    /// use plan_core::{CustomName, PlanContent, PlanId, Spelling};
+    /// use serde_json::json;
+    ///
+    /// let fields = json!({"events": []}).as_object().unwrap().clone();
+    /// let plan = PlanContent::custom(CustomName::new("_timeline")?, PlanId::new("t")?, fields)?;
+    /// assert_eq!(plan.to_json(Spelling::Acp), r#"{"type":"_timeline","planId":"t","events":[]}"#);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// If `fields` holds `type`, `id`, `planId` or `_meta`: the plan writes
+    /// those itself.
+    pub fn custom(kind: CustomName, id: PlanId, fields: Map<String, Value>) -> Result<Self, Error> {
+        if let Some(key) = OWN_KEYS.iter().find(|k| fields.contains_key(**k)) {
+            return Err(Path::Root.key("fields").key(key).invalid(format_args!(
+                "`{key}` is written by the plan itself; a custom plan's fields cannot hold it"
+            )));
+        }
+        Ok(Self::Custom {
+            kind,
+            id,
+            fields,
+            meta: None,
+        })
+    }
+
+    /// The same plan with `_meta` set.
+    #[must_use]
+    pub fn with_meta(mut self, meta: impl Into<Meta>) -> Self {
+        *self.meta_mut() = Some(meta.into());
+        self
+    }
+
+    /// The plan's id.
+    pub fn id(&self) -> &PlanId {
+        match self {
+            Self::Items { id, .. }
+            | Self::File { id, .. }
+            | Self::Markdown { id, .. }
+            | Self::Custom { id, .. }
+            | Self::Reserved { id, .. } => id,
+        }
+    }
+
+    /// The plan's `_meta`.
+    pub fn meta(&self) -> Option<&Meta> {
+        match self {
+            Self::Items { meta, .. }
+            | Self::File { meta, .. }
+            | Self::Markdown { meta, .. }
+            | Self::Custom { meta, .. }
+            | Self::Reserved { meta, .. } => meta.as_ref(),
+        }
+    }
+
+    fn meta_mut(&mut self) -> &mut Option<Meta> {
+        match self {
+            Self::Items { meta, .. }
+            | Self::File { meta, .. }
+            | Self::Markdown { meta, .. }
+            | Self::Custom { meta, .. }
+            | Self::Reserved { meta, .. } => meta,
+        }
+    }
+
+    /// The `type` on the wire: `items`, `file`, `markdown` or the custom name.
+    pub fn type_name(&self) -> &str {
+        match self {
+            Self::Items { .. } => "items",
+            Self::File { .. } => "file",
+            Self::Markdown { .. } => "markdown",
+            Self::Custom { kind, .. } => kind.as_str(),
+            Self::Reserved { kind, .. } => kind.as_str(),
+        }
+    }
+
+    /// The entries of an items plan; `None` for other types.
+    pub fn entries(&self) -> Option<&[PlanEntry]> {
+        match self {
+            Self::Items { entries, .. } => Some(entries),
+            _ => None,
+        }
+    }
+}
+
+impl Wire for PlanContent {
+    fn write<S: Serializer>(&self, spelling: Spelling, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(None)?;
+        map.serialize_entry("type", self.type_name())?;
+        map.serialize_entry(spelling.plan_id_key(), self.id().as_str())?;
+        match self {
+            Self::Items { entries, .. } => map.serialize_entry("entries", &Entries(entries))?,
+            Self::File { uri, .. } => map.serialize_entry("uri", uri.as_str())?,
+            Self::Markdown { content, .. } => map.serialize_entry("content", &**content)?,
+            Self::Custom { fields, .. } | Self::Reserved { fields, .. } => {
+                for (key, value) in fields
+                    .iter()
+                    .filter(|(k, _)| !OWN_KEYS.contains(&k.as_str()))
+                {
+                    map.serialize_entry(key, value)?;
+                }
+            }
+        }
+        wire::write_meta(&mut map, self.meta())?;
+        map.end()
+    }
+
+    fn read(value: Value, cx: &mut Cx, at: &Path<'_>) -> Result<Self, Error> {
+        let mut map = wire::expect_object(value, at)?;
+        let kind = wire::take_string(&mut map, "type", at)?;
+        let id = wire::take_plan_id(&mut map, at)?;
+        let meta = wire::take_meta(&mut map, cx, at)?;
+        Ok(match names::classify(kind, &KNOWN_PLAN_TYPES) {
+            Classified::Known(0) => {
+                let items = wire::take_array(&mut map, "entries", at)?;
+                let entries = entry::read_entries(items, cx, &at.key("entries"))?;
+                Self::Items { id, entries, meta }
+            }
+            Classified::Known(1) => {
+                let uri = wire::take_string(&mut map, "uri", at)?;
+                let uri = FileUri::new(uri).map_err(|e| at.key("uri").invalid(e))?;
+                Self::File { id, uri, meta }
+            }
+            Classified::Known(_) => {
+                let content = wire::owned(wire::take_string(&mut map, "content", at)?);
+                Self::Markdown { id, content, meta }
+            }
+            Classified::Custom(kind) => Self::Custom {
+                kind,
+                id,
+                fields: map,
+                meta,
+            },
+            Classified::Reserved(kind) => Self::Reserved {
+                kind,
+                id,
+                fields: map,
+                meta,
+            },
+        })
+    }
+}
+
+wire::wire_methods!(
+    PlanContent,
+    "plan content (the `plan` object of a `plan_update`)"
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_types_are_read_in_the_shared_order() {
+        assert_eq!(KNOWN_PLAN_TYPES, ["items", "file", "markdown"]);
+    }
+
+    #[test]
+    fn a_known_type_missing_its_field_is_an_error_not_custom() {
+        let err = PlanContent::from_json(r#"{"type":"markdown","id":"p"}"#).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "in the message: missing required field `content`"
+        );
+    }
+
+    #[test]
+    fn custom_fields_cannot_hold_the_plans_own_keys() {
+        let mut fields = Map::new();
+        fields.insert("planId".into(), Value::from("other"));
+        let kind = CustomName::new("_x").unwrap();
+        let err = PlanContent::custom(kind, PlanId::new("p").unwrap(), fields).unwrap_err();
+        assert_eq!(err.path(), "fields.planId");
+    }
+}

@@ -1,0 +1,173 @@
+//! Identifiers and other checked strings: plan ids, session ids, file URIs.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use crate::rules::{self, IdProblem, UriProblem};
+
+/// The id of a plan, unique within a session: a string with at least one
+/// character that is not white space.
+///
+/// ```
+/// use plan_core::PlanId;
+///
+/// let id = PlanId::new("plan-1").unwrap();
+/// assert_eq!(id.as_str(), "plan-1");
+/// assert_eq!(PlanId::new("  ").unwrap_err().to_string(), "a plan id cannot be only white space");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PlanId(Cow<'static, str>);
+
+impl PlanId {
+    /// The id v1 `plan` updates map to in v2 (as the public ACP schema does).
+    pub const LEGACY: PlanId = PlanId(Cow::Borrowed("main"));
+
+    /// Checks and wraps a plan id.
+    ///
+    /// # Errors
+    /// [`InvalidPlanId`] if `id` is empty or only white space.
+    pub fn new(id: impl Into<Cow<'static, str>>) -> Result<Self, InvalidPlanId> {
+        let id = id.into();
+        match rules::check_plan_id(&id) {
+            Ok(()) => Ok(Self(id)),
+            Err(problem) => Err(InvalidPlanId(problem)),
+        }
+    }
+
+    /// Wraps an id the caller has already checked (the macros check at compile time).
+    pub(crate) const fn new_unchecked(id: Cow<'static, str>) -> Self {
+        Self(id)
+    }
+
+    /// The id.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for PlanId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl TryFrom<&'static str> for PlanId {
+    type Error = InvalidPlanId;
+    fn try_from(id: &'static str) -> Result<Self, Self::Error> {
+        Self::new(id)
+    }
+}
+
+impl TryFrom<String> for PlanId {
+    type Error = InvalidPlanId;
+    fn try_from(id: String) -> Result<Self, Self::Error> {
+        Self::new(id)
+    }
+}
+
+/// A string that cannot be a [`PlanId`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InvalidPlanId(IdProblem);
+
+impl fmt::Display for InvalidPlanId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for InvalidPlanId {}
+
+/// The id of an ACP session, as the agent assigned it in `session/new`.
+///
+/// The protocol puts no rule on its form, so any string is accepted.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SessionId(Cow<'static, str>);
+
+impl SessionId {
+    /// Wraps a session id.
+    pub fn new(id: impl Into<Cow<'static, str>>) -> Self {
+        Self(id.into())
+    }
+
+    /// The id.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for SessionId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<&'static str> for SessionId {
+    fn from(id: &'static str) -> Self {
+        Self::new(id)
+    }
+}
+
+impl From<String> for SessionId {
+    fn from(id: String) -> Self {
+        Self::new(id)
+    }
+}
+
+/// The `uri` of a file plan: an absolute URI with a scheme, such as
+/// `file:///tmp/plan.md`.
+///
+/// ```
+/// use plan_core::FileUri;
+///
+/// assert!(FileUri::new("file:///tmp/plan.md").is_ok());
+/// let err = FileUri::new("/tmp/plan.md").unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "a file plan's URI must be absolute, with a scheme, e.g. `file:///tmp/plan.md`"
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FileUri(Cow<'static, str>);
+
+impl FileUri {
+    /// Checks and wraps a URI.
+    ///
+    /// # Errors
+    /// [`InvalidUri`] if `uri` has no scheme, is a Windows path, or contains
+    /// white space or control characters.
+    pub fn new(uri: impl Into<Cow<'static, str>>) -> Result<Self, InvalidUri> {
+        let uri = uri.into();
+        match rules::check_uri(&uri) {
+            Ok(()) => Ok(Self(uri)),
+            Err(problem) => Err(InvalidUri(problem)),
+        }
+    }
+
+    /// Wraps a URI the caller has already checked (the macros check at compile time).
+    pub(crate) const fn new_unchecked(uri: Cow<'static, str>) -> Self {
+        Self(uri)
+    }
+
+    /// The URI.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for FileUri {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A string that cannot be a [`FileUri`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InvalidUri(UriProblem);
+
+impl fmt::Display for InvalidUri {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for InvalidUri {}

@@ -1,0 +1,264 @@
+//! The protocol's naming rules, in one dependency-free file.
+//!
+//! `plan-core` checks them at run time and `plan-macros` at compile time, and
+//! they must never disagree. This file therefore depends on nothing but
+//! `core`/`alloc`, and `plan-macros/src/rules.rs` is a symbolic link to it: one
+//! source, compiled into both crates (`cargo package` copies a link's target,
+//! so both published crates still carry it). See `docs/design.md`.
+//!
+//! Everything here is `pub(crate)`: `plan-core` exposes it through its own
+//! types ([`CustomName`](crate::CustomName), [`PlanId`](crate::PlanId), ...).
+
+use core::fmt;
+
+/// The priorities ACP defines.
+pub(crate) const KNOWN_PRIORITIES: [&str; 3] = ["high", "medium", "low"];
+/// The statuses ACP defines (v2; v1 lacks `cancelled`).
+pub(crate) const KNOWN_STATUSES: [&str; 4] = ["pending", "in_progress", "completed", "cancelled"];
+/// The statuses a v1 `plan` update may carry.
+pub(crate) const V1_STATUSES: [&str; 3] = ["pending", "in_progress", "completed"];
+/// The plan content types ACP defines.
+pub(crate) const KNOWN_PLAN_TYPES: [&str; 3] = ["items", "file", "markdown"];
+
+/// Why a name cannot be a custom value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NameProblem {
+    /// The name is empty.
+    Empty,
+    /// The name is `_` alone.
+    UnderscoreOnly,
+    /// The name does not begin with `_`: it is reserved for future ACP versions.
+    Reserved,
+}
+
+/// Checks the rule for custom priorities, statuses and plan types:
+/// `_` followed by at least one more character.
+pub(crate) fn check_custom_name(name: &str) -> Result<(), NameProblem> {
+    match name.strip_prefix('_') {
+        _ if name.is_empty() => Err(NameProblem::Empty),
+        Some("") => Err(NameProblem::UnderscoreOnly),
+        Some(_) => Ok(()),
+        None => Err(NameProblem::Reserved),
+    }
+}
+
+/// Explains a [`NameProblem`] for `name` in one sentence, with the fix.
+pub(crate) struct ExplainName<'a> {
+    pub(crate) problem: NameProblem,
+    pub(crate) name: &'a str,
+}
+
+impl fmt::Display for ExplainName<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.problem {
+            NameProblem::Empty => f.write_str(
+                "a custom name cannot be empty; custom values are `_` followed by at least one character, e.g. `_blocked`",
+            ),
+            NameProblem::UnderscoreOnly => f.write_str(
+                "`_` alone is not a custom name; add at least one character after the `_`, e.g. `_blocked`",
+            ),
+            NameProblem::Reserved => write!(
+                f,
+                "custom names must begin with `_`; `{0}` is reserved for future ACP versions (write `_{0}`)",
+                self.name
+            ),
+        }
+    }
+}
+
+/// Why a string cannot be a plan id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum IdProblem {
+    /// The id is empty.
+    Empty,
+    /// The id holds only white space.
+    Blank,
+}
+
+/// Checks a plan id: it must contain at least one character that is not white space.
+pub(crate) fn check_plan_id(id: &str) -> Result<(), IdProblem> {
+    if id.is_empty() {
+        Err(IdProblem::Empty)
+    } else if id.trim().is_empty() {
+        Err(IdProblem::Blank)
+    } else {
+        Ok(())
+    }
+}
+
+impl fmt::Display for IdProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Empty => "a plan id cannot be empty",
+            Self::Blank => "a plan id cannot be only white space",
+        })
+    }
+}
+
+/// Why a string cannot be the `uri` of a file plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum UriProblem {
+    /// The URI is empty.
+    Empty,
+    /// The URI has no `scheme:` prefix (a bare path).
+    NoScheme,
+    /// The scheme is one letter: almost surely a Windows drive (`C:\...`).
+    DriveLetter,
+    /// The URI contains white space or a control character.
+    Whitespace,
+}
+
+/// Checks that `uri` is an absolute URI: `scheme ":" rest`, where the scheme is
+/// a letter followed by letters, digits, `+`, `-` or `.` (RFC 3986, section 3.1),
+/// and nothing in it is white space or a control character.
+pub(crate) fn check_uri(uri: &str) -> Result<(), UriProblem> {
+    if uri.is_empty() {
+        return Err(UriProblem::Empty);
+    }
+    if uri.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(UriProblem::Whitespace);
+    }
+    let Some((scheme, _)) = uri.split_once(':') else {
+        return Err(UriProblem::NoScheme);
+    };
+    let mut chars = scheme.chars();
+    let starts_with_letter = chars.next().is_some_and(|c| c.is_ascii_alphabetic());
+    if !starts_with_letter
+        || !chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    {
+        return Err(UriProblem::NoScheme);
+    }
+    if scheme.len() == 1 {
+        return Err(UriProblem::DriveLetter);
+    }
+    Ok(())
+}
+
+impl fmt::Display for UriProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Empty => "a file plan's URI cannot be empty",
+            Self::NoScheme => {
+                "a file plan's URI must be absolute, with a scheme, e.g. `file:///tmp/plan.md`"
+            }
+            Self::DriveLetter => {
+                "this looks like a Windows path, not a URI; write it as `file:///C:/path/plan.md`"
+            }
+            Self::Whitespace => {
+                "a URI cannot contain white space or control characters; percent-encode them (`%20`)"
+            }
+        })
+    }
+}
+
+/// The known name closest to `name`, if one is close enough to be a likely typo:
+/// the same name in another case, or at most one edit in three characters away.
+pub(crate) fn suggest<'k>(name: &str, known: &[&'k str]) -> Option<&'k str> {
+    let lower = name.to_ascii_lowercase().replace('-', "_");
+    let lower = lower.trim_start_matches('_');
+    known
+        .iter()
+        .map(|k| (edit_distance(lower, k), *k))
+        .filter(|(d, k)| *d <= (k.len() / 3).max(1))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+}
+
+/// Levenshtein distance over chars; names here are short, so O(n·m) is fine.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(ca != *cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn custom_names_follow_the_underscore_rule() {
+        let cases = [
+            ("_urgent", Ok(())),
+            ("_x", Ok(())),
+            ("__", Ok(())),
+            ("", Err(NameProblem::Empty)),
+            ("_", Err(NameProblem::UnderscoreOnly)),
+            ("urgent", Err(NameProblem::Reserved)),
+            ("high", Err(NameProblem::Reserved)),
+            ("x_", Err(NameProblem::Reserved)),
+        ];
+        for (name, expected) in cases {
+            assert_eq!(check_custom_name(name), expected, "{name:?}");
+        }
+    }
+
+    #[test]
+    fn the_reserved_message_names_the_fix() {
+        let message = ExplainName {
+            problem: NameProblem::Reserved,
+            name: "urgent",
+        }
+        .to_string();
+        assert_eq!(
+            message,
+            "custom names must begin with `_`; `urgent` is reserved for future ACP versions (write `_urgent`)"
+        );
+    }
+
+    #[test]
+    fn plan_ids_need_a_visible_character() {
+        assert_eq!(check_plan_id("plan-1"), Ok(()));
+        assert_eq!(check_plan_id(" a "), Ok(()));
+        assert_eq!(check_plan_id(""), Err(IdProblem::Empty));
+        assert_eq!(check_plan_id(" \t\n"), Err(IdProblem::Blank));
+    }
+
+    #[test]
+    fn uris_must_be_absolute() {
+        let cases = [
+            ("file:///tmp/plan.md", Ok(())),
+            ("https://example.com/plan", Ok(())),
+            ("urn:isbn:0451450523", Ok(())),
+            ("git+ssh://host/repo", Ok(())),
+            ("", Err(UriProblem::Empty)),
+            ("/tmp/plan.md", Err(UriProblem::NoScheme)),
+            ("plan.md", Err(UriProblem::NoScheme)),
+            ("1abc:x", Err(UriProblem::NoScheme)),
+            (":x", Err(UriProblem::NoScheme)),
+            ("C:\\plan.md", Err(UriProblem::DriveLetter)),
+            ("file:///my plan.md", Err(UriProblem::Whitespace)),
+        ];
+        for (uri, expected) in cases {
+            assert_eq!(check_uri(uri), expected, "{uri:?}");
+        }
+    }
+
+    #[test]
+    fn suggestions_catch_typos_and_nothing_else() {
+        assert_eq!(suggest("in_progess", &KNOWN_STATUSES), Some("in_progress"));
+        assert_eq!(suggest("in-progress", &KNOWN_STATUSES), Some("in_progress"));
+        assert_eq!(suggest("High", &KNOWN_PRIORITIES), Some("high"));
+        assert_eq!(suggest("meduim", &KNOWN_PRIORITIES), Some("medium"));
+        assert_eq!(suggest("canceled", &KNOWN_STATUSES), Some("cancelled"));
+        assert_eq!(suggest("markdwn", &KNOWN_PLAN_TYPES), Some("markdown"));
+        assert_eq!(suggest("urgent", &KNOWN_PRIORITIES), None);
+        assert_eq!(suggest("blocked", &KNOWN_STATUSES), None);
+    }
+
+    #[test]
+    fn edit_distance_counts_edits() {
+        assert_eq!(edit_distance("", ""), 0);
+        assert_eq!(edit_distance("abc", ""), 3);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("low", "low"), 0);
+    }
+}

@@ -1,0 +1,384 @@
+//! Reading and writing JSON: the two spellings, strict and lenient reading,
+//! and the helpers every type's reader and writer share.
+//!
+//! Each wire type implements [`Wire`] once: `write` takes the [`Spelling`] as
+//! a parameter, so there is one serializer per type, not one per spelling.
+//! `read` accepts both spellings. [`wire_methods!`] then gives every type the
+//! same public surface (`from_json`, `to_json`, `Serialize`, `Deserialize`, ...).
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::ser::{SerializeMap, Serializer};
+use serde_json::{Map, Value};
+
+use crate::error::{Error, ErrorKind, Path};
+use crate::id::PlanId;
+use crate::meta::Meta;
+
+/// Which of the two spellings in use today a message is written in.
+///
+/// The source documents (the Plan Operations RFD) and the ACP schema as
+/// published today name two fields differently:
+///
+/// | | [`Spelling::Rfd`] | [`Spelling::Acp`] |
+/// |---|---|---|
+/// | plan id in `plan_update`'s `plan` and in `plan_removed` | `id` | `planId` |
+/// | the client capability | `planCapabilities` | `plan` |
+///
+/// Readers accept both; writers take the spelling as a parameter.
+///
+/// ```
+/// use plan_core::{SessionUpdate, PlanId, Spelling};
+///
+/// let removed = SessionUpdate::plan_removed(PlanId::new("plan-1")?);
+/// assert_eq!(removed.to_json(Spelling::Rfd), r#"{"sessionUpdate":"plan_removed","id":"plan-1"}"#);
+/// assert_eq!(removed.to_json(Spelling::Acp), r#"{"sessionUpdate":"plan_removed","planId":"plan-1"}"#);
+/// # Ok::<(), plan_core::InvalidPlanId>(())
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Spelling {
+    /// The source documents' spelling: `id`, `planCapabilities`. The default.
+    #[default]
+    Rfd,
+    /// The published ACP schema's spelling: `planId`, `plan`.
+    Acp,
+}
+
+impl Spelling {
+    /// The key of a plan's id.
+    pub const fn plan_id_key(self) -> &'static str {
+        match self {
+            Self::Rfd => "id",
+            Self::Acp => "planId",
+        }
+    }
+
+    /// The key of the plan capability in `ClientCapabilities`.
+    pub const fn capability_key(self) -> &'static str {
+        match self {
+            Self::Rfd => "planCapabilities",
+            Self::Acp => "plan",
+        }
+    }
+}
+
+impl fmt::Display for Spelling {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Rfd => "rfd",
+            Self::Acp => "acp",
+        })
+    }
+}
+
+/// Something lenient reading dropped instead of failing the message.
+///
+/// See [`Lenient`] for what lenient reading skips.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    path: String,
+    reason: String,
+}
+
+impl Skipped {
+    /// Where the dropped value was, e.g. `params.update.plan.entries[0]`.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// Why it was dropped: the error strict reading would have reported.
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+}
+
+impl fmt::Display for Skipped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "skipped `{}`: {}", self.path, self.reason)
+    }
+}
+
+/// The result of lenient reading: the value, and what was dropped to get it.
+///
+/// Strict reading (`from_json`) rejects a message with any malformed part.
+/// Lenient reading (`from_json_lenient`) follows the hints the public ACP
+/// schema gives SDKs and drops, instead of failing:
+/// - a malformed entry inside `entries` (`x-deserialize-skip-invalid-items`);
+/// - a `_meta` that is not an object or `null` (`x-deserialize-default-on-error`);
+/// - a plan capability that is not an object or `null` (read as absent).
+///
+/// Everything else (a missing plan id, `entries` that is not an array, a known
+/// plan type without its fields) is an error in both modes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lenient<T> {
+    /// The value read.
+    pub value: T,
+    /// What was dropped, in message order. Empty when strict reading would
+    /// have succeeded too.
+    pub skipped: Vec<Skipped>,
+}
+
+/// Reading state: the mode and what lenient reading has dropped so far.
+pub(crate) struct Cx {
+    lenient: bool,
+    skipped: Vec<Skipped>,
+}
+
+impl Cx {
+    pub(crate) fn strict() -> Self {
+        Self {
+            lenient: false,
+            skipped: Vec::new(),
+        }
+    }
+
+    pub(crate) fn lenient() -> Self {
+        Self {
+            lenient: true,
+            skipped: Vec::new(),
+        }
+    }
+
+    /// In lenient mode, records `err` as skipped and returns `None`; in strict
+    /// mode, returns the error.
+    pub(crate) fn skip_or_fail<T>(&mut self, err: Error) -> Result<Option<T>, Error> {
+        if self.lenient {
+            let reason = err.kind().to_string();
+            self.skipped.push(Skipped {
+                path: err.path().to_owned(),
+                reason,
+            });
+            Ok(None)
+        } else {
+            Err(err)
+        }
+    }
+
+    pub(crate) fn into_skipped(self) -> Vec<Skipped> {
+        self.skipped
+    }
+}
+
+/// One wire type: written in a chosen spelling, read in either.
+pub(crate) trait Wire: Sized {
+    /// Writes `self` in `spelling`.
+    fn write<S: Serializer>(&self, spelling: Spelling, s: S) -> Result<S::Ok, S::Error>;
+    /// Reads a value; `at` is where `value` sits in the whole message.
+    fn read(value: Value, cx: &mut Cx, at: &Path<'_>) -> Result<Self, Error>;
+}
+
+/// A wire value together with the spelling to write it in.
+pub(crate) struct Spelled<'a, T>(pub(crate) &'a T, pub(crate) Spelling);
+
+impl<T: Wire> serde::Serialize for Spelled<'_, T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.write(self.1, s)
+    }
+}
+
+/// Reads a whole JSON text as `T`.
+pub(crate) fn read_json<T: Wire>(json: &str, cx: &mut Cx) -> Result<T, Error> {
+    let value: Value = serde_json::from_str(json).map_err(|e| Error::syntax(&e))?;
+    T::read(value, cx, &Path::Root)
+}
+
+/// Writes `value` as compact JSON. Our types hold only strings, numbers and
+/// JSON values with string keys, which `serde_json` always serializes.
+pub(crate) fn to_json<T: Wire>(value: &T, spelling: Spelling) -> String {
+    serde_json::to_string(&Spelled(value, spelling))
+        .unwrap_or_else(|e| unreachable!("plan-core wire types always serialize: {e}"))
+}
+
+/// Gives a [`Wire`] type its public reading and writing methods and its serde impls.
+macro_rules! wire_methods {
+    ($ty:ty, $what:literal) => {
+        impl $ty {
+            #[doc = concat!("Reads ", $what, " from JSON text, in either spelling.")]
+            ///
+            /// # Errors
+            /// [`Error`](crate::Error) if the text is not JSON or breaks the
+            /// protocol; the error says where.
+            pub fn from_json(json: &str) -> Result<Self, $crate::Error> {
+                $crate::wire::read_json(json, &mut $crate::wire::Cx::strict())
+            }
+
+            #[doc = concat!("Reads ", $what, " from JSON text, dropping malformed parts")]
+            /// where the protocol allows; see [`Lenient`](crate::Lenient).
+            ///
+            /// # Errors
+            /// [`Error`](crate::Error) for mistakes lenient reading does not drop.
+            pub fn from_json_lenient(json: &str) -> Result<$crate::Lenient<Self>, $crate::Error> {
+                let mut cx = $crate::wire::Cx::lenient();
+                let value = $crate::wire::read_json(json, &mut cx)?;
+                Ok($crate::Lenient {
+                    value,
+                    skipped: cx.into_skipped(),
+                })
+            }
+
+            #[doc = concat!("Reads ", $what, " from a parsed JSON value, in either spelling.")]
+            ///
+            /// # Errors
+            /// [`Error`](crate::Error) if the value breaks the protocol; the error says where.
+            pub fn from_value(value: ::serde_json::Value) -> Result<Self, $crate::Error> {
+                let mut cx = $crate::wire::Cx::strict();
+                <Self as $crate::wire::Wire>::read(value, &mut cx, &$crate::error::Path::Root)
+            }
+
+            /// Writes compact JSON in `spelling`.
+            pub fn to_json(&self, spelling: $crate::Spelling) -> String {
+                $crate::wire::to_json(self, spelling)
+            }
+
+            /// Writes compact JSON in `spelling` to `writer`.
+            ///
+            /// # Errors
+            /// The writer's I/O error (a closed pipe, a full disk).
+            pub fn write_json<W: ::std::io::Write>(
+                &self,
+                writer: W,
+                spelling: $crate::Spelling,
+            ) -> ::std::io::Result<()> {
+                ::serde_json::to_writer(writer, &$crate::wire::Spelled(self, spelling))
+                    .map_err(::std::io::Error::from)
+            }
+
+            /// Converts to a JSON value in `spelling`.
+            pub fn to_value(&self, spelling: $crate::Spelling) -> ::serde_json::Value {
+                ::serde_json::to_value($crate::wire::Spelled(self, spelling))
+                    .unwrap_or_else(|e| unreachable!("plan-core wire types always serialize: {e}"))
+            }
+
+            /// A view that serializes in `spelling` with any serde serializer.
+            /// (The plain `Serialize` impl writes the RFD spelling.)
+            pub fn spelled(&self, spelling: $crate::Spelling) -> impl ::serde::Serialize + '_ {
+                $crate::wire::Spelled(self, spelling)
+            }
+        }
+
+        /// Writes the RFD spelling; use `spelled` for the other.
+        impl ::serde::Serialize for $ty {
+            fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                <Self as $crate::wire::Wire>::write(self, $crate::Spelling::Rfd, s)
+            }
+        }
+
+        /// Reads either spelling, strictly.
+        impl<'de> ::serde::Deserialize<'de> for $ty {
+            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(d)?;
+                Self::from_value(value).map_err(<D::Error as ::serde::de::Error>::custom)
+            }
+        }
+    };
+}
+pub(crate) use wire_methods;
+
+// ---- reading helpers -------------------------------------------------------
+
+/// "a string", "an object", ...: how an error names what it found.
+pub(crate) fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+pub(crate) fn type_error(at: &Path<'_>, expected: &'static str, found: &Value) -> Error {
+    at.error(ErrorKind::Type {
+        expected,
+        found: kind_of(found),
+    })
+}
+
+pub(crate) fn expect_object(value: Value, at: &Path<'_>) -> Result<Map<String, Value>, Error> {
+    match value {
+        Value::Object(map) => Ok(map),
+        other => Err(type_error(at, "an object", &other)),
+    }
+}
+
+pub(crate) fn expect_string(value: Value, at: &Path<'_>) -> Result<String, Error> {
+    match value {
+        Value::String(s) => Ok(s),
+        other => Err(type_error(at, "a string", &other)),
+    }
+}
+
+/// Removes and returns a required string field.
+pub(crate) fn take_string(
+    map: &mut Map<String, Value>,
+    key: &'static str,
+    at: &Path<'_>,
+) -> Result<String, Error> {
+    let value = map.remove(key).ok_or_else(|| at.missing(key))?;
+    expect_string(value, &at.key(key))
+}
+
+/// Removes and returns a required array field.
+pub(crate) fn take_array(
+    map: &mut Map<String, Value>,
+    key: &'static str,
+    at: &Path<'_>,
+) -> Result<Vec<Value>, Error> {
+    match map.remove(key) {
+        Some(Value::Array(items)) => Ok(items),
+        Some(other) => Err(type_error(&at.key(key), "an array", &other)),
+        None => Err(at.missing(key)),
+    }
+}
+
+/// Removes and returns the plan id, in either spelling; both at once is an error.
+pub(crate) fn take_plan_id(map: &mut Map<String, Value>, at: &Path<'_>) -> Result<PlanId, Error> {
+    let rfd = Spelling::Rfd.plan_id_key();
+    let acp = Spelling::Acp.plan_id_key();
+    let (key, value) = match (map.remove(rfd), map.remove(acp)) {
+        (Some(_), Some(_)) => return Err(at.error(ErrorKind::BothSpellings { rfd, acp })),
+        (Some(v), None) => (rfd, v),
+        (None, Some(v)) => (acp, v),
+        (None, None) => return Err(at.error(ErrorKind::MissingEither { rfd, acp })),
+    };
+    let at = at.key(key);
+    let id = expect_string(value, &at)?;
+    PlanId::new(id).map_err(|e| at.invalid(e))
+}
+
+/// Removes and returns the optional `_meta` field.
+pub(crate) fn take_meta(
+    map: &mut Map<String, Value>,
+    cx: &mut Cx,
+    at: &Path<'_>,
+) -> Result<Option<Meta>, Error> {
+    match map.remove(Meta::KEY) {
+        None => Ok(None),
+        Some(value) => match Meta::from_value(value) {
+            Ok(meta) => Ok(Some(meta)),
+            Err(found) => {
+                cx.skip_or_fail(type_error(&at.key(Meta::KEY), "an object or null", &found))
+            }
+        },
+    }
+}
+
+/// Turns owned text into the `Cow` our types store.
+pub(crate) fn owned(s: String) -> Cow<'static, str> {
+    Cow::Owned(s)
+}
+
+// ---- writing helpers -------------------------------------------------------
+
+/// Writes the optional `_meta` entry.
+pub(crate) fn write_meta<M: SerializeMap>(
+    map: &mut M,
+    meta: Option<&Meta>,
+) -> Result<(), M::Error> {
+    match meta {
+        Some(meta) => map.serialize_entry(Meta::KEY, meta),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,1 @@
+../../plan-core/src/rules.rs

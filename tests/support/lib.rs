@@ -1,0 +1,1 @@
+//! Shared helpers for the integration tests and examples (an unpublished crate).
