@@ -1,0 +1,118 @@
+//! Helpers the integration tests share: the protocol's source examples and
+//! test vectors (in `../shared/`, beside the repository), and the public ACP
+//! JSON Schemas.
+#![allow(dead_code, unreachable_pub)] // each test file uses a part
+
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+
+/// The `shared/` folder: `$ACP_SHARED_DIR`, or `../shared` beside the repository.
+pub fn shared_dir() -> PathBuf {
+    let dir = std::env::var_os("ACP_SHARED_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+        PathBuf::from,
+    );
+    assert!(
+        dir.join("SPEC.md").is_file(),
+        "the tests read the protocol's examples from {}; check out `shared/` beside the repository or set ACP_SHARED_DIR",
+        dir.display()
+    );
+    dir
+}
+
+/// Every file of a folder under `shared/` whose name ends in `.json` and does
+/// not begin with `_`, as (file name, text), sorted by name.
+pub fn json_files(folder: &str) -> Vec<(String, String)> {
+    let dir = shared_dir().join(folder);
+    let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .map(|entry| entry.expect("directory entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
+        .map(|path| {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+            (name, text)
+        })
+        .filter(|(name, _)| !name.starts_with('_'))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The protocol versions whose unstable schema we validate against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Version {
+    V1,
+    V2,
+}
+
+/// The public ACP unstable schema of one version, ready to validate any of its `$defs`.
+pub struct Schema {
+    root: Value,
+    version: Version,
+}
+
+impl Schema {
+    pub fn unstable(version: Version) -> Self {
+        let folder = match version {
+            Version::V1 => "v1",
+            Version::V2 => "v2",
+        };
+        let path = shared_dir().join(format!("acp/schema/{folder}/schema.unstable.json"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        Self {
+            root: serde_json::from_str(&text).unwrap(),
+            version,
+        }
+    }
+
+    /// A compiled validator for `$defs/{def}` (formats such as `uri` checked too).
+    pub fn validator(&self, def: &str) -> Validator {
+        let schema = json!({
+            "$schema": self.root["$schema"],
+            "$ref": format!("#/$defs/{def}"),
+            "$defs": self.root["$defs"],
+        });
+        let inner = jsonschema::options()
+            .should_validate_formats(true)
+            .build(&schema)
+            .unwrap_or_else(|e| panic!("the {:?} schema does not compile: {e}", self.version));
+        Validator {
+            inner,
+            name: format!("{:?} unstable $defs/{def}", self.version),
+        }
+    }
+
+    /// The validator for a whole `session/update` notification's `params`.
+    pub fn notification_validator(&self) -> Validator {
+        self.validator(match self.version {
+            Version::V1 => "SessionNotification",
+            Version::V2 => "UpdateSessionNotification",
+        })
+    }
+}
+
+/// One compiled schema definition.
+pub struct Validator {
+    inner: jsonschema::Validator,
+    name: String,
+}
+
+impl Validator {
+    /// The schema's errors for `instance`, as text.
+    pub fn errors(&self, instance: &Value) -> Vec<String> {
+        self.inner
+            .iter_errors(instance)
+            .map(|e| format!("{}: {e} at `{}`", self.name, e.instance_path()))
+            .collect()
+    }
+
+    /// Validates a whole notification: the envelope by hand, `params` by the schema.
+    pub fn notification_errors(&self, message: &Value) -> Vec<String> {
+        assert_eq!(message["jsonrpc"], "2.0");
+        assert_eq!(message["method"], "session/update");
+        self.errors(&message["params"])
+    }
+}
