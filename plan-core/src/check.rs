@@ -99,7 +99,7 @@ impl Checker {
                         self.entries(entries, false, &at.key("entries"));
                     }
                     PlanContent::Reserved { kind, .. } => {
-                        self.reserved(&at.key("type"), kind.as_str())
+                        self.reserved(&at.key("type"), kind.as_str());
                     }
                     _ => {}
                 }

@@ -104,19 +104,19 @@ pub(crate) enum UriProblem {
     NoScheme,
     /// The scheme is one letter: almost surely a Windows drive (`C:\...`).
     DriveLetter,
-    /// The URI contains white space or a control character.
-    Whitespace,
+    /// The URI contains a character a URI cannot hold unencoded (white
+    /// space, a control character, a non-ASCII letter, `<`, `"`, ...).
+    Character(char),
+    /// A `%` not followed by two hexadecimal digits.
+    BadPercent,
 }
 
-/// Checks that `uri` is an absolute URI: `scheme ":" rest`, where the scheme is
-/// a letter followed by letters, digits, `+`, `-` or `.` (RFC 3986, section 3.1),
-/// and nothing in it is white space or a control character.
+/// Checks that `uri` is an absolute URI (RFC 3986): `scheme ":" rest`, where
+/// the scheme is a letter followed by letters, digits, `+`, `-` or `.`, and
+/// every other character is one a URI may hold, or a `%` escape.
 pub(crate) fn check_uri(uri: &str) -> Result<(), UriProblem> {
     if uri.is_empty() {
         return Err(UriProblem::Empty);
-    }
-    if uri.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Err(UriProblem::Whitespace);
     }
     let Some((scheme, _)) = uri.split_once(':') else {
         return Err(UriProblem::NoScheme);
@@ -131,11 +131,28 @@ pub(crate) fn check_uri(uri: &str) -> Result<(), UriProblem> {
     if scheme.len() == 1 {
         return Err(UriProblem::DriveLetter);
     }
+    let bytes = uri.as_bytes();
+    for (at, c) in uri.char_indices() {
+        let allowed = c.is_ascii_alphanumeric() || "-._~:/?#[]@!$&'()*+,;=%".contains(c);
+        if !allowed {
+            return Err(UriProblem::Character(c));
+        }
+        let hex = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_hexdigit);
+        if c == '%' && !(hex(at + 1) && hex(at + 2)) {
+            return Err(UriProblem::BadPercent);
+        }
+    }
     Ok(())
 }
 
 impl fmt::Display for UriProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Self::Character(c) = self {
+            return write!(
+                f,
+                "{c:?} cannot appear in a URI as it is; percent-encode it as UTF-8 bytes (a space is `%20`)"
+            );
+        }
         f.write_str(match self {
             Self::Empty => "a file plan's URI cannot be empty",
             Self::NoScheme => {
@@ -144,9 +161,8 @@ impl fmt::Display for UriProblem {
             Self::DriveLetter => {
                 "this looks like a Windows path, not a URI; write it as `file:///C:/path/plan.md`"
             }
-            Self::Whitespace => {
-                "a URI cannot contain white space or control characters; percent-encode them (`%20`)"
-            }
+            Self::BadPercent => "a `%` in a URI must be followed by two hexadecimal digits",
+            Self::Character(_) => unreachable!("handled above"),
         })
     }
 }
@@ -235,7 +251,12 @@ mod tests {
             ("1abc:x", Err(UriProblem::NoScheme)),
             (":x", Err(UriProblem::NoScheme)),
             ("C:\\plan.md", Err(UriProblem::DriveLetter)),
-            ("file:///my plan.md", Err(UriProblem::Whitespace)),
+            ("file:///my%20plan.md", Ok(())),
+            ("file:///my plan.md", Err(UriProblem::Character(' '))),
+            ("file:///jos\u{e9}.md", Err(UriProblem::Character('\u{e9}'))),
+            ("https://a/<b>", Err(UriProblem::Character('<'))),
+            ("file:///50%", Err(UriProblem::BadPercent)),
+            ("file:///%zz", Err(UriProblem::BadPercent)),
         ];
         for (uri, expected) in cases {
             assert_eq!(check_uri(uri), expected, "{uri:?}");

@@ -1,0 +1,206 @@
+//! Property tests: any plan message we can build reads back equal from what
+//! we write, in both spellings, and what we write in the ACP spelling
+//! validates against the public schema.
+
+mod common;
+
+use common::{Schema, Version};
+use plan_core::{
+    CustomName, FileUri, Meta, PlanContent, PlanEntry, PlanId, Priority, SessionNotification,
+    SessionUpdate, Spelling, Status,
+};
+use proptest::prelude::*;
+use serde_json::{Map, Value};
+
+fn custom_name() -> impl Strategy<Value = CustomName> {
+    "_[a-z][a-z_]{0,8}".prop_map(|name| CustomName::new(name).unwrap())
+}
+
+fn priority() -> impl Strategy<Value = Priority> {
+    prop_oneof![
+        Just(Priority::High),
+        Just(Priority::Medium),
+        Just(Priority::Low),
+        custom_name().prop_map(Priority::Custom),
+    ]
+}
+
+fn status() -> impl Strategy<Value = Status> {
+    prop_oneof![
+        Just(Status::Pending),
+        Just(Status::InProgress),
+        Just(Status::Completed),
+        Just(Status::Cancelled),
+        custom_name().prop_map(Status::Custom),
+    ]
+}
+
+/// JSON leaves that round-trip exactly (no floats).
+fn leaf() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        ".{0,12}".prop_map(Value::from),
+        Just(Value::Null),
+    ]
+}
+
+fn fields() -> impl Strategy<Value = Map<String, Value>> {
+    proptest::collection::btree_map("[a-zA-Z][a-zA-Z0-9]{0,6}", leaf(), 0..4).prop_map(|m| {
+        m.into_iter()
+            .filter(|(k, _)| !["type", "id", "planId"].contains(&k.as_str()))
+            .collect()
+    })
+}
+
+fn meta() -> impl Strategy<Value = Option<Meta>> {
+    prop_oneof![
+        Just(None),
+        Just(Some(Meta::null())),
+        fields().prop_map(|m| Some(Meta::new(m)))
+    ]
+}
+
+fn plan_id() -> impl Strategy<Value = PlanId> {
+    "[a-z0-9][a-z0-9 _-]{0,12}".prop_map(|id| PlanId::new(id).unwrap())
+}
+
+fn entry() -> impl Strategy<Value = PlanEntry> {
+    (".{0,30}", priority(), status(), meta()).prop_map(|(content, priority, status, meta)| {
+        PlanEntry {
+            content: content.into(),
+            priority,
+            status,
+            meta,
+        }
+    })
+}
+
+fn content() -> impl Strategy<Value = PlanContent> {
+    let entries = proptest::collection::vec(entry(), 0..6);
+    prop_oneof![
+        (plan_id(), entries).prop_map(|(id, e)| PlanContent::items(id, e)),
+        (
+            plan_id(),
+            "(file:///|https://example\\.com/)[a-z0-9/._~-]{1,20}(%[0-9A-F]{2})?"
+        )
+            .prop_map(|(id, uri)| PlanContent::file(id, FileUri::new(uri).unwrap())),
+        (plan_id(), ".{0,40}").prop_map(|(id, md)| PlanContent::markdown(id, md)),
+        (custom_name(), plan_id(), fields())
+            .prop_map(|(kind, id, f)| PlanContent::custom(kind, id, f).unwrap()),
+    ]
+    .prop_flat_map(|plan| meta().prop_map(move |m| with_meta(plan.clone(), m)))
+}
+
+fn with_meta(plan: PlanContent, meta: Option<Meta>) -> PlanContent {
+    match meta {
+        Some(meta) => plan.with_meta(meta),
+        None => plan,
+    }
+}
+
+fn update() -> impl Strategy<Value = SessionUpdate> {
+    prop_oneof![
+        (proptest::collection::vec(entry(), 0..6), meta())
+            .prop_map(|(entries, meta)| { SessionUpdate::Plan(plan_core::Plan { entries, meta }) }),
+        (content(), meta()).prop_map(|(plan, meta)| SessionUpdate::PlanUpdate { plan, meta }),
+        (plan_id(), meta()).prop_map(|(id, meta)| SessionUpdate::PlanRemoved { id, meta }),
+    ]
+}
+
+fn notification() -> impl Strategy<Value = SessionNotification> {
+    (".{0,16}", update(), meta()).prop_map(|(session, update, meta)| SessionNotification {
+        session_id: session.into(),
+        update,
+        meta,
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn notifications_round_trip_in_both_spellings(message in notification()) {
+        for spelling in [Spelling::Rfd, Spelling::Acp] {
+            let json = message.to_json(spelling);
+            let read = SessionNotification::from_json(&json);
+            prop_assert_eq!(read.as_ref(), Ok(&message), "{} in {}", json, spelling);
+            // Lenient reading of a well-formed message skips nothing.
+            let lenient = SessionNotification::from_json_lenient(&json).unwrap();
+            prop_assert!(lenient.skipped.is_empty());
+        }
+    }
+
+    #[test]
+    fn the_two_spellings_differ_only_in_the_id_key(update in update()) {
+        let rfd = update.to_json(Spelling::Rfd);
+        let acp = update.to_json(Spelling::Acp);
+        prop_assert_eq!(rfd.replace("\"id\":", "\"planId\":"), acp.replace("\"id\":", "\"planId\":"));
+    }
+}
+
+proptest! {
+    // Each case compiles nothing new, but validation walks the whole schema: fewer cases.
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn what_we_write_in_the_acp_spelling_validates(message in notification()) {
+        thread_local! {
+            static V2: common::Validator = Schema::unstable(Version::V2).notification_validator();
+            static V1: common::Validator = Schema::unstable(Version::V1).notification_validator();
+        }
+        let written = message.to_value(Spelling::Acp);
+        let errors = match message.update {
+            // A v1 plan belongs to v1, and there only with v1's closed sets.
+            SessionUpdate::Plan(_) if message.check().is_ok() => V1.with(|v| v.notification_errors(&written)),
+            SessionUpdate::Plan(_) => Vec::new(),
+            _ => V2.with(|v| v.notification_errors(&written)),
+        };
+        prop_assert!(errors.is_empty(), "{}\n{:#?}", written, errors);
+    }
+}
+
+/// Any JSON value, nested a few levels, biased toward the keys plans use.
+fn any_json() -> impl Strategy<Value = Value> {
+    let key = prop_oneof![
+        Just("sessionUpdate".to_owned()),
+        Just("plan".to_owned()),
+        Just("type".to_owned()),
+        Just("id".to_owned()),
+        Just("planId".to_owned()),
+        Just("entries".to_owned()),
+        Just("status".to_owned()),
+        Just("_meta".to_owned()),
+        "[a-z]{1,5}",
+    ];
+    leaf().prop_recursive(4, 32, 6, move |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
+            proptest::collection::btree_map(key.clone(), inner, 0..5)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #[test]
+    fn no_input_panics_a_reader(text in ".{0,64}", value in any_json()) {
+        let _ = SessionNotification::from_json(&text);
+        let _ = SessionUpdate::from_json_lenient(&text);
+        let _ = SessionUpdate::from_value(value.clone());
+        let _ = SessionUpdate::from_json_lenient(&value.to_string());
+        let _ = PlanContent::from_value(value.clone());
+        let _ = plan_core::ClientCapabilities::from_value(value);
+    }
+
+    #[test]
+    fn what_a_reader_accepts_it_writes_back_readably(value in any_json()) {
+        // Whatever reads, reads back to the same value from what we write.
+        if let Ok(update) = SessionUpdate::from_value(value) {
+            for spelling in [Spelling::Rfd, Spelling::Acp] {
+                let again = SessionUpdate::from_json(&update.to_json(spelling));
+                prop_assert_eq!(again.as_ref(), Ok(&update));
+            }
+        }
+    }
+}
