@@ -14,6 +14,7 @@ fn message(update: &str) -> String {
 }
 
 #[test]
+#[allow(clippy::too_many_lines)] // one table of cases
 fn malformed_notifications_say_what_and_where() {
     let entry = |status: &str| format!(r#"{{"content":"a","priority":"high","status":{status}}}"#);
     let items = |entries: &str| {
@@ -23,7 +24,7 @@ fn malformed_notifications_say_what_and_where() {
     };
     let cases: Vec<(String, &str)> = vec![
         (
-            "".into(),
+            String::new(),
             "invalid JSON at line 1, column 0: EOF while parsing a value",
         ),
         (
