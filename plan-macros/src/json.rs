@@ -1,0 +1,258 @@
+//! JSON text written at compile time, byte for byte as `serde_json` writes it
+//! at run time (compact, map keys in sorted order, the same string escapes).
+//! The expansion tests in `tests/plan_macro.rs` hold the two producers to
+//! one output.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
+
+/// A JSON value known at compile time. Floats are left out on purpose: their
+/// shortest round-trip text is `serde_json`'s business, not ours.
+pub(crate) enum Json {
+    Null,
+    Bool(bool),
+    Int(i128),
+    Str(String),
+    Array(Vec<Json>),
+    Object(BTreeMap<String, Json>),
+}
+
+impl Json {
+    pub(crate) fn write(&self, out: &mut String) {
+        match self {
+            Self::Null => out.push_str("null"),
+            Self::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Self::Int(i) => {
+                let _ = write!(out, "{i}");
+            }
+            Self::Str(s) => write_str(out, s),
+            Self::Array(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    item.write(out);
+                }
+                out.push(']');
+            }
+            Self::Object(map) => write_object(out, map.iter()),
+        }
+    }
+}
+
+/// Writes `{"k":v,...}` for entries already in order.
+pub(crate) fn write_object<'a>(
+    out: &mut String,
+    entries: impl Iterator<Item = (&'a String, &'a Json)>,
+) {
+    out.push('{');
+    for (i, (key, value)) in entries.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_str(out, key);
+        out.push(':');
+        value.write(out);
+    }
+    out.push('}');
+}
+
+/// Writes a JSON string literal with `serde_json`'s escapes: `"`, `\`, the
+/// short forms `\b \t \n \f \r`, and `\u00XX` (lower-case hex) for the other
+/// control characters below U+0020. Nothing else is escaped.
+pub(crate) fn write_str(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{8}' => out.push_str("\\b"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\u{c}' => out.push_str("\\f"),
+            '\r' => out.push_str("\\r"),
+            c if c < ' ' => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// Reads the tokens of a `{ ... }` group written in `serde_json::json!`
+/// syntax as a literal JSON object. `Err` carries the span of the first token
+/// that is not literal JSON (an interpolated expression, a float, ...) and why.
+pub(crate) fn parse_object(group: &Group) -> Result<BTreeMap<String, Json>, (Span, String)> {
+    match parse_group(group)? {
+        Json::Object(map) => Ok(map),
+        _ => Err((group.span(), "expected a JSON object".into())),
+    }
+}
+
+fn parse_group(group: &Group) -> Result<Json, (Span, String)> {
+    let parts = split_commas(group.stream());
+    match group.delimiter() {
+        Delimiter::Bracket => parts
+            .iter()
+            .map(|p| parse_value(p, group.span()))
+            .collect::<Result<_, _>>()
+            .map(Json::Array),
+        Delimiter::Brace => {
+            let mut map = BTreeMap::new();
+            for part in &parts {
+                let (key, value) = match part.as_slice() {
+                    [TokenTree::Literal(key), TokenTree::Punct(colon), value @ ..]
+                        if colon.as_char() == ':' =>
+                    {
+                        (key, value)
+                    }
+                    [first, ..] => {
+                        return Err((
+                            first.span(),
+                            "expected `\"key\": value`, with a string literal key".into(),
+                        ));
+                    }
+                    [] => continue,
+                };
+                let Json::Str(name) = parse_literal(key)? else {
+                    return Err((key.span(), "a JSON key must be a string literal".into()));
+                };
+                if map
+                    .insert(name.clone(), parse_value(value, key.span())?)
+                    .is_some()
+                {
+                    return Err((key.span(), format!("duplicate JSON key `{name}`")));
+                }
+            }
+            Ok(Json::Object(map))
+        }
+        _ => Err((group.span(), "expected `{...}` or `[...]`".into())),
+    }
+}
+
+fn parse_value(tokens: &[TokenTree], near: Span) -> Result<Json, (Span, String)> {
+    match tokens {
+        [TokenTree::Group(g)] if g.delimiter() != Delimiter::Parenthesis => parse_group(g),
+        [TokenTree::Literal(lit)] => parse_literal(lit),
+        [TokenTree::Punct(minus), TokenTree::Literal(lit)] if minus.as_char() == '-' => {
+            match parse_literal(lit)? {
+                Json::Int(i) => Ok(Json::Int(-i)),
+                _ => Err((lit.span(), "only a number can be negative".into())),
+            }
+        }
+        [TokenTree::Ident(id)] if id == "null" => Ok(Json::Null),
+        [TokenTree::Ident(id)] if id == "true" => Ok(Json::Bool(true)),
+        [TokenTree::Ident(id)] if id == "false" => Ok(Json::Bool(false)),
+        [first, ..] => Err((
+            first.span(),
+            "not literal JSON: an expression is only known at run time".into(),
+        )),
+        [] => Err((near, "expected a JSON value".into())),
+    }
+}
+
+fn parse_literal(lit: &proc_macro2::Literal) -> Result<Json, (Span, String)> {
+    let span = lit.span();
+    let tokens: TokenStream = TokenTree::Literal(lit.clone()).into();
+    match syn::parse2::<syn::Lit>(tokens) {
+        Ok(syn::Lit::Str(s)) => Ok(Json::Str(s.value())),
+        Ok(syn::Lit::Int(i)) if i.suffix().is_empty() => i
+            .base10_parse::<i128>()
+            .ok()
+            .filter(|v| i64::try_from(*v).is_ok() || u64::try_from(*v).is_ok())
+            .map(Json::Int)
+            .ok_or((span, "this integer does not fit JSON's 64 bits".into())),
+        Ok(syn::Lit::Float(_)) => {
+            Err((span, "a float's JSON text is only known at run time".into()))
+        }
+        _ => Err((
+            span,
+            "expected a string, an integer, `true`, `false` or `null`".into(),
+        )),
+    }
+}
+
+/// Splits tokens at top-level commas (a trailing comma gives no empty part).
+fn split_commas(tokens: TokenStream) -> Vec<Vec<TokenTree>> {
+    let mut parts = vec![Vec::new()];
+    for token in tokens {
+        match &token {
+            TokenTree::Punct(p) if p.as_char() == ',' => parts.push(Vec::new()),
+            _ => parts
+                .last_mut()
+                .unwrap_or_else(|| unreachable!())
+                .push(token),
+        }
+    }
+    if parts.last().is_some_and(Vec::is_empty) {
+        parts.pop();
+    }
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_escape_like_serde_json() {
+        let samples = [
+            "plain",
+            "quote \" and \\ slash /",
+            "\n\r\t\u{8}\u{c}",
+            "\u{0}\u{1f}\u{7f}",
+            "é ✓ 🚀",
+            "",
+        ];
+        for s in samples {
+            let mut ours = String::new();
+            write_str(&mut ours, s);
+            assert_eq!(ours, serde_json::to_string(s).unwrap(), "{s:?}");
+        }
+        for c in (0..=0x7f_u8).map(char::from) {
+            let mut ours = String::new();
+            write_str(&mut ours, &c.to_string());
+            assert_eq!(ours, serde_json::to_string(&c.to_string()).unwrap());
+        }
+    }
+
+    #[test]
+    fn literal_json_objects_write_like_serde_json() {
+        let tokens: TokenStream =
+            r#"{ "b": [1, -2, true, null, "x"], "a": { "z": "é\n", "y": {} } }"#
+                .parse()
+                .unwrap();
+        let Some(TokenTree::Group(group)) = tokens.into_iter().next() else {
+            panic!()
+        };
+        let mut ours = String::new();
+        Json::Object(parse_object(&group).unwrap()).write(&mut ours);
+        let theirs =
+            serde_json::json!({ "b": [1, -2, true, null, "x"], "a": { "z": "é\n", "y": {} } });
+        assert_eq!(ours, theirs.to_string());
+    }
+
+    #[test]
+    fn non_literal_json_is_refused_with_a_reason() {
+        for (text, says) in [
+            (r#"{ "a": x }"#, "expression"),
+            (r#"{ "a": 1.5 }"#, "float"),
+            (r#"{ "a": 1, "a": 2 }"#, "duplicate"),
+            ("{ a: 1 }", "string literal"),
+            (r#"{ "a" }"#, "expected"),
+        ] {
+            let tokens: TokenStream = text.parse().unwrap();
+            let Some(TokenTree::Group(group)) = tokens.into_iter().next() else {
+                panic!()
+            };
+            let err = parse_object(&group)
+                .err()
+                .unwrap_or_else(|| panic!("{text} parsed"));
+            assert!(err.1.contains(says), "{text}: {}", err.1);
+        }
+    }
+}

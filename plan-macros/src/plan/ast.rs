@@ -1,0 +1,232 @@
+//! Stage 1: the syntax of a `plan!` call, parsed without judging it.
+//!
+//! Parsing recovers at the next comma after a mistake, so one call reports
+//! every malformed field and entry, not only the first. The tokens keep their
+//! spans for the errors of `valid.rs`.
+
+use proc_macro2::{Delimiter, Group, Span, TokenTree};
+use syn::ext::IdentExt;
+use syn::parse::{Parse, ParseStream};
+use syn::{Ident, LitStr, Token};
+
+/// The whole call: `key: value` fields, comma-separated.
+pub(crate) struct Input {
+    pub(crate) fields: Vec<Field>,
+    /// Syntax errors, in source order; parsing went on after each.
+    pub(crate) errors: Vec<syn::Error>,
+}
+
+/// One `key: value`.
+pub(crate) struct Field {
+    pub(crate) key: Ident,
+    pub(crate) value: Value,
+}
+
+/// A field's value, as written.
+pub(crate) enum Value {
+    /// `"text"`
+    Str(LitStr),
+    /// `{ ... }`: a Rust expression, or JSON for `meta` and `fields`.
+    Braced(Group),
+    /// `_timeline`: a bare name.
+    Name(Ident),
+    /// `[ entry, ... ]`
+    Entries(Span, Vec<Entry>),
+}
+
+/// `priority status content [meta: { ... }]`
+pub(crate) struct Entry {
+    pub(crate) priority: Name,
+    pub(crate) status: Name,
+    pub(crate) content: Text,
+    pub(crate) meta: Option<Group>,
+}
+
+/// A priority or status: `high`, `"_x"` or `{ expression }`.
+pub(crate) enum Name {
+    Ident(Ident),
+    Str(LitStr),
+    Expr(Group),
+}
+
+/// Text: `"literal"` or `{ expression }`.
+pub(crate) enum Text {
+    Str(LitStr),
+    Expr(Group),
+}
+
+impl Value {
+    pub(crate) fn span(&self) -> Span {
+        match self {
+            Self::Str(s) => s.span(),
+            Self::Braced(g) => g.span(),
+            Self::Name(n) => n.span(),
+            Self::Entries(span, _) => *span,
+        }
+    }
+}
+
+impl Parse for Input {
+    fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
+        let mut fields = Vec::new();
+        let mut errors = Vec::new();
+        while !input.is_empty() {
+            match parse_field(input, &mut errors) {
+                Ok(field) => fields.push(field),
+                Err(err) => {
+                    errors.push(err);
+                    skip_past_comma(input)?;
+                    continue;
+                }
+            }
+            if input.is_empty() {
+                break;
+            }
+            if let Err(err) = input.parse::<Token![,]>() {
+                errors.push(syn::Error::new(
+                    err.span(),
+                    "expected `,` after this field's value",
+                ));
+                skip_past_comma(input)?;
+            }
+        }
+        Ok(Self { fields, errors })
+    }
+}
+
+fn parse_field(input: ParseStream<'_>, errors: &mut Vec<syn::Error>) -> syn::Result<Field> {
+    let key = Ident::parse_any(input).map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            "expected a key such as `id`, `items`, `markdown` or `file`",
+        )
+    })?;
+    input
+        .parse::<Token![:]>()
+        .map_err(|e| syn::Error::new(e.span(), format!("expected `:` after `{key}`")))?;
+    let value = parse_value(input, &key, errors)?;
+    Ok(Field { key, value })
+}
+
+fn parse_value(
+    input: ParseStream<'_>,
+    key: &Ident,
+    errors: &mut Vec<syn::Error>,
+) -> syn::Result<Value> {
+    if input.peek(LitStr) {
+        return input.parse().map(Value::Str);
+    }
+    if input.peek(syn::token::Bracket) {
+        let content;
+        let bracket = syn::bracketed!(content in input);
+        return Ok(Value::Entries(
+            bracket.span.join(),
+            parse_entries(&content, errors)?,
+        ));
+    }
+    if input.peek(syn::token::Brace) {
+        return group(input).map(Value::Braced);
+    }
+    if input.peek(Ident::peek_any) {
+        return Ident::parse_any(input).map(Value::Name);
+    }
+    Err(input.error(format!(
+        "expected a value for `{key}`: a string literal, `{{ expression }}`, `[entries]` or a name"
+    )))
+}
+
+/// The entries of a list; a malformed entry is reported in `errors` and
+/// skipped, so the others are still checked.
+fn parse_entries(input: ParseStream<'_>, errors: &mut Vec<syn::Error>) -> syn::Result<Vec<Entry>> {
+    let mut entries = Vec::new();
+    while !input.is_empty() {
+        match parse_entry(input) {
+            Ok(entry) => entries.push(entry),
+            Err(err) => {
+                errors.push(err);
+                skip_past_comma(input)?;
+                continue;
+            }
+        }
+        if input.is_empty() {
+            break;
+        }
+        if let Err(err) = input.parse::<Token![,]>() {
+            errors.push(syn::Error::new(err.span(), "expected `,` after this entry"));
+            skip_past_comma(input)?;
+        }
+    }
+    Ok(entries)
+}
+
+fn parse_entry(input: ParseStream<'_>) -> syn::Result<Entry> {
+    let priority = parse_name(input, "a priority (`high`, `medium`, `low`, `_custom`)")?;
+    let status = parse_name(
+        input,
+        "a status after the priority (`pending`, `in_progress`, `completed`, `cancelled`, `_custom`)",
+    )?;
+    let content = if input.peek(LitStr) {
+        Text::Str(input.parse()?)
+    } else if input.peek(syn::token::Brace) {
+        Text::Expr(group(input)?)
+    } else {
+        return Err(input.error(
+            "expected the entry's content after its status: a string literal or `{ expression }`",
+        ));
+    };
+    let meta = if input.peek(Ident::peek_any)
+        && input
+            .fork()
+            .call(Ident::parse_any)
+            .is_ok_and(|i| i == "meta")
+    {
+        Ident::parse_any(input)?;
+        input.parse::<Token![:]>()?;
+        if !input.peek(syn::token::Brace) {
+            return Err(input.error(
+                "expected a JSON object after `meta:`, e.g. `meta: { \"traceId\": \"abc\" }`",
+            ));
+        }
+        Some(group(input)?)
+    } else {
+        None
+    };
+    Ok(Entry {
+        priority,
+        status,
+        content,
+        meta,
+    })
+}
+
+fn parse_name(input: ParseStream<'_>, what: &str) -> syn::Result<Name> {
+    if input.peek(LitStr) {
+        input.parse().map(Name::Str)
+    } else if input.peek(syn::token::Brace) {
+        group(input).map(Name::Expr)
+    } else if input.peek(Ident::peek_any) {
+        Ident::parse_any(input).map(Name::Ident)
+    } else {
+        Err(input.error(format!("expected {what}")))
+    }
+}
+
+/// The next token tree, which the caller has peeked is a `{ ... }` group.
+fn group(input: ParseStream<'_>) -> syn::Result<Group> {
+    match input.parse::<TokenTree>()? {
+        TokenTree::Group(g) if g.delimiter() == Delimiter::Brace => Ok(g),
+        other => Err(syn::Error::new(other.span(), "expected `{ ... }`")),
+    }
+}
+
+/// Skips to just past the next top-level comma (or to the end).
+fn skip_past_comma(input: ParseStream<'_>) -> syn::Result<()> {
+    while !input.is_empty() {
+        if input.peek(Token![,]) {
+            input.parse::<Token![,]>()?;
+            break;
+        }
+        input.parse::<TokenTree>()?;
+    }
+    Ok(())
+}

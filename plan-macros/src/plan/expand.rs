@@ -1,0 +1,246 @@
+//! Stage 3: code and JSON text for a checked plan. Nothing here judges.
+
+use proc_macro2::{Group, Span, TokenStream};
+use quote::quote;
+
+use super::ast::Text;
+use super::valid::{CheckedEntry, CheckedName, Plan, Shape};
+use crate::json::{self, Json};
+
+/// The expression `plan!` expands to: a `PlanContent`, or a v1 `Plan`.
+pub(crate) fn value(plan: &Plan) -> TokenStream {
+    let meta = option(plan.meta.as_ref().map(|g| {
+        quote!(::plan_core::__private::meta(
+            ::plan_core::__private::serde_json::json!(#g)
+        ))
+    }));
+    match &plan.shape {
+        Shape::V1(entries) => {
+            let entries = entries.iter().map(entry);
+            quote!(::plan_core::__private::v1_plan([#(#entries),*], #meta))
+        }
+        Shape::Items(id, entries) => {
+            let id = plan_id(id);
+            let entries = entries.iter().map(entry);
+            quote!(::plan_core::__private::items(#id, [#(#entries),*], #meta))
+        }
+        Shape::Markdown(id, content) => {
+            let id = plan_id(id);
+            let content = text(content);
+            quote!(::plan_core::__private::markdown(#id, #content, #meta))
+        }
+        Shape::File(id, uri) => {
+            let id = plan_id(id);
+            let uri = match uri {
+                Text::Str(lit) => quote!(::plan_core::__private::file_uri(#lit)),
+                Text::Expr(g) => quote!(::plan_core::__private::dyn_file_uri(#g)),
+            };
+            quote!(::plan_core::__private::file(#id, #uri, #meta))
+        }
+        Shape::Custom(id, kind, fields) => {
+            let id = plan_id(id);
+            let fields = match fields {
+                Some(g) => quote!(::plan_core::__private::fields(
+                    ::plan_core::__private::serde_json::json!(#g)
+                )),
+                None => quote!(::plan_core::__private::fields(
+                    ::plan_core::__private::serde_json::json!({})
+                )),
+            };
+            quote!(::plan_core::__private::custom(::plan_core::__private::custom_name(#kind), #id, #fields, #meta))
+        }
+    }
+}
+
+fn option(tokens: Option<TokenStream>) -> TokenStream {
+    match tokens {
+        Some(t) => quote!(::core::option::Option::Some(#t)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn plan_id(id: &Text) -> TokenStream {
+    match id {
+        Text::Str(lit) => quote!(::plan_core::__private::plan_id(#lit)),
+        Text::Expr(g) => quote!(::plan_core::__private::dyn_plan_id(#g)),
+    }
+}
+
+fn text(t: &Text) -> TokenStream {
+    match t {
+        Text::Str(lit) => quote!(::plan_core::__private::text(#lit)),
+        Text::Expr(g) => quote!(::plan_core::__private::dyn_text(#g)),
+    }
+}
+
+fn entry(e: &CheckedEntry) -> TokenStream {
+    let content = text(&e.content);
+    let priority = name(&e.priority, &quote!(Priority), "dyn_priority");
+    let status = name(&e.status, &quote!(Status), "dyn_status");
+    let meta = option(e.meta.as_ref().map(|g| {
+        quote!(::plan_core::__private::meta(
+            ::plan_core::__private::serde_json::json!(#g)
+        ))
+    }));
+    quote!(::plan_core::__private::entry(#content, #priority, #status, #meta))
+}
+
+fn name(n: &CheckedName, ty: &TokenStream, dynamic: &str) -> TokenStream {
+    match n {
+        CheckedName::Known(known) => {
+            let variant = syn::Ident::new(&camel_case(known), Span::call_site());
+            quote!(::plan_core::__private::#ty::#variant)
+        }
+        CheckedName::Custom(custom) => {
+            quote!(::plan_core::__private::#ty::Custom(::plan_core::__private::custom_name(#custom)))
+        }
+        CheckedName::Expr(g) => {
+            let f = syn::Ident::new(dynamic, Span::call_site());
+            quote!(::plan_core::__private::#f(#g))
+        }
+    }
+}
+
+/// `in_progress` → `InProgress`.
+fn camel_case(snake: &str) -> String {
+    snake
+        .split('_')
+        .map(|word| {
+            let mut chars = word.chars();
+            chars
+                .next()
+                .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// The two spellings of a plan's wire JSON, written at compile time.
+pub(crate) fn static_json(plan: &Plan) -> Result<TokenStream, syn::Error> {
+    let mut dynamic = Vec::new();
+    let rfd = update_json(plan, "id", &mut dynamic);
+    let acp = update_json(plan, "planId", &mut Vec::new());
+    let mut errors = dynamic.into_iter().map(|(span, why)| {
+        syn::Error::new(span, format!("`plan_json!` writes JSON at compile time, so every part must be a literal: {why}; use `plan!` and `to_json` for plans with run-time parts"))
+    });
+    if let Some(mut first) = errors.next() {
+        errors.for_each(|e| first.combine(e));
+        return Err(first);
+    }
+    Ok(quote!(::plan_core::__private::StaticUpdate::new(#rfd, #acp)))
+}
+
+/// The `update` object of the plan's `session/update`, as JSON text.
+fn update_json(plan: &Plan, id_key: &str, dynamic: &mut Vec<(Span, String)>) -> String {
+    let mut out = String::new();
+    let meta = plan.meta.as_ref().map(|g| literal_json(g, dynamic));
+    match &plan.shape {
+        Shape::V1(entries) => {
+            out.push_str(r#"{"sessionUpdate":"plan","entries":"#);
+            entries_json(&mut out, entries, dynamic);
+            meta_json(&mut out, meta.as_ref());
+            out.push('}');
+        }
+        shape => {
+            out.push_str(r#"{"sessionUpdate":"plan_update","plan":{"type":"#);
+            let (id, kind) = match shape {
+                Shape::Items(id, _) => (id, "items"),
+                Shape::Markdown(id, _) => (id, "markdown"),
+                Shape::File(id, _) => (id, "file"),
+                Shape::Custom(id, kind, _) => (id, kind.as_str()),
+                Shape::V1(_) => unreachable!("handled above"),
+            };
+            json::write_str(&mut out, kind);
+            out.push(',');
+            json::write_str(&mut out, id_key);
+            out.push(':');
+            text_json(&mut out, id, dynamic);
+            match shape {
+                Shape::Items(_, entries) => {
+                    out.push_str(r#","entries":"#);
+                    entries_json(&mut out, entries, dynamic);
+                }
+                Shape::Markdown(_, content) => {
+                    out.push_str(r#","content":"#);
+                    text_json(&mut out, content, dynamic);
+                }
+                Shape::File(_, uri) => {
+                    out.push_str(r#","uri":"#);
+                    text_json(&mut out, uri, dynamic);
+                }
+                Shape::Custom(_, _, Some(fields)) => {
+                    if let Some(Json::Object(map)) = literal_json(fields, dynamic) {
+                        for (key, value) in &map {
+                            out.push(',');
+                            json::write_str(&mut out, key);
+                            out.push(':');
+                            value.write(&mut out);
+                        }
+                    }
+                }
+                _ => {}
+            }
+            meta_json(&mut out, meta.as_ref());
+            out.push_str("}}");
+        }
+    }
+    out
+}
+
+fn literal_json(group: &Group, dynamic: &mut Vec<(Span, String)>) -> Option<Json> {
+    match json::parse_object(group) {
+        Ok(map) => Some(Json::Object(map)),
+        Err(found) => {
+            dynamic.push(found);
+            None
+        }
+    }
+}
+
+fn meta_json(out: &mut String, meta: Option<&Option<Json>>) {
+    if let Some(Some(meta)) = meta {
+        out.push_str(r#","_meta":"#);
+        meta.write(out);
+    }
+}
+
+fn text_json(out: &mut String, t: &Text, dynamic: &mut Vec<(Span, String)>) {
+    match t {
+        Text::Str(lit) => json::write_str(out, &lit.value()),
+        Text::Expr(g) => {
+            run_time(dynamic, g.span());
+        }
+    }
+}
+
+fn entries_json(out: &mut String, entries: &[CheckedEntry], dynamic: &mut Vec<(Span, String)>) {
+    out.push('[');
+    for (i, e) in entries.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(r#"{"content":"#);
+        text_json(out, &e.content, dynamic);
+        for (key, n) in [("priority", &e.priority), ("status", &e.status)] {
+            out.push_str(",\"");
+            out.push_str(key);
+            out.push_str("\":");
+            match n {
+                CheckedName::Known(k) => json::write_str(out, k),
+                CheckedName::Custom(c) => json::write_str(out, c),
+                CheckedName::Expr(g) => {
+                    run_time(dynamic, g.span());
+                }
+            }
+        }
+        let meta = e.meta.as_ref().map(|g| literal_json(g, dynamic));
+        meta_json(out, meta.as_ref());
+        out.push('}');
+    }
+    out.push(']');
+}
+
+/// Records a part `plan_json!` cannot write: a `{ expression }`.
+fn run_time(dynamic: &mut Vec<(Span, String)>, span: Span) {
+    dynamic.push((span, "this expression is only known at run time".into()));
+}

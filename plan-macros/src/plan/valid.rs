@@ -1,0 +1,433 @@
+//! Stage 2: every rule of the protocol a `plan!` call can break, each error
+//! on the narrowest token. All errors are collected; nothing here emits code.
+
+use proc_macro2::{Group, Span, TokenTree};
+use syn::ext::IdentExt;
+use syn::{Ident, LitStr};
+
+use super::ast::{Entry, Field, Input, Name, Text, Value};
+use crate::rules::{self, ExplainName};
+
+/// The keys a `plan!` call knows.
+const KEYS: [&str; 8] = [
+    "id", "items", "entries", "markdown", "file", "type", "fields", "meta",
+];
+/// The keys that say what kind of plan it is; a call has exactly one.
+const CONTENT_KEYS: [&str; 5] = ["items", "entries", "markdown", "file", "type"];
+/// Keys a custom plan writes itself, so `fields` cannot hold them.
+const OWN_KEYS: [&str; 4] = ["type", "id", "planId", "_meta"];
+
+/// A call that passed every check.
+pub(crate) struct Plan {
+    pub(crate) shape: Shape,
+    pub(crate) meta: Option<Group>,
+}
+
+pub(crate) enum Shape {
+    /// `entries: [...]`: a v1 `plan` update.
+    V1(Vec<CheckedEntry>),
+    Items(Text, Vec<CheckedEntry>),
+    Markdown(Text, Text),
+    File(Text, Text),
+    /// A custom type: id, the `_name`, and the `fields` JSON object.
+    Custom(Text, String, Option<Group>),
+}
+
+pub(crate) struct CheckedEntry {
+    pub(crate) priority: CheckedName,
+    pub(crate) status: CheckedName,
+    pub(crate) content: Text,
+    pub(crate) meta: Option<Group>,
+}
+
+pub(crate) enum CheckedName {
+    Known(&'static str),
+    Custom(String),
+    Expr(Group),
+}
+
+/// Collects errors; `finish` combines them into one.
+struct Errors(Vec<syn::Error>);
+
+impl Errors {
+    fn at(&mut self, span: Span, message: impl std::fmt::Display) {
+        self.0.push(syn::Error::new(span, message));
+    }
+}
+
+/// The fields of a call by key, each at most once.
+struct Slots {
+    fields: [Option<Field>; KEYS.len()],
+    /// The key that says what the plan is (`items`, `markdown`, ...).
+    content_key: Option<Ident>,
+}
+
+/// What the plan is, before its id is joined to it.
+enum Content {
+    V1(Vec<CheckedEntry>),
+    Items(Vec<CheckedEntry>),
+    Markdown(Text),
+    File(Text),
+    Custom(String, Option<Group>),
+}
+
+pub(crate) fn check(input: Input) -> Result<Plan, syn::Error> {
+    let mut errors = Errors(input.errors);
+    let Slots {
+        fields,
+        content_key,
+    } = sort_fields(input.fields, &mut errors);
+    let [id, items, entries, markdown, file, kind, fields, meta] = fields;
+
+    let id_key = id.as_ref().map(|f| f.key.span());
+    let id = id.and_then(|f| {
+        text_value(
+            f,
+            "a string literal or `{ expression }` giving a `PlanId`",
+            &mut errors,
+        )
+    });
+    if let Some(Text::Str(lit)) = &id
+        && let Err(problem) = rules::check_plan_id(&lit.value())
+    {
+        errors.at(lit.span(), problem);
+    }
+    let meta = meta.and_then(|f| {
+        braced(
+            f,
+            "a JSON object, e.g. `meta: { \"traceId\": \"abc\" }`",
+            &mut errors,
+        )
+    });
+    let fields = fields.and_then(|f| {
+        if kind.is_none() {
+            errors.at(
+                f.key.span(),
+                "`fields` belongs to a custom plan: add `type: _your_type`",
+            );
+            return None;
+        }
+        let group = braced(f, "a JSON object of the custom plan's fields", &mut errors)?;
+        check_own_keys(&group, &mut errors);
+        Some(group)
+    });
+
+    let Some(content_key) = content_key else {
+        errors.at(Span::call_site(), "a plan needs its content: one of `items: [...]`, `markdown: \"...\"`, `file: \"...\"`, `type: _custom` (v2, with an `id`), or `entries: [...]` (a v1 plan)");
+        return Err(finish(errors));
+    };
+    let content = if let Some(field) = entries {
+        entries_value(field, true, &mut errors).map(Content::V1)
+    } else if let Some(field) = items {
+        entries_value(field, false, &mut errors).map(Content::Items)
+    } else if let Some(field) = markdown {
+        text_value(
+            field,
+            "a string literal or `{ expression }` of markdown",
+            &mut errors,
+        )
+        .map(Content::Markdown)
+    } else if let Some(field) = file {
+        let uri = text_value(
+            field,
+            "a string literal or `{ expression }` giving a `FileUri`",
+            &mut errors,
+        );
+        if let Some(Text::Str(lit)) = &uri
+            && let Err(problem) = rules::check_uri(&lit.value())
+        {
+            errors.at(lit.span(), problem);
+        }
+        uri.map(Content::File)
+    } else {
+        kind.and_then(|field| custom_type(field, &mut errors))
+            .map(|name| Content::Custom(name, fields))
+    };
+
+    // A v2 plan needs an id; a v1 plan has none.
+    let shape = match (content, id) {
+        (Some(Content::V1(entries)), None) => Some(Shape::V1(entries)),
+        (Some(Content::V1(_)), Some(_)) => {
+            let span = id_key.unwrap_or_else(Span::call_site);
+            errors.at(span, "a v1 plan (`entries: [...]`) has no id; write `items: [...]` for a v2 plan with an id");
+            None
+        }
+        (_, None) => {
+            errors.at(content_key.span(), format_args!(
+                "this plan needs an `id`: add `id: \"plan-1\"` (every v2 plan has one; use `entries: [...]` for a v1 plan without)"
+            ));
+            None
+        }
+        (Some(Content::Items(entries)), Some(id)) => Some(Shape::Items(id, entries)),
+        (Some(Content::Markdown(text)), Some(id)) => Some(Shape::Markdown(id, text)),
+        (Some(Content::File(uri)), Some(id)) => Some(Shape::File(id, uri)),
+        (Some(Content::Custom(name, fields)), Some(id)) => Some(Shape::Custom(id, name, fields)),
+        (None, Some(_)) => None,
+    };
+    match shape {
+        Some(shape) if errors.0.is_empty() => Ok(Plan { shape, meta }),
+        _ => Err(finish(errors)),
+    }
+}
+
+/// Files each field under its key: unknown keys, duplicates and a second
+/// content are errors.
+fn sort_fields(input: Vec<Field>, errors: &mut Errors) -> Slots {
+    let mut slots = Slots {
+        fields: Default::default(),
+        content_key: None,
+    };
+    for field in input {
+        let key = field.key.unraw().to_string();
+        let Some(index) = KEYS.iter().position(|k| *k == key) else {
+            match rules::suggest(&key, &KEYS) {
+                Some(known) => errors.at(field.key.span(), format_args!("unknown key `{key}`; did you mean `{known}`?")),
+                None => errors.at(field.key.span(), format_args!(
+                    "unknown key `{key}`; a plan takes `id`, one of `items`, `entries`, `markdown`, `file` or `type`, and optionally `fields` and `meta`"
+                )),
+            }
+            continue;
+        };
+        if slots.fields[index].is_some() {
+            errors.at(
+                field.key.span(),
+                format_args!("duplicate key `{key}`; give it once"),
+            );
+            continue;
+        }
+        if CONTENT_KEYS.contains(&key.as_str()) {
+            if let Some(first) = &slots.content_key {
+                errors.at(field.key.span(), format_args!(
+                    "a plan has one content: `{key}` cannot be given with `{first}`; make two plans"
+                ));
+                continue;
+            }
+            slots.content_key = Some(field.key.clone());
+        }
+        slots.fields[index] = Some(field);
+    }
+    slots
+}
+
+fn finish(errors: Errors) -> syn::Error {
+    let mut all = errors.0.into_iter();
+    let mut first = all
+        .next()
+        .unwrap_or_else(|| syn::Error::new(Span::call_site(), "invalid plan"));
+    for err in all {
+        first.combine(err);
+    }
+    first
+}
+
+/// A value that must be text: a string literal or `{ expression }`.
+fn text_value(field: Field, expected: &str, errors: &mut Errors) -> Option<Text> {
+    match field.value {
+        Value::Str(lit) => Some(Text::Str(lit)),
+        Value::Braced(group) => Some(Text::Expr(group)),
+        other => {
+            errors.at(
+                other.span(),
+                format_args!("`{}` takes {expected}", field.key),
+            );
+            None
+        }
+    }
+}
+
+/// A value that must be a `{ ... }` group.
+fn braced(field: Field, expected: &str, errors: &mut Errors) -> Option<Group> {
+    match field.value {
+        Value::Braced(group) => Some(group),
+        other => {
+            errors.at(
+                other.span(),
+                format_args!("`{}` takes {expected}", field.key),
+            );
+            None
+        }
+    }
+}
+
+fn entries_value(field: Field, v1: bool, errors: &mut Errors) -> Option<Vec<CheckedEntry>> {
+    let Value::Entries(_, entries) = field.value else {
+        errors.at(
+            field.value.span(),
+            format_args!(
+                "`{}` takes a list of entries: `[high pending \"Analyze\", ...]`",
+                field.key
+            ),
+        );
+        return None;
+    };
+    let checked: Vec<Option<CheckedEntry>> = entries
+        .into_iter()
+        .map(|e| check_entry(e, v1, errors))
+        .collect();
+    checked.into_iter().collect()
+}
+
+fn check_entry(entry: Entry, v1: bool, errors: &mut Errors) -> Option<CheckedEntry> {
+    let priority = check_name(
+        entry.priority,
+        &rules::KNOWN_PRIORITIES,
+        &rules::KNOWN_PRIORITIES,
+        "priority",
+        v1,
+        errors,
+    );
+    let status = check_name(
+        entry.status,
+        &rules::KNOWN_STATUSES,
+        &rules::V1_STATUSES,
+        "status",
+        v1,
+        errors,
+    );
+    if let Text::Str(lit) = &entry.content
+        && lit.value().trim().is_empty()
+    {
+        errors.at(
+            lit.span(),
+            "an entry's content cannot be empty; say what the step does",
+        );
+    }
+    Some(CheckedEntry {
+        priority: priority?,
+        status: status?,
+        content: entry.content,
+        meta: entry.meta,
+    })
+}
+
+fn check_name(
+    name: Name,
+    known: &[&'static str],
+    v1_known: &[&'static str],
+    what: &str,
+    v1: bool,
+    errors: &mut Errors,
+) -> Option<CheckedName> {
+    let (text, span) = match name {
+        Name::Expr(group) => return Some(CheckedName::Expr(group)),
+        Name::Ident(ident) => (ident.unraw().to_string(), ident.span()),
+        Name::Str(lit) => (lit.value(), lit.span()),
+    };
+    if let Some(known) = known.iter().find(|k| **k == text) {
+        if v1 && !v1_known.contains(known) {
+            errors.at(span, format_args!(
+                "`{known}` does not exist in protocol v1; a v1 plan (`entries: [...]`) knows only {}; write `items: [...]` with an `id` for a v2 plan",
+                list(v1_known)
+            ));
+            return None;
+        }
+        return Some(CheckedName::Known(known));
+    }
+    match rules::check_custom_name(&text) {
+        Ok(()) if v1 => {
+            errors.at(span, format_args!(
+                "a v1 plan (`entries: [...]`) cannot carry the custom {what} `{text}`; v1 knows only {}",
+                list(v1_known)
+            ));
+            None
+        }
+        Ok(()) => Some(CheckedName::Custom(text)),
+        Err(problem) => {
+            match rules::suggest(&text, known) {
+                Some(near) => errors.at(
+                    span,
+                    format_args!("unknown {what} `{text}`; did you mean `{near}`?"),
+                ),
+                None => errors.at(
+                    span,
+                    format_args!(
+                        "unknown {what} `{text}`: {}; known: {}",
+                        ExplainName {
+                            problem,
+                            name: &text
+                        },
+                        list(known)
+                    ),
+                ),
+            }
+            None
+        }
+    }
+}
+
+fn custom_type(field: Field, errors: &mut Errors) -> Option<String> {
+    let (text, span) = match field.value {
+        Value::Name(ident) => (ident.unraw().to_string(), ident.span()),
+        Value::Str(lit) => (lit.value(), lit.span()),
+        other => {
+            errors.at(
+                other.span(),
+                "`type` takes the custom type's name, e.g. `type: _timeline`",
+            );
+            return None;
+        }
+    };
+    if rules::KNOWN_PLAN_TYPES.contains(&text.as_str()) {
+        errors.at(
+            span,
+            format_args!(
+                "`{text}` is a known plan type: write `{text}: ...` instead of `type: {text}`"
+            ),
+        );
+        return None;
+    }
+    match rules::check_custom_name(&text) {
+        Ok(()) => Some(text),
+        Err(problem) => {
+            match rules::suggest(&text, &rules::KNOWN_PLAN_TYPES) {
+                Some(near) => errors.at(
+                    span,
+                    format_args!(
+                        "unknown plan type `{text}`; did you mean `{near}`? (write `{near}: ...`)"
+                    ),
+                ),
+                None => errors.at(
+                    span,
+                    format_args!(
+                        "unknown plan type `{text}`: {}",
+                        ExplainName {
+                            problem,
+                            name: &text
+                        }
+                    ),
+                ),
+            }
+            None
+        }
+    }
+}
+
+/// Reports top-level keys of a custom plan's `fields` that the plan writes itself.
+fn check_own_keys(group: &Group, errors: &mut Errors) {
+    let tokens: Vec<TokenTree> = group.stream().into_iter().collect();
+    for pair in tokens.windows(2) {
+        let [TokenTree::Literal(lit), TokenTree::Punct(colon)] = pair else {
+            continue;
+        };
+        if colon.as_char() != ':' {
+            continue;
+        }
+        let Ok(key) = syn::parse2::<LitStr>(TokenTree::Literal(lit.clone()).into()) else {
+            continue;
+        };
+        if OWN_KEYS.contains(&key.value().as_str()) {
+            errors.at(
+                lit.span(),
+                format_args!(
+                    "`{}` is written by the plan itself; a custom plan's fields cannot hold it",
+                    key.value()
+                ),
+            );
+        }
+    }
+}
+
+fn list(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    quoted.join(", ")
+}
