@@ -33,7 +33,10 @@ pub(crate) fn value(plan: &Plan) -> TokenStream {
             let id = plan_id(id);
             let uri = match uri {
                 Text::Str(lit) => quote!(::plan_core::__private::file_uri(#lit)),
-                Text::Expr(g) => quote!(::plan_core::__private::dyn_file_uri(#g)),
+                Text::Expr(g) => {
+                    let g = block(g);
+                    quote!(::plan_core::__private::dyn_file_uri(#g))
+                }
             };
             quote!(::plan_core::__private::file(#id, #uri, #meta))
         }
@@ -52,6 +55,14 @@ pub(crate) fn value(plan: &Plan) -> TokenStream {
     }
 }
 
+/// A user's `{ expression }` as a block whose braces belong to the macro, so
+/// rustc does not lint them as unnecessary (they are the grammar, not style).
+fn block(group: &Group) -> Group {
+    let mut block = Group::new(group.delimiter(), group.stream());
+    block.set_span(Span::call_site());
+    block
+}
+
 fn option(tokens: Option<TokenStream>) -> TokenStream {
     match tokens {
         Some(t) => quote!(::core::option::Option::Some(#t)),
@@ -62,14 +73,20 @@ fn option(tokens: Option<TokenStream>) -> TokenStream {
 fn plan_id(id: &Text) -> TokenStream {
     match id {
         Text::Str(lit) => quote!(::plan_core::__private::plan_id(#lit)),
-        Text::Expr(g) => quote!(::plan_core::__private::dyn_plan_id(#g)),
+        Text::Expr(g) => {
+            let g = block(g);
+            quote!(::plan_core::__private::dyn_plan_id(#g))
+        }
     }
 }
 
 fn text(t: &Text) -> TokenStream {
     match t {
         Text::Str(lit) => quote!(::plan_core::__private::text(#lit)),
-        Text::Expr(g) => quote!(::plan_core::__private::dyn_text(#g)),
+        Text::Expr(g) => {
+            let g = block(g);
+            quote!(::plan_core::__private::dyn_text(#g))
+        }
     }
 }
 
@@ -96,6 +113,7 @@ fn name(n: &CheckedName, ty: &TokenStream, dynamic: &str) -> TokenStream {
         }
         CheckedName::Expr(g) => {
             let f = syn::Ident::new(dynamic, Span::call_site());
+            let g = block(g);
             quote!(::plan_core::__private::#f(#g))
         }
     }
