@@ -70,29 +70,91 @@ pub mod __private {
     }
 
     /// `{ expression }` text: anything that becomes a `Cow<'static, str>`.
-    pub fn dyn_text(text: impl Into<Cow<'static, str>>) -> Cow<'static, str> {
-        text.into()
+    pub fn dyn_text(text: impl IntoText) -> Cow<'static, str> {
+        text.into_text()
     }
 
     /// `id: { expression }`: checked by the type system (a `PlanId` was checked when made).
-    pub fn dyn_plan_id(id: impl Into<PlanId>) -> PlanId {
-        id.into()
+    pub fn dyn_plan_id(id: impl IntoPlanId) -> PlanId {
+        id.into_plan_id()
     }
 
     /// `file: { expression }`: a `FileUri`, checked when made.
-    pub fn dyn_file_uri(uri: impl Into<FileUri>) -> FileUri {
-        uri.into()
+    pub fn dyn_file_uri(uri: impl IntoFileUri) -> FileUri {
+        uri.into_file_uri()
     }
 
     /// A priority given as `{ expression }`.
-    pub fn dyn_priority(priority: impl Into<Priority>) -> Priority {
-        priority.into()
+    pub fn dyn_priority(priority: impl IntoPriority) -> Priority {
+        priority.into_priority()
     }
 
     /// A status given as `{ expression }`.
-    pub fn dyn_status(status: impl Into<Status>) -> Status {
-        status.into()
+    pub fn dyn_status(status: impl IntoStatus) -> Status {
+        status.into_status()
     }
+
+    /// Defines a conversion trait for one kind of `{ expression }`, with a
+    /// compile error that says how to make a valid value.
+    macro_rules! expression_trait {
+        ($trait:ident, $method:ident, $target:ty, [$($source:ty),+], $message:literal, $label:literal) => {
+            #[diagnostic::on_unimplemented(message = $message, label = $label)]
+            #[doc = concat!("What a `{ expression }` must be to give a `", stringify!($target), "`.")]
+            pub trait $trait {
+                #[doc = concat!("The `", stringify!($target), "`.")]
+                fn $method(self) -> $target;
+            }
+
+            $(
+                impl $trait for $source {
+                    fn $method(self) -> $target {
+                        self.into()
+                    }
+                }
+            )+
+        };
+    }
+
+    expression_trait!(
+        IntoPlanId,
+        into_plan_id,
+        PlanId,
+        [PlanId],
+        "a `{{ expression }}` plan id must be a `PlanId`, not `{Self}`",
+        "make it with `PlanId::new(...)`, which checks it; or write a string literal, checked now"
+    );
+    expression_trait!(
+        IntoFileUri,
+        into_file_uri,
+        FileUri,
+        [FileUri],
+        "a `{{ expression }}` file URI must be a `FileUri`, not `{Self}`",
+        "make it with `FileUri::new(...)`, which checks it; or write a string literal, checked now"
+    );
+    expression_trait!(
+        IntoPriority,
+        into_priority,
+        Priority,
+        [Priority, crate::CustomName],
+        "a `{{ expression }}` priority must be a `Priority`, not `{Self}`",
+        "use `Priority::High`, `\"high\".parse()?` or `Priority::custom(\"_x\")?`; or write the name, checked now"
+    );
+    expression_trait!(
+        IntoStatus,
+        into_status,
+        Status,
+        [Status, crate::CustomName],
+        "a `{{ expression }}` status must be a `Status`, not `{Self}`",
+        "use `Status::Pending`, `\"pending\".parse()?` or `Status::custom(\"_x\")?`; or write the name, checked now"
+    );
+    expression_trait!(
+        IntoText,
+        into_text,
+        Cow<'static, str>,
+        [String, &'static str, Cow<'static, str>],
+        "a `{{ expression }}` text must be a `String` or a `&'static str`, not `{Self}`",
+        "text is owned or static; `.to_string()` a borrowed `&str`"
+    );
 
     /// `meta: { ... }`, written with `serde_json::json!` (always an object).
     pub fn meta(value: Value) -> Meta {

@@ -180,20 +180,31 @@ pub(crate) fn suggest<'k>(name: &str, known: &[&'k str]) -> Option<&'k str> {
         .map(|(_, k)| k)
 }
 
-/// Levenshtein distance over chars; names here are short, so O(n·m) is fine.
+/// Edit distance over chars, counting a swap of two neighbours as one edit
+/// (optimal string alignment), so `itmes` is one edit from `items`. Names
+/// here are short, so O(n·m) is fine.
 fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = diagonal + usize::from(ca != *cb);
-            diagonal = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(diagonal + 1);
+    // rows[i][j]: the distance between a[..i] and b[..j].
+    let mut rows = vec![vec![0; b.len() + 1]; a.len() + 1];
+    for (i, row) in rows.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in rows[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let substitution = rows[i - 1][j - 1] + usize::from(a[i - 1] != b[j - 1]);
+            let mut best = substitution.min(rows[i - 1][j] + 1).min(rows[i][j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(rows[i - 2][j - 2] + 1);
+            }
+            rows[i][j] = best;
         }
     }
-    row[b.len()]
+    rows[a.len()][b.len()]
 }
 
 #[cfg(test)]
@@ -271,6 +282,7 @@ mod tests {
         assert_eq!(suggest("meduim", &KNOWN_PRIORITIES), Some("medium"));
         assert_eq!(suggest("canceled", &KNOWN_STATUSES), Some("cancelled"));
         assert_eq!(suggest("markdwn", &KNOWN_PLAN_TYPES), Some("markdown"));
+        assert_eq!(suggest("pendign", &KNOWN_STATUSES), Some("pending"));
         assert_eq!(suggest("urgent", &KNOWN_PRIORITIES), None);
         assert_eq!(suggest("blocked", &KNOWN_STATUSES), None);
     }
@@ -281,5 +293,7 @@ mod tests {
         assert_eq!(edit_distance("abc", ""), 3);
         assert_eq!(edit_distance("kitten", "sitting"), 3);
         assert_eq!(edit_distance("low", "low"), 0);
+        assert_eq!(edit_distance("itmes", "items"), 1);
+        assert_eq!(edit_distance("ab", "ba"), 1);
     }
 }

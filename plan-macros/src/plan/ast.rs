@@ -14,6 +14,8 @@ pub(crate) struct Input {
     pub(crate) fields: Vec<Field>,
     /// Syntax errors, in source order; parsing went on after each.
     pub(crate) errors: Vec<syn::Error>,
+    /// Keys whose value did not parse: already reported, so never "missing".
+    pub(crate) broken: Vec<Ident>,
 }
 
 /// One `key: value`.
@@ -70,10 +72,13 @@ impl Parse for Input {
     fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
         let mut fields = Vec::new();
         let mut errors = Vec::new();
+        let mut broken = Vec::new();
         while !input.is_empty() {
+            let key = input.fork().call(Ident::parse_any).ok();
             match parse_field(input, &mut errors) {
                 Ok(field) => fields.push(field),
                 Err(err) => {
+                    broken.extend(key);
                     errors.push(err);
                     skip_past_comma(input)?;
                     continue;
@@ -87,10 +92,17 @@ impl Parse for Input {
                     err.span(),
                     "expected `,` after this field's value",
                 ));
-                skip_past_comma(input)?;
+                // Most likely a forgotten comma: read on from here if a key follows.
+                if !input.peek(Ident::peek_any) {
+                    skip_past_comma(input)?;
+                }
             }
         }
-        Ok(Self { fields, errors })
+        Ok(Self {
+            fields,
+            errors,
+            broken,
+        })
     }
 }
 
@@ -153,7 +165,11 @@ fn parse_entries(input: ParseStream<'_>, errors: &mut Vec<syn::Error>) -> syn::R
         }
         if let Err(err) = input.parse::<Token![,]>() {
             errors.push(syn::Error::new(err.span(), "expected `,` after this entry"));
-            skip_past_comma(input)?;
+            // Most likely a forgotten comma: read on from here if an entry follows.
+            if !(input.peek(Ident::peek_any) || input.peek(LitStr) || input.peek(syn::token::Brace))
+            {
+                skip_past_comma(input)?;
+            }
         }
     }
     Ok(entries)

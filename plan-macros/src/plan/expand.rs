@@ -1,7 +1,7 @@
 //! Stage 3: code and JSON text for a checked plan. Nothing here judges.
 
 use proc_macro2::{Group, Span, TokenStream};
-use quote::quote;
+use quote::{quote, quote_spanned};
 
 use super::ast::Text;
 use super::valid::{CheckedEntry, CheckedName, Plan, Shape};
@@ -33,10 +33,7 @@ pub(crate) fn value(plan: &Plan) -> TokenStream {
             let id = plan_id(id);
             let uri = match uri {
                 Text::Str(lit) => quote!(::plan_core::__private::file_uri(#lit)),
-                Text::Expr(g) => {
-                    let g = block(g);
-                    quote!(::plan_core::__private::dyn_file_uri(#g))
-                }
+                Text::Expr(g) => expression(g, "dyn_file_uri"),
             };
             quote!(::plan_core::__private::file(#id, #uri, #meta))
         }
@@ -55,11 +52,25 @@ pub(crate) fn value(plan: &Plan) -> TokenStream {
     }
 }
 
+/// A user's `{ expression }`, passed through the `__private` function that
+/// gives it its type, so that a wrong type is an error on the expression.
+fn expression(group: &Group, function: &str) -> TokenStream {
+    let span = group.span();
+    let function = syn::Ident::new(function, Span::call_site());
+    let value = syn::Ident::new("__plan_expression", span);
+    let block = block(group);
+    quote_spanned!(span=> {
+        let #value = #block;
+        ::plan_core::__private::#function(#value)
+    })
+}
+
 /// A user's `{ expression }` as a block whose braces belong to the macro, so
-/// rustc does not lint them as unnecessary (they are the grammar, not style).
+/// rustc does not lint them as unnecessary (they are the grammar, not style),
+/// but that still sits where the user wrote it, so type errors point there.
 fn block(group: &Group) -> Group {
     let mut block = Group::new(group.delimiter(), group.stream());
-    block.set_span(Span::call_site());
+    block.set_span(Span::call_site().located_at(group.span()));
     block
 }
 
@@ -73,20 +84,14 @@ fn option(tokens: Option<TokenStream>) -> TokenStream {
 fn plan_id(id: &Text) -> TokenStream {
     match id {
         Text::Str(lit) => quote!(::plan_core::__private::plan_id(#lit)),
-        Text::Expr(g) => {
-            let g = block(g);
-            quote!(::plan_core::__private::dyn_plan_id(#g))
-        }
+        Text::Expr(g) => expression(g, "dyn_plan_id"),
     }
 }
 
 fn text(t: &Text) -> TokenStream {
     match t {
         Text::Str(lit) => quote!(::plan_core::__private::text(#lit)),
-        Text::Expr(g) => {
-            let g = block(g);
-            quote!(::plan_core::__private::dyn_text(#g))
-        }
+        Text::Expr(g) => expression(g, "dyn_text"),
     }
 }
 
@@ -111,11 +116,7 @@ fn name(n: &CheckedName, ty: &TokenStream, dynamic: &str) -> TokenStream {
         CheckedName::Custom(custom) => {
             quote!(::plan_core::__private::#ty::Custom(::plan_core::__private::custom_name(#custom)))
         }
-        CheckedName::Expr(g) => {
-            let f = syn::Ident::new(dynamic, Span::call_site());
-            let g = block(g);
-            quote!(::plan_core::__private::#f(#g))
-        }
+        CheckedName::Expr(g) => expression(g, dynamic),
     }
 }
 

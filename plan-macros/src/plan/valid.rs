@@ -60,6 +60,8 @@ struct Slots {
     fields: [Option<Field>; KEYS.len()],
     /// The key that says what the plan is (`items`, `markdown`, ...).
     content_key: Option<Ident>,
+    /// Whether an unknown key was reported (perhaps a misspelt content key).
+    unknown: bool,
 }
 
 /// What the plan is, before its id is joined to it.
@@ -73,13 +75,19 @@ enum Content {
 
 pub(crate) fn check(input: Input) -> Result<Plan, syn::Error> {
     let mut errors = Errors(input.errors);
+    let broken = |key: &str| input.broken.iter().any(|k| k.unraw() == key);
+    let id_broken = broken("id");
+    let content_broken = CONTENT_KEYS.iter().any(|k| broken(k));
     let Slots {
         fields,
         content_key,
+        unknown,
     } = sort_fields(input.fields, &mut errors);
     let [id, items, entries, markdown, file, kind, fields, meta] = fields;
 
     let id_key = id.as_ref().map(|f| f.key.span());
+    // An id that was given but is malformed is reported once, not as missing too.
+    let id_given = id.is_some() || id_broken;
     let id = id.and_then(|f| {
         text_value(
             f,
@@ -113,45 +121,26 @@ pub(crate) fn check(input: Input) -> Result<Plan, syn::Error> {
     });
 
     let Some(content_key) = content_key else {
+        if content_broken || unknown {
+            return Err(finish(errors));
+        }
         errors.at(Span::call_site(), "a plan needs its content: one of `items: [...]`, `markdown: \"...\"`, `file: \"...\"`, `type: _custom` (v2, with an `id`), or `entries: [...]` (a v1 plan)");
         return Err(finish(errors));
     };
-    let content = if let Some(field) = entries {
-        entries_value(field, true, &mut errors).map(Content::V1)
-    } else if let Some(field) = items {
-        entries_value(field, false, &mut errors).map(Content::Items)
-    } else if let Some(field) = markdown {
-        text_value(
-            field,
-            "a string literal or `{ expression }` of markdown",
-            &mut errors,
-        )
-        .map(Content::Markdown)
-    } else if let Some(field) = file {
-        let uri = text_value(
-            field,
-            "a string literal or `{ expression }` giving a `FileUri`",
-            &mut errors,
-        );
-        if let Some(Text::Str(lit)) = &uri
-            && let Err(problem) = rules::check_uri(&lit.value())
-        {
-            errors.at(lit.span(), problem);
-        }
-        uri.map(Content::File)
-    } else {
-        kind.and_then(|field| custom_type(field, &mut errors))
-            .map(|name| Content::Custom(name, fields))
-    };
+    let v1 = entries.is_some();
+    let content = content([entries, items, markdown, file, kind], fields, &mut errors);
 
     // A v2 plan needs an id; a v1 plan has none.
+    if let (true, Some(span)) = (v1, id_key) {
+        errors.at(
+            span,
+            "a v1 plan (`entries: [...]`) has no id; write `items: [...]` for a v2 plan with an id",
+        );
+    }
     let shape = match (content, id) {
         (Some(Content::V1(entries)), None) => Some(Shape::V1(entries)),
-        (Some(Content::V1(_)), Some(_)) => {
-            let span = id_key.unwrap_or_else(Span::call_site);
-            errors.at(span, "a v1 plan (`entries: [...]`) has no id; write `items: [...]` for a v2 plan with an id");
-            None
-        }
+        (Some(Content::V1(_)) | None, Some(_)) => None,
+        (_, None) if id_given || v1 => None,
         (_, None) => {
             errors.at(content_key.span(), format_args!(
                 "this plan needs an `id`: add `id: \"plan-1\"` (every v2 plan has one; use `entries: [...]` for a v1 plan without)"
@@ -162,11 +151,45 @@ pub(crate) fn check(input: Input) -> Result<Plan, syn::Error> {
         (Some(Content::Markdown(text)), Some(id)) => Some(Shape::Markdown(id, text)),
         (Some(Content::File(uri)), Some(id)) => Some(Shape::File(id, uri)),
         (Some(Content::Custom(name, fields)), Some(id)) => Some(Shape::Custom(id, name, fields)),
-        (None, Some(_)) => None,
     };
     match shape {
         Some(shape) if errors.0.is_empty() => Ok(Plan { shape, meta }),
         _ => Err(finish(errors)),
+    }
+}
+
+/// Checks the one content field given: `[entries, items, markdown, file, type]`.
+fn content(
+    [entries, items, markdown, file, kind]: [Option<Field>; 5],
+    fields: Option<Group>,
+    errors: &mut Errors,
+) -> Option<Content> {
+    if let Some(field) = entries {
+        entries_value(field, true, errors).map(Content::V1)
+    } else if let Some(field) = items {
+        entries_value(field, false, errors).map(Content::Items)
+    } else if let Some(field) = markdown {
+        text_value(
+            field,
+            "a string literal or `{ expression }` of markdown",
+            errors,
+        )
+        .map(Content::Markdown)
+    } else if let Some(field) = file {
+        let uri = text_value(
+            field,
+            "a string literal or `{ expression }` giving a `FileUri`",
+            errors,
+        );
+        if let Some(Text::Str(lit)) = &uri
+            && let Err(problem) = rules::check_uri(&lit.value())
+        {
+            errors.at(lit.span(), problem);
+        }
+        uri.map(Content::File)
+    } else {
+        kind.and_then(|field| custom_type(field, errors))
+            .map(|name| Content::Custom(name, fields))
     }
 }
 
@@ -176,10 +199,12 @@ fn sort_fields(input: Vec<Field>, errors: &mut Errors) -> Slots {
     let mut slots = Slots {
         fields: Default::default(),
         content_key: None,
+        unknown: false,
     };
     for field in input {
         let key = field.key.unraw().to_string();
         let Some(index) = KEYS.iter().position(|k| *k == key) else {
+            slots.unknown = true;
             match rules::suggest(&key, &KEYS) {
                 Some(known) => errors.at(field.key.span(), format_args!("unknown key `{key}`; did you mean `{known}`?")),
                 None => errors.at(field.key.span(), format_args!(

@@ -1,0 +1,7 @@
+// One misuse of `plan_json!`: see the `.stderr`.
+use plan_core::plan_json;
+
+fn main() {
+    let step = "Analyze";
+    let _ = plan_json! { id: "p", items: [ high pending { step } ] };
+}
