@@ -34,3 +34,111 @@ fn fallback(err: &syn::Error) -> TokenStream {
     let errors = err.to_compile_error();
     quote!({ #errors loop {} })
 }
+
+#[cfg(test)]
+mod tests {
+    use proc_macro2::{TokenStream, TokenTree};
+
+    use super::*;
+
+    /// Calls written to cover the grammar; each is valid or has one mistake.
+    const SEEDS: &[&str] = &[
+        r#"id: "plan-1", items: [ high pending "a", medium in_progress { x }, _u "_s" "c" meta: { "k": 1 } ], meta: { "t": [1, -2] }"#,
+        r#"entries: [ low completed "Old", high cancelled "x" ]"#,
+        r#"id: { id }, markdown: "Steps", file: "file:///tmp/p.md""#,
+        r#"id: "t", type: _timeline, fields: { "events": [], "id": 1 }"#,
+        r#"id "p" markdown "m" items [ high, pending, ] : , : {} [] "#,
+    ];
+
+    /// Every prefix, every one-token deletion and every neighbour swap of a
+    /// seed, at the top level and inside its groups.
+    fn variants(seed: &str) -> Vec<TokenStream> {
+        let tokens: Vec<TokenTree> = seed.parse::<TokenStream>().unwrap().into_iter().collect();
+        let mut out = Vec::new();
+        for cut in 0..=tokens.len() {
+            out.push(tokens[..cut].iter().cloned().collect());
+            if cut < tokens.len() {
+                let mut deleted = tokens.clone();
+                deleted.remove(cut);
+                out.push(deleted.into_iter().collect());
+            }
+            if cut + 1 < tokens.len() {
+                let mut swapped = tokens.clone();
+                swapped.swap(cut, cut + 1);
+                out.push(swapped.into_iter().collect());
+            }
+        }
+        for (index, token) in tokens.iter().enumerate() {
+            if let TokenTree::Group(group) = token {
+                for inner in variants(&group.stream().to_string()) {
+                    let mut replaced = tokens.clone();
+                    replaced[index] =
+                        TokenTree::Group(proc_macro2::Group::new(group.delimiter(), inner));
+                    out.push(replaced.into_iter().collect());
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn no_token_stream_panics_the_macros() {
+        let mut seen = 0;
+        let mut rejected = 0;
+        for seed in SEEDS {
+            for input in variants(seed) {
+                let text = input.to_string();
+                for output in [plan(input.clone()), plan_json(input)] {
+                    seen += 1;
+                    if output.to_string().contains("compile_error") {
+                        rejected += 1;
+                    }
+                }
+                // A call that fails is a compile error, never an empty expansion.
+                assert!(!plan(text.parse().unwrap()).is_empty(), "{text}");
+            }
+        }
+        assert!(seen > 500, "only {seen} inputs");
+        assert!(
+            rejected > seen / 2,
+            "most variants are mistakes: {rejected} of {seen} rejected"
+        );
+    }
+
+    #[test]
+    fn arbitrary_token_soup_is_an_error_not_a_panic() {
+        let atoms = [
+            "id", ":", ",", "\"x\"", "[", "]", "{", "}", "high", "_", "items", "1.5", "-", "meta",
+            "type", "entries", "#", "!",
+        ];
+        // A small deterministic generator: every sequence up to length 4 of a
+        // few atoms, plus longer pseudo-random ones.
+        let mut state: usize = 0x9e37_79b9;
+        for _ in 0..4000 {
+            let mut text = String::new();
+            let len = state % 12;
+            for _ in 0..len {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                text.push_str(atoms[state % atoms.len()]);
+                text.push(' ');
+            }
+            // Unbalanced delimiters do not tokenize; the compiler would reject those itself.
+            if let Ok(tokens) = text.parse::<TokenStream>() {
+                let _ = plan(tokens.clone());
+                let _ = plan_json(tokens);
+            }
+        }
+    }
+
+    #[test]
+    fn errors_come_back_together() {
+        let input: TokenStream =
+            r#"id: "", items: [ urgent pending "a", high in_progess "" ], colour: 1"#
+                .parse()
+                .unwrap();
+        let output = plan(input).to_string();
+        assert_eq!(output.matches("compile_error").count(), 5, "{output}");
+    }
+}
