@@ -8,6 +8,8 @@
 //! on its exact token, `expand.rs` generates code. Generated code names only
 //! absolute paths under `::plan_core::__private`.
 
+#![forbid(unsafe_code)]
+
 use proc_macro::TokenStream;
 
 mod json;

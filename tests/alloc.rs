@@ -1,0 +1,136 @@
+//! What a static plan costs: heap allocations counted by a global allocator.
+//!
+//! Counts are per thread, so the tests of this file can run in parallel.
+//! The one `unsafe` of the workspace: a `GlobalAlloc` cannot be written without it.
+#![allow(unsafe_code)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use plan_core::{
+    PlanContent, PlanEntry, PlanId, Priority, SessionId, SessionNotification, SessionUpdate,
+    Spelling, StaticUpdate, Status, plan, plan_json,
+};
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+// SAFETY: every call is forwarded to the system allocator unchanged; the
+// only addition is a thread-local counter that never allocates.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+        // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `System.alloc` with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+        // SAFETY: the caller upholds `GlobalAlloc::realloc`'s contract.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// How many allocations `f` makes on this thread.
+fn allocations<T>(f: impl FnOnce() -> T) -> (usize, T) {
+    let before = ALLOCATIONS.with(Cell::get);
+    let value = f();
+    (ALLOCATIONS.with(Cell::get) - before, value)
+}
+
+const STEPS: StaticUpdate = plan_json! {
+    id: "plan-1",
+    items: [
+        high completed "Analyze the existing codebase structure",
+        high in_progress "Identify components that need refactoring",
+        medium pending "Create unit tests for critical functions",
+    ],
+};
+
+fn built_by_macro() -> PlanContent {
+    plan! {
+        id: "plan-1",
+        items: [
+            high completed "Analyze the existing codebase structure",
+            high in_progress "Identify components that need refactoring",
+            medium pending "Create unit tests for critical functions",
+        ],
+    }
+}
+
+/// The same plan built at run time from owned strings, as code without the
+/// macro (or the published crate, whose strings are all `String`) does.
+fn built_at_run_time() -> PlanContent {
+    PlanContent::items(
+        PlanId::new(String::from("plan-1")).unwrap(),
+        vec![
+            PlanEntry::new(
+                String::from("Analyze the existing codebase structure"),
+                Priority::High,
+                Status::Completed,
+            ),
+            PlanEntry::new(
+                String::from("Identify components that need refactoring"),
+                Priority::High,
+                Status::InProgress,
+            ),
+            PlanEntry::new(
+                String::from("Create unit tests for critical functions"),
+                Priority::Medium,
+                Status::Pending,
+            ),
+        ],
+    )
+}
+
+#[test]
+fn sending_a_static_plan_allocates_nothing() {
+    let session = SessionId::new("sess_abc123def456");
+    let mut line = Vec::with_capacity(1024);
+    let (count, result) =
+        allocations(|| STEPS.write_notification(&mut line, &session, Spelling::Acp));
+    result.unwrap();
+    assert_eq!(count, 0);
+    // And it is the same line the built plan writes.
+    let built = SessionNotification::new(session, built_by_macro().into());
+    assert_eq!(line, built.to_json(Spelling::Acp).into_bytes());
+}
+
+#[test]
+fn a_literal_plan_allocates_only_its_entry_list() {
+    let (count, plan) = allocations(built_by_macro);
+    assert_eq!(count, 1, "one Vec of entries; every string is borrowed");
+    let (by_hand, same) = allocations(built_at_run_time);
+    assert_eq!(plan, same);
+    assert_eq!(by_hand, 5, "the Vec, the id and three contents");
+}
+
+#[test]
+fn building_a_plan_allocates_writing_it_does_not() {
+    let session = SessionId::new("sess_abc123def456");
+    let message = SessionNotification::new(session.clone(), SessionUpdate::from(built_by_macro()));
+    let mut line = Vec::with_capacity(1024);
+    let (count, result) = allocations(|| message.write_json(&mut line, Spelling::Acp));
+    result.unwrap();
+    assert_eq!(
+        count, 0,
+        "serializing into a reserved buffer allocates nothing either"
+    );
+    let (total, ()) = allocations(|| {
+        let message = SessionNotification::new(session.clone(), built_by_macro().into());
+        line.clear();
+        message.write_json(&mut line, Spelling::Acp).unwrap();
+    });
+    assert!(total >= 1, "building the value allocates its entry list");
+}
