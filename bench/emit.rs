@@ -7,20 +7,8 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use plan_core::{
-    PlanContent, PlanEntry, PlanId, Priority, SessionId, SessionNotification, Spelling,
-    StaticUpdate, Status, plan, plan_json,
-};
-
-const STEPS: StaticUpdate = plan_json! {
-    id: "plan-1",
-    items: [
-        high completed "Analyze the existing codebase structure",
-        high in_progress "Identify components that need refactoring",
-        medium pending "Create unit tests for critical functions",
-        low pending "Update the changelog",
-    ],
-};
+use plan_core::{PlanContent, SessionId, SessionNotification, Spelling};
+use plan_harness::{STEPS_JSON, steps_by_hand, steps_by_macro};
 
 fn emit(c: &mut Criterion) {
     let session = SessionId::new("sess_abc123def456");
@@ -30,45 +18,29 @@ fn emit(c: &mut Criterion) {
     group.bench_function("plan_json! (written at compile time)", |b| {
         b.iter(|| {
             line.clear();
-            STEPS.write_notification(&mut line, black_box(&session), Spelling::Acp).unwrap();
-            black_box(line.len())
-        });
-    });
-
-    group.bench_function("plan! then write_json", |b| {
-        b.iter(|| {
-            line.clear();
-            let plan = plan! {
-                id: "plan-1",
-                items: [
-                    high completed "Analyze the existing codebase structure",
-                    high in_progress "Identify components that need refactoring",
-                    medium pending "Create unit tests for critical functions",
-                    low pending "Update the changelog",
-                ],
-            };
-            SessionNotification::new(black_box(session.clone()), plan.into())
-                .write_json(&mut line, Spelling::Acp)
+            STEPS_JSON
+                .write_notification(&mut line, black_box(&session), Spelling::Acp)
                 .unwrap();
             black_box(line.len())
         });
     });
 
-    group.bench_function("run-time builders (owned strings) then write_json", |b| {
-        b.iter(|| {
-            line.clear();
-            let plan = PlanContent::items(PlanId::new(String::from("plan-1")).unwrap(), vec![
-                PlanEntry::new(String::from("Analyze the existing codebase structure"), Priority::High, Status::Completed),
-                PlanEntry::new(String::from("Identify components that need refactoring"), Priority::High, Status::InProgress),
-                PlanEntry::new(String::from("Create unit tests for critical functions"), Priority::Medium, Status::Pending),
-                PlanEntry::new(String::from("Update the changelog"), Priority::Low, Status::Pending),
-            ]);
-            SessionNotification::new(black_box(session.clone()), plan.into())
-                .write_json(&mut line, Spelling::Acp)
-                .unwrap();
-            black_box(line.len())
+    let mut build_and_write = |name: &str, build: fn() -> PlanContent| {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                line.clear();
+                SessionNotification::new(black_box(session.clone()), build().into())
+                    .write_json(&mut line, Spelling::Acp)
+                    .unwrap();
+                black_box(line.len())
+            });
         });
-    });
+    };
+    build_and_write("plan! then write_json", steps_by_macro);
+    build_and_write(
+        "run-time builders (owned strings) then write_json",
+        steps_by_hand,
+    );
     group.finish();
 }
 

@@ -11,9 +11,7 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use plan_core::{
-    PlanContent, PlanEntry, PlanId, Priority, SessionNotification, SessionUpdate, Spelling, Status,
-};
+use plan_core::{PlanContent, PlanId, SessionNotification, SessionUpdate, Spelling, Status, plan};
 
 const SESSION: &str = "sess_abc123def456";
 
@@ -70,31 +68,30 @@ fn run(spelling: Spelling, out: &mut impl Write) -> io::Result<()> {
         out.flush()
     };
 
-    let refactor = PlanId::new("refactor").map_err(io::Error::other)?;
-    let notes = PlanId::new("notes").map_err(io::Error::other)?;
-    let mut steps = vec![
-        PlanEntry::new(
-            "Analyze the existing codebase structure",
-            Priority::High,
-            Status::Pending,
-        ),
-        PlanEntry::new(
-            "Identify components that need refactoring",
-            Priority::High,
-            Status::Pending,
-        ),
-        PlanEntry::new(
-            "Create unit tests for critical functions",
-            Priority::Medium,
-            Status::Pending,
-        ),
-        PlanEntry::new("Update the changelog", Priority::Low, Status::Pending),
-    ];
+    // The plans are declared once, checked by the compiler.
+    let plan = plan! {
+        id: "refactor",
+        items: [
+            high   pending "Analyze the existing codebase structure",
+            high   pending "Identify components that need refactoring",
+            medium pending "Create unit tests for critical functions",
+            low    pending "Update the changelog",
+        ],
+    };
+    let notes = plan! { id: "notes", markdown: "## Notes\n- [ ] Ask about the auth module" };
+    let notes_id: PlanId = notes.id().clone();
+    let PlanContent::Items {
+        id: refactor,
+        entries: mut steps,
+        ..
+    } = plan
+    else {
+        unreachable!("declared as an items plan above")
+    };
 
-    // The plan is created: every step pending.
+    // The plan is created, every step pending, with a markdown plan of notes beside it.
     send(PlanContent::items(refactor.clone(), steps.clone()).into())?;
-    // A markdown plan of notes beside it.
-    send(PlanContent::markdown(notes.clone(), "## Notes\n- [ ] Ask about the auth module").into())?;
+    send(notes.into())?;
 
     // Each step runs, then completes; the whole list is sent every time.
     for index in 0..steps.len() - 1 {
@@ -108,7 +105,7 @@ fn run(spelling: Spelling, out: &mut impl Write) -> io::Result<()> {
         last.status = Status::Cancelled;
     }
     send(PlanContent::items(refactor, steps).into())?;
-    send(SessionUpdate::plan_removed(notes))
+    send(SessionUpdate::plan_removed(notes_id))
 }
 
 #[cfg(test)]

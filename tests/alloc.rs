@@ -7,10 +7,8 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use plan_core::{
-    PlanContent, PlanEntry, PlanId, Priority, SessionId, SessionNotification, SessionUpdate,
-    Spelling, StaticUpdate, Status, plan, plan_json,
-};
+use plan_core::{SessionId, SessionNotification, SessionUpdate, Spelling};
+use plan_harness::{STEPS_JSON, steps_by_hand, steps_by_macro};
 
 struct Counting;
 
@@ -49,77 +47,32 @@ fn allocations<T>(f: impl FnOnce() -> T) -> (usize, T) {
     (ALLOCATIONS.with(Cell::get) - before, value)
 }
 
-const STEPS: StaticUpdate = plan_json! {
-    id: "plan-1",
-    items: [
-        high completed "Analyze the existing codebase structure",
-        high in_progress "Identify components that need refactoring",
-        medium pending "Create unit tests for critical functions",
-    ],
-};
-
-fn built_by_macro() -> PlanContent {
-    plan! {
-        id: "plan-1",
-        items: [
-            high completed "Analyze the existing codebase structure",
-            high in_progress "Identify components that need refactoring",
-            medium pending "Create unit tests for critical functions",
-        ],
-    }
-}
-
-/// The same plan built at run time from owned strings, as code without the
-/// macro (or the published crate, whose strings are all `String`) does.
-fn built_at_run_time() -> PlanContent {
-    PlanContent::items(
-        PlanId::new(String::from("plan-1")).unwrap(),
-        vec![
-            PlanEntry::new(
-                String::from("Analyze the existing codebase structure"),
-                Priority::High,
-                Status::Completed,
-            ),
-            PlanEntry::new(
-                String::from("Identify components that need refactoring"),
-                Priority::High,
-                Status::InProgress,
-            ),
-            PlanEntry::new(
-                String::from("Create unit tests for critical functions"),
-                Priority::Medium,
-                Status::Pending,
-            ),
-        ],
-    )
-}
-
 #[test]
 fn sending_a_static_plan_allocates_nothing() {
     let session = SessionId::new("sess_abc123def456");
     let mut line = Vec::with_capacity(1024);
     let (count, result) =
-        allocations(|| STEPS.write_notification(&mut line, &session, Spelling::Acp));
+        allocations(|| STEPS_JSON.write_notification(&mut line, &session, Spelling::Acp));
     result.unwrap();
     assert_eq!(count, 0);
     // And it is the same line the built plan writes.
-    let built = SessionNotification::new(session, built_by_macro().into());
+    let built = SessionNotification::new(session, steps_by_macro().into());
     assert_eq!(line, built.to_json(Spelling::Acp).into_bytes());
 }
 
 #[test]
 fn a_literal_plan_allocates_only_its_entry_list() {
-    let (count, plan) = allocations(built_by_macro);
+    let (count, plan) = allocations(steps_by_macro);
     assert_eq!(count, 1, "one Vec of entries; every string is borrowed");
-    let (by_hand, same) = allocations(built_at_run_time);
+    let (by_hand, same) = allocations(steps_by_hand);
     assert_eq!(plan, same);
-    assert_eq!(by_hand, 5, "the Vec, the id and three contents");
+    assert_eq!(by_hand, 6, "the Vec, the id and four contents");
 }
 
 #[test]
 fn building_a_plan_allocates_writing_it_does_not() {
     let session = SessionId::new("sess_abc123def456");
-    let message = SessionNotification::new(session.clone(), SessionUpdate::from(built_by_macro()));
+    let message = SessionNotification::new(session.clone(), SessionUpdate::from(steps_by_macro()));
     let mut line = Vec::with_capacity(1024);
     let (count, result) = allocations(|| message.write_json(&mut line, Spelling::Acp));
     result.unwrap();
@@ -128,7 +81,7 @@ fn building_a_plan_allocates_writing_it_does_not() {
         "serializing into a reserved buffer allocates nothing either"
     );
     let (total, ()) = allocations(|| {
-        let message = SessionNotification::new(session.clone(), built_by_macro().into());
+        let message = SessionNotification::new(session.clone(), steps_by_macro().into());
         line.clear();
         message.write_json(&mut line, Spelling::Acp).unwrap();
     });

@@ -1,1 +1,57 @@
-//! Shared helpers for the integration tests and examples (an unpublished crate).
+//! Fixtures the integration tests and benchmarks share (an unpublished crate).
+
+use plan_core::{PlanContent, PlanEntry, PlanId, Priority, StaticUpdate, Status, plan, plan_json};
+
+/// One four-step plan, handed to `plan!` or `plan_json!` as the same tokens.
+macro_rules! four_steps {
+    ($macro:ident) => {
+        $macro! {
+            id: "plan-1",
+            items: [
+                high completed "Analyze the existing codebase structure",
+                high in_progress "Identify components that need refactoring",
+                medium pending "Create unit tests for critical functions",
+                low pending "Update the changelog",
+            ],
+        }
+    };
+}
+
+/// A four-step plan's update, written at compile time.
+pub const STEPS_JSON: StaticUpdate = four_steps!(plan_json);
+
+/// The same plan, built by `plan!` (literal strings are borrowed).
+pub fn steps_by_macro() -> PlanContent {
+    four_steps!(plan)
+}
+
+/// The same plan built at run time from owned strings, as code without the
+/// macro does (and as the published crate, whose strings are all `String`, must).
+///
+/// # Panics
+/// Never: the id is a valid literal.
+pub fn steps_by_hand() -> PlanContent {
+    let entry =
+        |content: &str, priority, status| PlanEntry::new(content.to_owned(), priority, status);
+    PlanContent::items(
+        PlanId::new(String::from("plan-1")).expect("a valid id"),
+        vec![
+            entry(
+                "Analyze the existing codebase structure",
+                Priority::High,
+                Status::Completed,
+            ),
+            entry(
+                "Identify components that need refactoring",
+                Priority::High,
+                Status::InProgress,
+            ),
+            entry(
+                "Create unit tests for critical functions",
+                Priority::Medium,
+                Status::Pending,
+            ),
+            entry("Update the changelog", Priority::Low, Status::Pending),
+        ],
+    )
+}
