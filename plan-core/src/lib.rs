@@ -1,29 +1,39 @@
 #![doc = include_str!("../../README.md")]
 #![forbid(unsafe_code)]
 
+mod board;
 mod capabilities;
 mod check;
 mod content;
 mod entry;
 mod error;
 mod id;
+mod markdown;
 mod meta;
 mod names;
 mod notification;
+mod progress;
+mod render;
 mod rules;
+mod sender;
 mod static_update;
 mod update;
 mod wire;
 
+pub use board::{Applied, BoardPlan, Changes, PlanBoard, SessionBoards};
 pub use capabilities::{ClientCapabilities, PlanCapabilities};
 pub use check::Violation;
 pub use content::PlanContent;
 pub use entry::{PlanEntry, Priority, Status};
 pub use error::{Error, ErrorKind};
 pub use id::{FileUri, InvalidPlanId, InvalidUri, PlanId, SessionId};
+pub use markdown::{markdown_checklist, render_markdown};
 pub use meta::Meta;
 pub use names::{CustomName, NameError, ParseNameError, ReservedName};
 pub use notification::{METHOD, SessionNotification};
+pub use progress::Progress;
+pub use render::{TerminalStyle, render_board, render_board_plan, render_plan};
+pub use sender::{Fallback, PlanSender, View};
 pub use static_update::StaticUpdate;
 pub use update::{OtherUpdate, Plan, SessionUpdate};
 pub use wire::{Lenient, Skipped, Spelling};

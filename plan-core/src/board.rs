@@ -1,0 +1,338 @@
+//! The client's side: apply `session/update` notifications and keep the plans.
+
+use serde_json::{Value, json};
+
+use crate::content::PlanContent;
+use crate::entry::{PlanEntry, Status};
+use crate::error::Error;
+use crate::id::{PlanId, SessionId};
+use crate::notification::SessionNotification;
+use crate::progress::Progress;
+use crate::update::SessionUpdate;
+use crate::wire::Spelling;
+
+/// The plans of one session, as a client shows them.
+///
+/// Plans are kept by id in order of first appearance; `plan_update` replaces
+/// a plan's content whole, `plan_removed` dismisses it, and a v1 `plan`
+/// replaces the legacy plan, whose id is `main` (as the public ACP schema
+/// maps it). Other updates are ignored; plans of custom and reserved types
+/// are kept as they came.
+///
+/// ```
+/// use plan_core::{Applied, PlanBoard};
+///
+/// let mut board = PlanBoard::new("sess_1");
+/// let line = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_1",
+///   "update":{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"p","entries":[
+///   {"content":"Analyze","priority":"high","status":"in_progress"}]}}}}"#;
+/// assert!(matches!(board.apply_json(line)?, Applied::Updated { created: true, .. }));
+/// let plan = board.plans().next().unwrap();
+/// assert_eq!(plan.in_progress().unwrap().content, "Analyze");
+/// assert_eq!(plan.progress().unwrap().to_string(), "0/1");
+/// # Ok::<(), plan_core::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlanBoard {
+    session: SessionId,
+    plans: Vec<BoardPlan>,
+}
+
+/// One plan on a board: its content now, and what the last update changed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoardPlan {
+    content: PlanContent,
+    version: u32,
+    changes: Changes,
+}
+
+/// What an update changed in an items plan, compared with the version before.
+///
+/// Entries are matched by their content text (the protocol gives entries no
+/// id): an entry whose text is new was added, one whose text is gone was
+/// removed, and one whose text stayed but whose status moved changed status.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Changes {
+    /// Indexes, in the new entry list, of entries that are new.
+    pub added: Vec<usize>,
+    /// Entries of the previous version that are gone.
+    pub removed: Vec<PlanEntry>,
+    /// Indexes, in the new entry list, of entries whose status moved, with
+    /// the status they had before.
+    pub status_changed: Vec<(usize, Status)>,
+}
+
+impl Changes {
+    /// Whether the update changed nothing the changes track.
+    pub fn is_empty(&self) -> bool {
+        self.added.is_empty() && self.removed.is_empty() && self.status_changed.is_empty()
+    }
+}
+
+/// What applying one notification did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Applied {
+    /// A plan was created (`created`) or replaced.
+    Updated {
+        /// The plan's id (`main` for a v1 `plan`).
+        id: PlanId,
+        /// Whether the plan is new on the board.
+        created: bool,
+    },
+    /// A plan was dismissed.
+    Removed {
+        /// The plan's id.
+        id: PlanId,
+    },
+    /// A `plan_removed` named a plan the board does not have; nothing changed.
+    RemovedUnknown {
+        /// The id that was named.
+        id: PlanId,
+    },
+    /// Not a plan update (`agent_message_chunk`, ...); nothing changed.
+    Ignored {
+        /// The `sessionUpdate` value.
+        kind: String,
+    },
+    /// The notification is for another session; nothing changed.
+    OtherSession {
+        /// The session it is for.
+        session: SessionId,
+    },
+}
+
+impl PlanBoard {
+    /// An empty board for `session`.
+    pub fn new(session: impl Into<SessionId>) -> Self {
+        Self {
+            session: session.into(),
+            plans: Vec::new(),
+        }
+    }
+
+    /// The session this board belongs to.
+    pub fn session(&self) -> &SessionId {
+        &self.session
+    }
+
+    /// The plans, in order of first appearance.
+    pub fn plans(&self) -> impl ExactSizeIterator<Item = &BoardPlan> {
+        self.plans.iter()
+    }
+
+    /// One plan by id.
+    pub fn get(&self, id: &PlanId) -> Option<&BoardPlan> {
+        self.plans.iter().find(|p| p.content.id() == id)
+    }
+
+    /// Reads one JSON-RPC line and applies it.
+    ///
+    /// # Errors
+    /// A malformed message, with where it is wrong; the board is unchanged.
+    pub fn apply_json(&mut self, line: &str) -> Result<Applied, Error> {
+        let notification = SessionNotification::from_json(line)?;
+        Ok(self.apply(notification))
+    }
+
+    /// Applies one notification, in order.
+    pub fn apply(&mut self, notification: SessionNotification) -> Applied {
+        if notification.session_id != self.session {
+            return Applied::OtherSession {
+                session: notification.session_id,
+            };
+        }
+        self.apply_update(notification.update)
+    }
+
+    /// Applies one update (the caller has checked it belongs to this session).
+    pub fn apply_update(&mut self, update: SessionUpdate) -> Applied {
+        match update {
+            SessionUpdate::Plan(plan) => self.replace(PlanContent::Items {
+                id: PlanId::LEGACY,
+                entries: plan.entries,
+                meta: plan.meta,
+            }),
+            SessionUpdate::PlanUpdate { plan, .. } => self.replace(plan),
+            SessionUpdate::PlanRemoved { id, .. } => {
+                let before = self.plans.len();
+                self.plans.retain(|p| p.content.id() != &id);
+                if self.plans.len() < before {
+                    Applied::Removed { id }
+                } else {
+                    Applied::RemovedUnknown { id }
+                }
+            }
+            SessionUpdate::Other(other) => Applied::Ignored {
+                kind: other.kind().to_owned(),
+            },
+        }
+    }
+
+    fn replace(&mut self, content: PlanContent) -> Applied {
+        let id = content.id().clone();
+        if let Some(plan) = self.plans.iter_mut().find(|p| p.content.id() == &id) {
+            plan.changes = Changes::between(plan.content.entries(), content.entries());
+            plan.content = content;
+            plan.version += 1;
+            Applied::Updated { id, created: false }
+        } else {
+            let changes = Changes::between(None, content.entries());
+            self.plans.push(BoardPlan {
+                content,
+                version: 1,
+                changes,
+            });
+            Applied::Updated { id, created: true }
+        }
+    }
+
+    /// The board as JSON: the session, and every plan in order with its
+    /// type, its content in `spelling`, and its progress.
+    pub fn to_json_value(&self, spelling: Spelling) -> Value {
+        let plans: Vec<Value> = self
+            .plans
+            .iter()
+            .map(|plan| {
+                let mut value = json!({
+                    "id": plan.content.id().as_str(),
+                    "type": plan.content.type_name(),
+                    "version": plan.version,
+                    "content": plan.content.to_value(spelling),
+                });
+                if let Some(progress) = plan.progress() {
+                    value["progress"] = json!({
+                        "completed": progress.completed,
+                        "cancelled": progress.cancelled,
+                        "total": progress.total,
+                    });
+                }
+                value
+            })
+            .collect();
+        json!({ "sessionId": self.session.as_str(), "plans": plans })
+    }
+}
+
+impl BoardPlan {
+    /// The plan's content, as the last update sent it.
+    pub fn content(&self) -> &PlanContent {
+        &self.content
+    }
+
+    /// The plan's id.
+    pub fn id(&self) -> &PlanId {
+        self.content.id()
+    }
+
+    /// How many updates the plan has had (1 when just created).
+    pub fn version(&self) -> u32 {
+        self.version
+    }
+
+    /// What the last update changed (for an items plan; empty otherwise).
+    pub fn changes(&self) -> &Changes {
+        &self.changes
+    }
+
+    /// Progress of an items plan; `None` for other types.
+    pub fn progress(&self) -> Option<Progress> {
+        self.content.entries().map(Progress::of)
+    }
+
+    /// The first entry in progress, if any.
+    pub fn in_progress(&self) -> Option<&PlanEntry> {
+        self.content
+            .entries()?
+            .iter()
+            .find(|e| e.status == Status::InProgress)
+    }
+
+    /// Whether the plan is the v1 session plan (id `main`, from `plan` updates).
+    pub fn is_legacy(&self) -> bool {
+        self.content.id() == &PlanId::LEGACY
+    }
+}
+
+impl Changes {
+    fn between(before: Option<&[PlanEntry]>, after: Option<&[PlanEntry]>) -> Self {
+        let (before, after) = (before.unwrap_or_default(), after.unwrap_or_default());
+        let mut matched = vec![false; before.len()];
+        let mut changes = Changes::default();
+        for (index, entry) in after.iter().enumerate() {
+            let old = before
+                .iter()
+                .enumerate()
+                .position(|(i, old)| !matched[i] && old.content == entry.content);
+            match old {
+                Some(i) => {
+                    matched[i] = true;
+                    if before[i].status != entry.status {
+                        changes
+                            .status_changed
+                            .push((index, before[i].status.clone()));
+                    }
+                }
+                None => changes.added.push(index),
+            }
+        }
+        changes.removed = before
+            .iter()
+            .zip(&matched)
+            .filter(|(_, m)| !**m)
+            .map(|(e, _)| e.clone())
+            .collect();
+        changes
+    }
+}
+
+/// One [`PlanBoard`] per session, so a message for one session never touches
+/// another's plans.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SessionBoards {
+    boards: Vec<PlanBoard>,
+}
+
+impl SessionBoards {
+    /// No sessions yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Reads one JSON-RPC line and applies it to its session's board
+    /// (created on first sight).
+    ///
+    /// # Errors
+    /// A malformed message, with where it is wrong; no board changes.
+    pub fn apply_json(&mut self, line: &str) -> Result<Applied, Error> {
+        let notification = SessionNotification::from_json(line)?;
+        Ok(self.apply(notification))
+    }
+
+    /// Applies one notification to its session's board.
+    pub fn apply(&mut self, notification: SessionNotification) -> Applied {
+        let index = match self
+            .boards
+            .iter()
+            .position(|b| b.session == notification.session_id)
+        {
+            Some(index) => index,
+            None => {
+                self.boards
+                    .push(PlanBoard::new(notification.session_id.clone()));
+                self.boards.len() - 1
+            }
+        };
+        self.boards[index].apply(notification)
+    }
+
+    /// The boards, in order of each session's first message.
+    pub fn boards(&self) -> impl ExactSizeIterator<Item = &PlanBoard> {
+        self.boards.iter()
+    }
+
+    /// One session's board.
+    pub fn get(&self, session: &SessionId) -> Option<&PlanBoard> {
+        self.boards.iter().find(|b| &b.session == session)
+    }
+}

@@ -1,0 +1,209 @@
+//! Plans drawn for a person in a terminal.
+
+use std::fmt::Write as _;
+use std::io::IsTerminal;
+
+use crate::board::{BoardPlan, Changes, PlanBoard};
+use crate::content::PlanContent;
+use crate::entry::{PlanEntry, Priority, Status};
+use crate::progress::Progress;
+
+/// How to draw: with ANSI colours or as plain text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TerminalStyle {
+    /// Whether to write ANSI colour and emphasis codes.
+    pub color: bool,
+}
+
+impl TerminalStyle {
+    /// Plain text: no escape codes; every state is also said in words.
+    pub const PLAIN: Self = Self { color: false };
+    /// ANSI colours and emphasis.
+    pub const COLOR: Self = Self { color: true };
+
+    /// Colour when `stream` is a terminal and `NO_COLOR` is unset or empty
+    /// (<https://no-color.org>); plain text otherwise.
+    pub fn detect(stream: &impl IsTerminal) -> Self {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        Self {
+            color: stream.is_terminal() && !no_color,
+        }
+    }
+
+    fn paint(self, out: &mut String, codes: &str, text: &str) {
+        if self.color && !codes.is_empty() {
+            let _ = write!(out, "\x1b[{codes}m{text}\x1b[0m");
+        } else {
+            out.push_str(text);
+        }
+    }
+}
+
+const BOLD: &str = "1";
+const DIM: &str = "2";
+const DIM_STRUCK: &str = "2;9";
+const GREEN: &str = "32";
+const YELLOW_BOLD: &str = "1;33";
+const CYAN: &str = "36";
+const RED: &str = "31";
+const BAR_WIDTH: usize = 20;
+
+/// Draws every plan of a board, in order, with what the last update changed.
+///
+/// ```
+/// use plan_core::{plan, PlanBoard, SessionUpdate, TerminalStyle, render_board};
+///
+/// let mut board = PlanBoard::new("s");
+/// board.apply_update(plan! { id: "refactor", items: [
+///     high completed "Analyze", high in_progress "Refactor", low pending "Release",
+/// ] }.into());
+/// assert_eq!(render_board(&board, TerminalStyle::PLAIN), "\
+/// ▣ refactor  [██████░░░░░░░░░░░░░░] 1/3  ▸ Refactor
+///   ✓ Analyze   high  (new)
+///   ▸ Refactor  high  (new)
+///   ○ Release   low  (new)
+/// ");
+/// ```
+pub fn render_board(board: &PlanBoard, style: TerminalStyle) -> String {
+    let mut out = String::new();
+    for (index, plan) in board.plans().enumerate() {
+        if index > 0 {
+            out.push('\n');
+        }
+        out.push_str(&render_board_plan(plan, style));
+    }
+    out
+}
+
+/// Draws one plan of a board, with what its last update changed.
+pub fn render_board_plan(plan: &BoardPlan, style: TerminalStyle) -> String {
+    let changes = (plan.version() > 1 || !plan.changes().is_empty()).then(|| plan.changes());
+    render_plan(plan.content(), changes, style)
+}
+
+/// Draws one plan: a header with the id, a progress bar and `k/n` and the
+/// task in progress; then the entries (`✓` completed, `▸` in progress, `○`
+/// pending, `✗` cancelled, struck through in colour), each with its priority.
+/// Markdown plans are drawn as their text, file plans as their URI. With
+/// `changes`, new entries and moved statuses are marked, removed ones listed.
+pub fn render_plan(plan: &PlanContent, changes: Option<&Changes>, style: TerminalStyle) -> String {
+    let mut out = String::new();
+    style.paint(&mut out, BOLD, &format!("▣ {}", plan.id()));
+    match plan {
+        PlanContent::Items { entries, .. } => {
+            let progress = Progress::of(entries);
+            out.push_str("  ");
+            bar(&mut out, progress, style);
+            let _ = write!(out, " {progress}");
+            if let Some(now) = entries.iter().find(|e| e.status == Status::InProgress) {
+                out.push_str("  ");
+                style.paint(&mut out, YELLOW_BOLD, &format!("▸ {}", now.content));
+            }
+            out.push('\n');
+            let width = entries
+                .iter()
+                .map(|e| e.content.chars().count())
+                .max()
+                .unwrap_or(0);
+            for (index, entry) in entries.iter().enumerate() {
+                render_entry(&mut out, entry, width, changes.map(|c| (c, index)), style);
+            }
+            if let Some(changes) = changes {
+                for gone in &changes.removed {
+                    out.push_str("  ");
+                    style.paint(&mut out, DIM_STRUCK, &format!("− {}", gone.content));
+                    style.paint(&mut out, DIM, "  (removed)");
+                    out.push('\n');
+                }
+            }
+            if entries.is_empty() {
+                style.paint(&mut out, DIM, "  (no entries)");
+                out.push('\n');
+            }
+        }
+        PlanContent::Markdown { content, .. } => {
+            style.paint(&mut out, DIM, "  markdown");
+            out.push('\n');
+            for line in content.lines() {
+                let _ = writeln!(out, "    {line}");
+            }
+        }
+        PlanContent::File { uri, .. } => {
+            style.paint(&mut out, DIM, "  file");
+            out.push_str("  → ");
+            style.paint(&mut out, CYAN, uri.as_str());
+            out.push('\n');
+        }
+        PlanContent::Custom { fields, .. } | PlanContent::Reserved { fields, .. } => {
+            style.paint(&mut out, DIM, &format!("  {}", plan.type_name()));
+            out.push('\n');
+            for (key, value) in fields {
+                let _ = writeln!(out, "    {key}: {value}");
+            }
+        }
+    }
+    out
+}
+
+fn bar(out: &mut String, progress: Progress, style: TerminalStyle) {
+    let cells = |n: usize| (n * BAR_WIDTH).checked_div(progress.total).unwrap_or(0);
+    let done = cells(progress.completed);
+    let cancelled = cells(progress.completed + progress.cancelled) - done;
+    out.push('[');
+    style.paint(out, GREEN, &"█".repeat(done));
+    style.paint(out, DIM, &"▒".repeat(cancelled));
+    out.push_str(&"░".repeat(BAR_WIDTH - done - cancelled));
+    out.push(']');
+}
+
+fn render_entry(
+    out: &mut String,
+    entry: &PlanEntry,
+    width: usize,
+    change: Option<(&Changes, usize)>,
+    style: TerminalStyle,
+) {
+    let text = &*entry.content;
+    let pad = " ".repeat(width.saturating_sub(text.chars().count()));
+    out.push_str("  ");
+    match &entry.status {
+        Status::Completed => {
+            style.paint(out, GREEN, "✓");
+            let _ = write!(out, " {text}{pad}");
+        }
+        Status::InProgress => {
+            style.paint(out, YELLOW_BOLD, &format!("▸ {text}"));
+            out.push_str(&pad);
+        }
+        Status::Pending => {
+            let _ = write!(out, "○ {text}{pad}");
+        }
+        Status::Cancelled => {
+            style.paint(out, DIM_STRUCK, &format!("✗ {text}"));
+            out.push_str(&pad);
+        }
+        other => {
+            style.paint(out, CYAN, &format!("◇ {text}"));
+            out.push_str(&pad);
+            style.paint(out, CYAN, &format!("  [{other}]"));
+        }
+    }
+    out.push_str("  ");
+    match &entry.priority {
+        Priority::High => style.paint(out, RED, "high"),
+        Priority::Medium => out.push_str("medium"),
+        Priority::Low => style.paint(out, DIM, "low"),
+        other => style.paint(out, CYAN, other.as_str()),
+    }
+    if entry.status == Status::Cancelled && !style.color {
+        out.push_str("  (cancelled)");
+    }
+    if let Some((changes, index)) = change {
+        if changes.added.contains(&index) {
+            style.paint(out, GREEN, "  (new)");
+        } else if let Some((_, before)) = changes.status_changed.iter().find(|(i, _)| *i == index) {
+            style.paint(out, DIM, &format!("  (was {before})"));
+        }
+    }
+    out.push('\n');
+}
