@@ -1,75 +1,188 @@
-//! An agent's plan lifecycle as real ACP messages: an items plan is created
-//! and its entries progress, a markdown plan of notes sits beside it, and the
-//! notes are removed at the end. Every message is one JSON-RPC line on
-//! standard output (NDJSON), as an agent writes them to its client.
+//! An agent works through a refactor and shows its plans to the editor over
+//! ACP. Its plans are declared with `plan!`, sent by a `PlanSender` shaped by
+//! the client's capabilities, and drawn live as the client's `PlanBoard`
+//! sees them.
 //!
 //! ```text
-//! cargo run --example agent                    # the RFD spelling (`id`)
-//! cargo run --example agent -- --spelling acp  # the published ACP spelling (`planId`)
+//! cargo run --example agent                          # watch it live
+//! cargo run --example agent -- --fast                # no pauses
+//! cargo run --example agent -- --json                # the JSON-RPC lines instead (NDJSON)
+//! cargo run --example agent -- --spelling acp        # the client advertised `plan`, not `planCapabilities`
+//! cargo run --example agent -- --legacy-client       # a client without plan support: v1 fallback
+//! cargo run --example agent -- --json | cargo run --example board
 //! ```
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
+use std::time::Duration;
 
-use plan_core::{PlanContent, PlanId, SessionNotification, SessionUpdate, Spelling, Status, plan};
+use plan_core::{
+    ClientCapabilities, PlanBoard, PlanContent, PlanEntry, PlanSender, Priority,
+    SessionNotification, Spelling, Status, TerminalStyle, plan, render_board,
+};
 
 const SESSION: &str = "sess_abc123def456";
 
+/// What the command line asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// No pauses between steps.
+    pub fast: bool,
+    /// Print the JSON-RPC stream instead of drawing it.
+    pub json: bool,
+    /// The spelling the simulated client advertised its plan support in.
+    pub spelling: Spelling,
+    /// The simulated client did not advertise plan support at all.
+    pub legacy_client: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            fast: false,
+            json: false,
+            spelling: Spelling::Rfd,
+            legacy_client: false,
+        }
+    }
+}
+
+#[allow(dead_code)] // `main` is unused where the end-to-end test includes this file.
 fn main() -> ExitCode {
-    let spelling = match parse_spelling(std::env::args().skip(1)) {
-        Ok(spelling) => spelling,
+    let options = match parse_args(std::env::args().skip(1)) {
+        Ok(options) => options,
         Err(message) => {
             eprintln!("agent: {message}");
-            eprintln!("usage: cargo run --example agent [-- --spelling rfd|acp]");
+            eprintln!(
+                "usage: cargo run --example agent [-- [--fast] [--json] [--spelling rfd|acp] [--legacy-client]]"
+            );
             return ExitCode::from(2);
         }
     };
-    match run(spelling, &mut io::stdout().lock()) {
+    let stdout = io::stdout();
+    let live = !options.json && stdout.is_terminal();
+    let style = TerminalStyle::detect(&stdout);
+    let pause = if options.fast || options.json {
+        Duration::ZERO
+    } else {
+        Duration::from_millis(700)
+    };
+    match run(options, &mut stdout.lock(), style, live, || {
+        std::thread::sleep(pause);
+    }) {
         Ok(()) => ExitCode::SUCCESS,
-        // A client that closed its end is not a crash: stop quietly.
+        // The reader went away (e.g. `| head`): not a crash, just stop.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("agent: cannot write to the client: {e}");
+            eprintln!("agent: cannot write: {e}");
             ExitCode::FAILURE
         }
     }
 }
 
-fn parse_spelling(mut args: impl Iterator<Item = String>) -> Result<Spelling, String> {
-    let mut spelling = Spelling::Rfd;
+/// Reads the command line.
+///
+/// # Errors
+/// What is wrong with it, in one sentence.
+pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
+    let mut options = Options::default();
     while let Some(arg) = args.next() {
-        let value = match arg.as_str() {
-            "--spelling" => args
-                .next()
-                .ok_or("`--spelling` needs a value: rfd or acp")?,
+        match arg.as_str() {
+            "--fast" => options.fast = true,
+            "--json" => options.json = true,
+            "--legacy-client" => options.legacy_client = true,
+            "--spelling" => {
+                let value = args
+                    .next()
+                    .ok_or("`--spelling` needs a value: rfd or acp")?;
+                options.spelling = parse_spelling(&value)?;
+            }
             other => match other.strip_prefix("--spelling=") {
-                Some(value) => value.to_owned(),
+                Some(value) => options.spelling = parse_spelling(value)?,
                 None => return Err(format!("unknown argument `{other}`")),
             },
-        };
-        spelling = match value.as_str() {
-            "rfd" => Spelling::Rfd,
-            "acp" => Spelling::Acp,
-            other => return Err(format!("unknown spelling `{other}`; expected rfd or acp")),
-        };
+        }
     }
-    Ok(spelling)
+    Ok(options)
 }
 
-/// Writes the whole lifecycle to `out`, one notification per line.
-fn run(spelling: Spelling, out: &mut impl Write) -> io::Result<()> {
-    let mut send = |update: SessionUpdate| -> io::Result<()> {
-        debug_assert!(
-            update.check().is_ok(),
-            "the agent only sends conforming updates"
-        );
-        SessionNotification::new(SESSION, update).write_json(&mut *out, spelling)?;
-        out.write_all(b"\n")?;
-        out.flush()
+fn parse_spelling(value: &str) -> Result<Spelling, String> {
+    match value {
+        "rfd" => Ok(Spelling::Rfd),
+        "acp" => Ok(Spelling::Acp),
+        other => Err(format!("unknown spelling `{other}`; expected rfd or acp")),
+    }
+}
+
+/// The client's capabilities as it would send them in `initialize`.
+fn client_capabilities(options: Options) -> ClientCapabilities {
+    if options.legacy_client {
+        ClientCapabilities::default()
+    } else {
+        ClientCapabilities::with_plan_support(options.spelling)
+    }
+}
+
+/// Where the agent's messages go: the wire (JSON lines), or a client board
+/// drawn for a person.
+struct Screen<'a, W: Write> {
+    out: &'a mut W,
+    options: Options,
+    board: PlanBoard,
+    style: TerminalStyle,
+    live: bool,
+    frame: usize,
+}
+
+impl<W: Write> Screen<'_, W> {
+    fn show(
+        &mut self,
+        caption: &str,
+        sent: &SessionNotification,
+        spelling: Spelling,
+    ) -> io::Result<()> {
+        if self.options.json {
+            return sent.write_line(&mut *self.out, spelling);
+        }
+        self.board.apply(sent.clone());
+        self.frame += 1;
+        if self.live {
+            // Redraw in place: home the cursor and clear the screen.
+            write!(self.out, "\x1b[H\x1b[2J")?;
+        } else if self.frame > 1 {
+            writeln!(self.out)?;
+        }
+        let kind = sent.update.kind();
+        writeln!(self.out, "── {}. agent: {caption}  [{kind}]", self.frame)?;
+        write!(self.out, "{}", render_board(&self.board, self.style))?;
+        self.out.flush()
+    }
+}
+
+/// Runs the whole story, writing to `out` and calling `pause` between steps.
+///
+/// # Errors
+/// The writer's error.
+pub fn run<W: Write>(
+    options: Options,
+    out: &mut W,
+    style: TerminalStyle,
+    live: bool,
+    mut pause: impl FnMut(),
+) -> io::Result<()> {
+    let mut sender = PlanSender::new(SESSION, &client_capabilities(options));
+    let spelling = sender.spelling();
+    let mut screen = Screen {
+        out,
+        options,
+        board: PlanBoard::new(SESSION),
+        style,
+        live,
+        frame: 0,
     };
 
-    // The plans are declared once, checked by the compiler.
-    let plan = plan! {
+    // The plans, declared once and checked by the compiler.
+    let refactor = plan! {
         id: "refactor",
         items: [
             high   pending "Analyze the existing codebase structure",
@@ -78,67 +191,164 @@ fn run(spelling: Spelling, out: &mut impl Write) -> io::Result<()> {
             low    pending "Update the changelog",
         ],
     };
-    let notes = plan! { id: "notes", markdown: "## Notes\n- [ ] Ask about the auth module" };
-    let notes_id: PlanId = notes.id().clone();
+    let notes = plan! { id: "notes", markdown: "## Notes\n- [ ] Ask about the auth module\n- [ ] Check the CI budget" };
+    let design = plan! { id: "design-doc", file: "file:///tmp/refactor-design.md" };
+
     let PlanContent::Items {
-        id: refactor,
+        id,
         entries: mut steps,
         ..
-    } = plan
+    } = refactor
     else {
         unreachable!("declared as an items plan above")
     };
+    let mut step = |screen: &mut Screen<'_, W>,
+                    sender: &mut PlanSender,
+                    steps: &[PlanEntry],
+                    caption: &str|
+     -> io::Result<()> {
+        let sent = sender.update(PlanContent::items(id.clone(), steps.to_vec()));
+        screen.show(caption, &sent, spelling)?;
+        pause();
+        Ok(())
+    };
 
-    // The plan is created, every step pending, with a markdown plan of notes beside it.
-    send(PlanContent::items(refactor.clone(), steps.clone()).into())?;
-    send(notes.into())?;
+    step(&mut screen, &mut sender, &steps, "plans the refactor")?;
+    let notes_id = notes.id().clone();
+    let sent = sender.update(notes);
+    screen.show("jots down notes beside it", &sent, spelling)?;
+    let sent = sender.update(design);
+    screen.show("links the design document", &sent, spelling)?;
 
-    // Each step runs, then completes; the whole list is sent every time.
-    for index in 0..steps.len() - 1 {
-        steps[index].status = Status::InProgress;
-        send(PlanContent::items(refactor.clone(), steps.clone()).into())?;
-        steps[index].status = Status::Completed;
-        send(PlanContent::items(refactor.clone(), steps.clone()).into())?;
+    steps[0].status = Status::InProgress;
+    step(&mut screen, &mut sender, &steps, "starts the analysis")?;
+    steps[0].status = Status::Completed;
+    steps[1].status = Status::InProgress;
+    step(
+        &mut screen,
+        &mut sender,
+        &steps,
+        "finishes the analysis, starts on the components",
+    )?;
+
+    // A discovery: a new task joins the plan, right after the current one.
+    let found = PlanEntry::new(
+        "Fix the circular dependency in the auth module",
+        Priority::High,
+        Status::Pending,
+    );
+    steps.insert(2, found);
+    step(
+        &mut screen,
+        &mut sender,
+        &steps,
+        "finds a circular dependency and adds a task",
+    )?;
+
+    steps[1].status = Status::Completed;
+    steps[2].status = Status::InProgress;
+    step(&mut screen, &mut sender, &steps, "fixes the dependency")?;
+    let sent = sender.remove(&notes_id);
+    if let Some(sent) = sent {
+        screen.show(
+            "has asked its questions; dismisses the notes",
+            &sent,
+            spelling,
+        )?;
     }
-    // The last step is dropped (a v2 status) and the notes are dismissed.
-    if let Some(last) = steps.last_mut() {
-        last.status = Status::Cancelled;
-    }
-    send(PlanContent::items(refactor, steps).into())?;
-    send(SessionUpdate::plan_removed(notes_id))
+    steps[2].status = Status::Completed;
+    steps[3].status = Status::InProgress;
+    step(&mut screen, &mut sender, &steps, "writes the tests")?;
+    steps[3].status = Status::Completed;
+    steps[4].status = Status::Cancelled;
+    step(
+        &mut screen,
+        &mut sender,
+        &steps,
+        "is done; the changelog is not needed after all",
+    )?;
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn lines(options: Options) -> Vec<String> {
+        let mut out = Vec::new();
+        run(
+            Options {
+                json: true,
+                ..options
+            },
+            &mut out,
+            TerminalStyle::PLAIN,
+            false,
+            || {},
+        )
+        .unwrap();
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    }
+
     #[test]
-    fn every_line_is_a_notification_that_reads_back() {
+    fn every_line_is_a_notification_that_reads_back_in_the_clients_spelling() {
         for spelling in [Spelling::Rfd, Spelling::Acp] {
-            let mut out = Vec::new();
-            run(spelling, &mut out).unwrap();
-            let text = String::from_utf8(out).unwrap();
-            let lines: Vec<&str> = text.lines().collect();
+            let lines = lines(Options {
+                spelling,
+                ..Options::default()
+            });
             assert_eq!(lines.len(), 10);
             for line in &lines {
                 let message = SessionNotification::from_json(line).unwrap();
                 assert_eq!(message.to_json(spelling), *line);
+                assert_eq!(message.check(), Ok(()));
             }
             assert_eq!(lines[0].contains("\"planId\""), spelling == Spelling::Acp);
         }
     }
 
     #[test]
-    fn flags_choose_the_spelling_and_bad_ones_say_why() {
-        let parse = |args: &[&str]| parse_spelling(args.iter().map(|s| (*s).to_owned()));
-        assert_eq!(parse(&[]), Ok(Spelling::Rfd));
-        assert_eq!(parse(&["--spelling", "acp"]), Ok(Spelling::Acp));
-        assert_eq!(parse(&["--spelling=rfd"]), Ok(Spelling::Rfd));
+    fn a_legacy_client_gets_only_v1_plans() {
+        let lines = lines(Options {
+            legacy_client: true,
+            ..Options::default()
+        });
+        for line in &lines {
+            let message = SessionNotification::from_json(line).unwrap();
+            assert_eq!(message.update.kind(), "plan", "{line}");
+            assert_eq!(message.check(), Ok(()));
+        }
+    }
+
+    #[test]
+    fn flags_choose_the_options_and_bad_ones_say_why() {
+        let parse = |args: &[&str]| parse_args(args.iter().map(|s| (*s).to_owned()));
+        assert_eq!(parse(&[]), Ok(Options::default()));
+        let all = parse(&["--fast", "--json", "--spelling", "acp", "--legacy-client"]).unwrap();
+        assert_eq!(
+            all,
+            Options {
+                fast: true,
+                json: true,
+                spelling: Spelling::Acp,
+                legacy_client: true
+            }
+        );
+        assert_eq!(parse(&["--spelling=rfd"]).unwrap().spelling, Spelling::Rfd);
         assert!(
             parse(&["--spelling", "xml"])
                 .unwrap_err()
                 .contains("unknown spelling")
         );
         assert!(parse(&["--spelling"]).is_err());
+        assert!(
+            parse(&["--colour"])
+                .unwrap_err()
+                .contains("unknown argument")
+        );
     }
 }

@@ -24,13 +24,35 @@ fn ids(board: &PlanBoard) -> Vec<&str> {
 #[test]
 fn plans_keep_the_order_of_first_appearance_and_are_replaced_whole() {
     let mut board = PlanBoard::new("s");
-    board.apply_json(&line("s", plan! { id: "b", items: [high pending "1", high pending "2"] }.into())).unwrap();
-    board.apply_json(&line("s", plan! { id: "a", markdown: "notes" }.into())).unwrap();
-    let applied = board.apply_json(&line("s", plan! { id: "b", items: [low completed "3"] }.into())).unwrap();
-    assert_eq!(applied, Applied::Updated { id: id("b"), created: false });
+    board
+        .apply_json(&line(
+            "s",
+            plan! { id: "b", items: [high pending "1", high pending "2"] }.into(),
+        ))
+        .unwrap();
+    board
+        .apply_json(&line("s", plan! { id: "a", markdown: "notes" }.into()))
+        .unwrap();
+    let applied = board
+        .apply_json(&line(
+            "s",
+            plan! { id: "b", items: [low completed "3"] }.into(),
+        ))
+        .unwrap();
+    assert_eq!(
+        applied,
+        Applied::Updated {
+            id: id("b"),
+            created: false
+        }
+    );
     assert_eq!(ids(&board), ["b", "a"]);
     let b = board.get(&id("b")).unwrap();
-    assert_eq!(b.content().entries().unwrap().len(), 1, "replaced whole, not merged");
+    assert_eq!(
+        b.content().entries().unwrap().len(),
+        1,
+        "replaced whole, not merged"
+    );
     assert_eq!(b.version(), 2);
 }
 
@@ -39,8 +61,14 @@ fn removal_dismisses_and_unknown_removal_is_reported_harmlessly() {
     let mut board = PlanBoard::new("s");
     board.apply_update(plan! { id: "a", markdown: "x" }.into());
     board.apply_update(plan! { id: "b", markdown: "y" }.into());
-    assert_eq!(board.apply_update(SessionUpdate::plan_removed(id("a"))), Applied::Removed { id: id("a") });
-    assert_eq!(board.apply_update(SessionUpdate::plan_removed(id("a"))), Applied::RemovedUnknown { id: id("a") });
+    assert_eq!(
+        board.apply_update(SessionUpdate::plan_removed(id("a"))),
+        Applied::Removed { id: id("a") }
+    );
+    assert_eq!(
+        board.apply_update(SessionUpdate::plan_removed(id("a"))),
+        Applied::RemovedUnknown { id: id("a") }
+    );
     assert_eq!(ids(&board), ["b"]);
 }
 
@@ -59,27 +87,43 @@ fn a_v1_plan_is_the_legacy_plan_main() {
 fn other_updates_are_ignored_and_custom_types_kept() {
     let mut board = PlanBoard::new("s");
     let chunk = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}}"#;
-    assert_eq!(board.apply_json(chunk).unwrap(), Applied::Ignored { kind: "agent_message_chunk".into() });
+    assert_eq!(
+        board.apply_json(chunk).unwrap(),
+        Applied::Ignored {
+            kind: "agent_message_chunk".into()
+        }
+    );
     let reserved = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan_update","plan":{"type":"gantt","planId":"g","bars":[1]}}}}"#;
     board.apply_json(reserved).unwrap();
     board.apply_update(plan! { id: "t", type: _timeline, fields: { "events": [] } }.into());
     let kinds: Vec<&str> = board.plans().map(|p| p.content().type_name()).collect();
     assert_eq!(kinds, ["gantt", "_timeline"]);
-    assert!(matches!(board.get(&id("g")).unwrap().content(), PlanContent::Reserved { .. }));
+    assert!(matches!(
+        board.get(&id("g")).unwrap().content(),
+        PlanContent::Reserved { .. }
+    ));
 }
 
 #[test]
 fn sessions_are_kept_apart() {
     let mut board = PlanBoard::new("mine");
     let before = board.clone();
-    let applied = board.apply_json(&line("theirs", plan! { id: "p", markdown: "x" }.into())).unwrap();
+    let applied = board
+        .apply_json(&line("theirs", plan! { id: "p", markdown: "x" }.into()))
+        .unwrap();
     assert!(matches!(applied, Applied::OtherSession { .. }));
     assert_eq!(board, before);
 
     let mut boards = SessionBoards::new();
-    boards.apply_json(&line("one", plan! { id: "p", markdown: "1" }.into())).unwrap();
-    boards.apply_json(&line("two", plan! { id: "p", markdown: "2" }.into())).unwrap();
-    boards.apply_json(&line("two", SessionUpdate::plan_removed(id("p")))).unwrap();
+    boards
+        .apply_json(&line("one", plan! { id: "p", markdown: "1" }.into()))
+        .unwrap();
+    boards
+        .apply_json(&line("two", plan! { id: "p", markdown: "2" }.into()))
+        .unwrap();
+    boards
+        .apply_json(&line("two", SessionUpdate::plan_removed(id("p"))))
+        .unwrap();
     let one = boards.get(&"one".into()).unwrap();
     let two = boards.get(&"two".into()).unwrap();
     assert_eq!((ids(one), ids(two)), (vec!["p"], vec![]));
@@ -88,30 +132,49 @@ fn sessions_are_kept_apart() {
 #[test]
 fn changes_say_what_was_added_removed_and_moved() {
     let mut board = PlanBoard::new("s");
-    board.apply_update(plan! { id: "p", items: [high pending "a", high pending "b", low pending "c"] }.into());
+    board.apply_update(
+        plan! { id: "p", items: [high pending "a", high pending "b", low pending "c"] }.into(),
+    );
     let first = board.get(&id("p")).unwrap().changes().clone();
     assert_eq!(first.added, [0, 1, 2], "everything is new at first");
 
-    board.apply_update(plan! { id: "p", items: [high completed "a", low pending "c", low pending "d"] }.into());
+    board.apply_update(
+        plan! { id: "p", items: [high completed "a", low pending "c", low pending "d"] }.into(),
+    );
     let plan = board.get(&id("p")).unwrap();
     let changes = plan.changes();
     assert_eq!(changes.added, [2]);
-    assert_eq!(changes.removed.iter().map(|e| &*e.content).collect::<Vec<_>>(), ["b"]);
+    assert_eq!(
+        changes
+            .removed
+            .iter()
+            .map(|e| &*e.content)
+            .collect::<Vec<_>>(),
+        ["b"]
+    );
     assert_eq!(changes.status_changed, [(0, Status::Pending)]);
 
-    board.apply_update(plan! { id: "p", items: [high completed "a", low pending "c", low pending "d"] }.into());
+    board.apply_update(
+        plan! { id: "p", items: [high completed "a", low pending "c", low pending "d"] }.into(),
+    );
     assert!(board.get(&id("p")).unwrap().changes().is_empty());
 }
 
 #[test]
 fn progress_and_the_task_in_progress() {
     let mut board = PlanBoard::new("s");
-    board.apply_update(plan! { id: "p", items: [
-        high completed "a", high in_progress "b", low cancelled "c", low pending "d",
-    ] }.into());
+    board.apply_update(
+        plan! { id: "p", items: [
+            high completed "a", high in_progress "b", low cancelled "c", low pending "d",
+        ] }
+        .into(),
+    );
     let plan = board.get(&id("p")).unwrap();
     let progress = plan.progress().unwrap();
-    assert_eq!((progress.completed, progress.cancelled, progress.total), (1, 1, 4));
+    assert_eq!(
+        (progress.completed, progress.cancelled, progress.total),
+        (1, 1, 4)
+    );
     assert!(!progress.is_done());
     assert_eq!(plan.in_progress().unwrap().content, "b");
     board.apply_update(plan! { id: "m", markdown: "x" }.into());
@@ -137,7 +200,10 @@ fn the_board_as_json() {
     board.apply_update(plan! { id: "m", markdown: "x" }.into());
     let json = board.to_json_value(Spelling::Acp);
     assert_eq!(json["sessionId"], "s");
-    assert_eq!(json["plans"][0]["progress"], serde_json::json!({"completed": 1, "cancelled": 0, "total": 2}));
+    assert_eq!(
+        json["plans"][0]["progress"],
+        serde_json::json!({"completed": 1, "cancelled": 0, "total": 2})
+    );
     assert_eq!(json["plans"][1]["type"], "markdown");
     assert_eq!(json["plans"][1]["content"]["planId"], "m");
     assert!(json["plans"][1].get("progress").is_none());

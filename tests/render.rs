@@ -10,23 +10,31 @@ use plan_core::{
 /// A board with one plan of every type, the items plan on its second version.
 fn board() -> PlanBoard {
     let mut board = PlanBoard::new("s");
-    board.apply_update(plan! { id: "refactor", items: [
-        high pending "Analyze the existing codebase structure",
-        high pending "Identify components that need refactoring",
-        medium pending "Create unit tests for critical functions",
-        low pending "Update the changelog",
-        low pending "Tweet about it",
-    ] }.into());
+    board.apply_update(
+        plan! { id: "refactor", items: [
+            high pending "Analyze the existing codebase structure",
+            high pending "Identify components that need refactoring",
+            medium pending "Create unit tests for critical functions",
+            low pending "Update the changelog",
+            low pending "Tweet about it",
+        ] }
+        .into(),
+    );
     board.apply_update(plan! { id: "notes", markdown: "## Notes\n- [x] Read the RFD\n- [ ] Ask about the auth module" }.into());
     board.apply_update(plan! { id: "design-doc", file: "file:///tmp/plan.md" }.into());
-    board.apply_update(plan! { id: "timeline", type: _timeline, fields: { "events": ["kickoff"] } }.into());
-    board.apply_update(plan! { id: "refactor", items: [
-        high completed "Analyze the existing codebase structure",
-        high in_progress "Identify components that need refactoring",
-        medium pending "Create unit tests for critical functions",
-        low cancelled "Update the changelog",
-        _stretch _blocked "Benchmark against the baseline",
-    ] }.into());
+    board.apply_update(
+        plan! { id: "timeline", type: _timeline, fields: { "events": ["kickoff"] } }.into(),
+    );
+    board.apply_update(
+        plan! { id: "refactor", items: [
+            high completed "Analyze the existing codebase structure",
+            high in_progress "Identify components that need refactoring",
+            medium pending "Create unit tests for critical functions",
+            low cancelled "Update the changelog",
+            _stretch _blocked "Benchmark against the baseline",
+        ] }
+        .into(),
+    );
     board
 }
 
@@ -38,7 +46,10 @@ fn the_board_in_plain_text() {
 #[test]
 fn the_board_in_colour() {
     let colour = render_board(&board(), TerminalStyle::COLOR);
-    assert!(colour.contains("\x1b[2;9m✗ Update the changelog\x1b[0m"), "cancelled is dim and struck through");
+    assert!(
+        colour.contains("\x1b[2;9m✗ Update the changelog\x1b[0m"),
+        "cancelled is dim and struck through"
+    );
     assert!(colour.contains("\x1b[1;33m▸ Identify components that need refactoring\x1b[0m"));
     common::assert_snapshot("board-colour", &colour);
     // Without colour, the same words and nothing else.
@@ -54,7 +65,9 @@ fn an_empty_plan_and_a_removed_one() {
         render_board(&board, TerminalStyle::PLAIN),
         "▣ p  [░░░░░░░░░░░░░░░░░░░░] 0/0\n  (no entries)\n"
     );
-    board.apply_update(SessionUpdate::plan_removed(plan_core::PlanId::new("p").unwrap()));
+    board.apply_update(SessionUpdate::plan_removed(
+        plan_core::PlanId::new("p").unwrap(),
+    ));
     assert_eq!(render_board(&board, TerminalStyle::PLAIN), "");
 }
 
@@ -70,6 +83,9 @@ fn a_plan_without_its_history() {
 #[test]
 fn every_plan_as_markdown() {
     let board = board();
-    let markdown: Vec<String> = board.plans().map(|p| render_markdown(p.content())).collect();
+    let markdown: Vec<String> = board
+        .plans()
+        .map(|p| render_markdown(p.content()))
+        .collect();
     common::assert_snapshot("board-markdown", &markdown.join("\n"));
 }

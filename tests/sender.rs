@@ -19,11 +19,19 @@ fn sender(json: &str) -> plan_core::PlanSender {
 
 /// The v1 entries a legacy client was sent, as (content, priority, status).
 fn v1_entries(sent: &SessionNotification) -> Vec<(String, String, String)> {
-    let SessionUpdate::Plan(plan) = &sent.update else { panic!("not a v1 plan: {sent:?}") };
+    let SessionUpdate::Plan(plan) = &sent.update else {
+        panic!("not a v1 plan: {sent:?}")
+    };
     assert_eq!(sent.check(), Ok(()), "every fallback message is valid v1");
     plan.entries
         .iter()
-        .map(|e| (e.content.to_string(), e.priority.to_string(), e.status.to_string()))
+        .map(|e| {
+            (
+                e.content.to_string(),
+                e.priority.to_string(),
+                e.status.to_string(),
+            )
+        })
         .collect()
 }
 
@@ -33,14 +41,23 @@ fn row(content: &str, priority: &str, status: &str) -> (String, String, String) 
 
 #[test]
 fn clients_with_the_capability_get_plan_operations_in_their_spelling() {
-    for (json, spelling) in [(r#"{"plan":{}}"#, Spelling::Acp), (r#"{"planCapabilities":{}}"#, Spelling::Rfd)] {
+    for (json, spelling) in [
+        (r#"{"plan":{}}"#, Spelling::Acp),
+        (r#"{"planCapabilities":{}}"#, Spelling::Rfd),
+    ] {
         let mut sender = sender(json);
         assert!(sender.supports_plan_operations());
         assert_eq!(sender.spelling(), spelling);
         let sent = sender.update(plan! { id: "p", items: [high cancelled "x", _u _s "y"] });
-        assert!(matches!(&sent.update, SessionUpdate::PlanUpdate { plan, .. } if plan.entries().unwrap().len() == 2));
+        assert!(
+            matches!(&sent.update, SessionUpdate::PlanUpdate { plan, .. } if plan.entries().unwrap().len() == 2)
+        );
         let line = sent.to_json(sender.spelling());
-        assert_eq!(line.contains(r#""planId":"p""#), spelling == Spelling::Acp, "{line}");
+        assert_eq!(
+            line.contains(r#""planId":"p""#),
+            spelling == Spelling::Acp,
+            "{line}"
+        );
 
         let removed = sender.remove(&PlanId::new("p").unwrap()).unwrap();
         assert!(matches!(removed.update, SessionUpdate::PlanRemoved { .. }));
@@ -51,7 +68,11 @@ fn clients_with_the_capability_get_plan_operations_in_their_spelling() {
 
 #[test]
 fn clients_without_it_get_v1_plans() {
-    for json in ["{}", r#"{"plan":null}"#, r#"{"planCapabilities":null,"fs":{}}"#] {
+    for json in [
+        "{}",
+        r#"{"plan":null}"#,
+        r#"{"planCapabilities":null,"fs":{}}"#,
+    ] {
         let mut sender = sender(json);
         assert!(!sender.supports_plan_operations(), "{json}");
         let sent = sender.update(plan! { id: "p", items: [high pending "a"] });
@@ -69,28 +90,47 @@ fn the_fallback_maps_v2_values_onto_v1s_closed_sets() {
         high cancelled "dropped work",
         _urgent _blocked "custom",
     ] });
-    assert_eq!(v1_entries(&sent), [
-        row("kept", "high", "pending"),
-        row("kept too", "medium", "in_progress"),
-        row("done", "low", "completed"),
-        row("dropped work (cancelled)", "high", "completed"),
-        row("custom", "medium", "pending"),
-    ]);
+    assert_eq!(
+        v1_entries(&sent),
+        [
+            row("kept", "high", "pending"),
+            row("kept too", "medium", "in_progress"),
+            row("done", "low", "completed"),
+            row("dropped work (cancelled)", "high", "completed"),
+            row("custom", "medium", "pending"),
+        ]
+    );
 }
 
 #[test]
 fn other_plan_types_become_entries() {
     let mut sender = sender("{}");
-    let checklist = sender.update(plan! { id: "m", markdown: "## Steps\n- [x] Refactor\n- [ ] Add tests" });
-    assert_eq!(v1_entries(&checklist), [row("Refactor", "medium", "completed"), row("Add tests", "medium", "pending")]);
+    let checklist =
+        sender.update(plan! { id: "m", markdown: "## Steps\n- [x] Refactor\n- [ ] Add tests" });
+    assert_eq!(
+        v1_entries(&checklist),
+        [
+            row("Refactor", "medium", "completed"),
+            row("Add tests", "medium", "pending")
+        ]
+    );
     let prose = sender.update(plan! { id: "m2", markdown: "\n# Rewrite the parser\nThen ship." });
-    assert_eq!(v1_entries(&prose), [row("Rewrite the parser", "medium", "pending")]);
+    assert_eq!(
+        v1_entries(&prose),
+        [row("Rewrite the parser", "medium", "pending")]
+    );
     let empty = sender.update(plan! { id: "m3", markdown: "" });
     assert_eq!(v1_entries(&empty), []);
     let file = sender.update(plan! { id: "f", file: "file:///tmp/plan.md" });
-    assert_eq!(v1_entries(&file), [row("Plan: file:///tmp/plan.md", "medium", "pending")]);
+    assert_eq!(
+        v1_entries(&file),
+        [row("Plan: file:///tmp/plan.md", "medium", "pending")]
+    );
     let custom = sender.update(plan! { id: "t", type: _timeline, fields: { "events": [] } });
-    assert_eq!(v1_entries(&custom), [row("_timeline plan t", "medium", "pending")]);
+    assert_eq!(
+        v1_entries(&custom),
+        [row("_timeline plan t", "medium", "pending")]
+    );
 }
 
 #[test]
@@ -98,12 +138,27 @@ fn a_legacy_client_sees_the_most_recently_updated_plan() {
     let mut sender = sender("{}");
     let a = || plan! { id: "a", items: [high pending "A"] };
     let b = || plan! { id: "b", items: [low pending "B"] };
-    assert_eq!(v1_entries(&sender.update(a())), [row("A", "high", "pending")]);
-    assert_eq!(v1_entries(&sender.update(b())), [row("B", "low", "pending")]);
-    assert_eq!(v1_entries(&sender.update(a())), [row("A", "high", "pending")]);
+    assert_eq!(
+        v1_entries(&sender.update(a())),
+        [row("A", "high", "pending")]
+    );
+    assert_eq!(
+        v1_entries(&sender.update(b())),
+        [row("B", "low", "pending")]
+    );
+    assert_eq!(
+        v1_entries(&sender.update(a())),
+        [row("A", "high", "pending")]
+    );
     // Removing the plan on show shows the next most recent; the last removal empties the plan.
-    assert_eq!(v1_entries(&sender.remove(&PlanId::new("a").unwrap()).unwrap()), [row("B", "low", "pending")]);
-    assert_eq!(v1_entries(&sender.remove(&PlanId::new("b").unwrap()).unwrap()), []);
+    assert_eq!(
+        v1_entries(&sender.remove(&PlanId::new("a").unwrap()).unwrap()),
+        [row("B", "low", "pending")]
+    );
+    assert_eq!(
+        v1_entries(&sender.remove(&PlanId::new("b").unwrap()).unwrap()),
+        []
+    );
     // A plan the client never saw: nothing to send.
     assert_eq!(sender.remove(&PlanId::new("b").unwrap()), None);
     assert!(sender.live_plans().is_empty());
@@ -113,14 +168,30 @@ fn a_legacy_client_sees_the_most_recently_updated_plan() {
 fn every_fallback_rule_can_be_replaced() {
     let fallback = Fallback {
         view: View::All,
-        entry: |e| (e.status != Status::Cancelled).then(|| Fallback::default_entry(e)).flatten(),
-        file: |uri| vec![PlanEntry::new(format!("Read {uri}"), Priority::Low, Status::Pending)],
+        entry: |e| {
+            (e.status != Status::Cancelled)
+                .then(|| Fallback::default_entry(e))
+                .flatten()
+        },
+        file: |uri| {
+            vec![PlanEntry::new(
+                format!("Read {uri}"),
+                Priority::Low,
+                Status::Pending,
+            )]
+        },
         ..Fallback::default()
     };
     let mut sender = sender("{}").with_fallback(fallback);
     sender.update(plan! { id: "a", items: [high cancelled "gone", high completed "done"] });
     let sent = sender.update(plan! { id: "f", file: "file:///p.md" });
-    assert_eq!(v1_entries(&sent), [row("done", "high", "completed"), row("Read file:///p.md", "low", "pending")]);
+    assert_eq!(
+        v1_entries(&sent),
+        [
+            row("done", "high", "completed"),
+            row("Read file:///p.md", "low", "pending")
+        ]
+    );
 }
 
 #[test]
@@ -154,10 +225,18 @@ impl Write for ClosedPipe {
 #[test]
 fn a_closed_pipe_is_an_error_not_a_panic() {
     let mut sender = sender(r#"{"plan":{}}"#);
-    let err = sender.send_update(ClosedPipe, plan! { id: "p", markdown: "x" }).unwrap_err();
+    let err = sender
+        .send_update(ClosedPipe, plan! { id: "p", markdown: "x" })
+        .unwrap_err();
     assert_eq!(err.kind(), io::ErrorKind::BrokenPipe);
-    assert_eq!(sender.live_plans().len(), 1, "the plan is live all the same");
-    let err = sender.send_remove(ClosedPipe, &PlanId::new("p").unwrap()).unwrap_err();
+    assert_eq!(
+        sender.live_plans().len(),
+        1,
+        "the plan is live all the same"
+    );
+    let err = sender
+        .send_remove(ClosedPipe, &PlanId::new("p").unwrap())
+        .unwrap_err();
     assert_eq!(err.kind(), io::ErrorKind::BrokenPipe);
 }
 
@@ -165,8 +244,12 @@ fn a_closed_pipe_is_an_error_not_a_panic() {
 fn lines_written_are_ndjson_in_the_clients_spelling() {
     let mut sender = sender(r#"{"plan":{}}"#);
     let mut out = Vec::new();
-    let sent = sender.send_update(&mut out, plan! { id: "p", markdown: "x" }).unwrap();
-    sender.send_remove(&mut out, &PlanId::new("p").unwrap()).unwrap();
+    let sent = sender
+        .send_update(&mut out, plan! { id: "p", markdown: "x" })
+        .unwrap();
+    sender
+        .send_remove(&mut out, &PlanId::new("p").unwrap())
+        .unwrap();
     let text = String::from_utf8(out).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2);

@@ -120,14 +120,19 @@ impl Validator {
 /// Compares `actual` with `tests/snapshots/{name}.txt`. Run with
 /// `UPDATE_SNAPSHOTS=1` to write the files, then review the diff like code.
 pub fn assert_snapshot(name: &str, actual: &str) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots").join(format!("{name}.txt"));
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/snapshots")
+        .join(format!("{name}.txt"));
     if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, actual).unwrap();
         return;
     }
     let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| {
-        panic!("no snapshot {}; run with UPDATE_SNAPSHOTS=1 to write it", path.display())
+        panic!(
+            "no snapshot {}; run with UPDATE_SNAPSHOTS=1 to write it",
+            path.display()
+        )
     });
     assert!(
         expected == actual,

@@ -1,0 +1,187 @@
+//! A client: reads `session/update` notifications (NDJSON, one JSON-RPC
+//! message per line) from a file or standard input, applies them to one
+//! `PlanBoard` per session, and draws the boards.
+//!
+//! ```text
+//! cargo run --example agent -- --json | cargo run --example board
+//! cargo run --example board -- messages.ndjson
+//! cargo run --example board -- --json < messages.ndjson   # the final state as JSON
+//! ```
+//!
+//! Invalid lines are reported on standard error with their line number and
+//! skipped; the exit status is 1 if there were any.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, IsTerminal, Write};
+use std::process::ExitCode;
+
+use plan_core::{SessionBoards, Spelling, TerminalStyle, render_board};
+use serde_json::json;
+
+/// What the command line asked for.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Options {
+    /// Print the final state as JSON instead of drawing it.
+    pub json: bool,
+    /// Read this file instead of standard input.
+    pub path: Option<String>,
+}
+
+#[allow(dead_code)] // `main` is unused where the end-to-end test includes this file.
+fn main() -> ExitCode {
+    let options = match parse_args(std::env::args().skip(1)) {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("board: {message}");
+            eprintln!("usage: cargo run --example board [-- [--json] [FILE]]");
+            return ExitCode::from(2);
+        }
+    };
+    let input: Box<dyn BufRead> = match &options.path {
+        Some(path) => match File::open(path) {
+            Ok(file) => Box::new(BufReader::new(file)),
+            Err(e) => {
+                eprintln!("board: cannot open {path}: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => Box::new(io::stdin().lock()),
+    };
+    let stdout = io::stdout();
+    let style = TerminalStyle::detect(&stdout);
+    let live = !options.json && stdout.is_terminal();
+    match run(
+        &options,
+        input,
+        &mut stdout.lock(),
+        &mut io::stderr(),
+        style,
+        live,
+    ) {
+        Ok(0) => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::FAILURE,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("board: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Reads the command line.
+///
+/// # Errors
+/// What is wrong with it, in one sentence.
+pub fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String> {
+    let mut options = Options::default();
+    for arg in args {
+        match arg.as_str() {
+            "--json" => options.json = true,
+            flag if flag.starts_with("--") => return Err(format!("unknown argument `{flag}`")),
+            path if options.path.is_none() => options.path = Some(path.to_owned()),
+            extra => return Err(format!("one input file only; `{extra}` is a second")),
+        }
+    }
+    Ok(options)
+}
+
+/// Applies every line of `input`; draws the boards after each line when
+/// `live`, else once at the end (or prints them as JSON). Returns how many
+/// lines were invalid.
+///
+/// # Errors
+/// An error reading the input or writing the output.
+pub fn run(
+    options: &Options,
+    input: impl BufRead,
+    out: &mut impl Write,
+    err: &mut impl Write,
+    style: TerminalStyle,
+    live: bool,
+) -> io::Result<usize> {
+    let mut boards = SessionBoards::new();
+    let mut invalid = 0;
+    for (index, text) in input.lines().enumerate() {
+        let text = text?;
+        if text.trim().is_empty() {
+            continue;
+        }
+        match boards.apply_json(&text) {
+            Ok(_) if live => {
+                write!(out, "\x1b[H\x1b[2J")?;
+                draw(&boards, out, style)?;
+            }
+            Ok(_) => {}
+            Err(e) => {
+                invalid += 1;
+                writeln!(err, "board: line {}: {e}", index + 1)?;
+            }
+        }
+    }
+    if options.json {
+        let sessions: Vec<_> = boards
+            .boards()
+            .map(|b| b.to_json_value(Spelling::Acp))
+            .collect();
+        let state = json!({ "sessions": sessions });
+        serde_json::to_writer_pretty(&mut *out, &state).map_err(io::Error::from)?;
+        writeln!(out)?;
+    } else if !live {
+        draw(&boards, out, style)?;
+    }
+    out.flush()?;
+    Ok(invalid)
+}
+
+fn draw(boards: &SessionBoards, out: &mut impl Write, style: TerminalStyle) -> io::Result<()> {
+    for board in boards.boards() {
+        if boards.boards().len() > 1 {
+            writeln!(out, "session {}", board.session())?;
+        }
+        write!(out, "{}", render_board(board, style))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_lines_are_reported_with_their_number_and_skipped() {
+        let input = "{\"jsonrpc\":\"2.0\"}\n\n\
+            {\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":\"s\",\"update\":{\"sessionUpdate\":\"plan_removed\",\"planId\":\"x\"}}}\n\
+            not json\n";
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let invalid = run(
+            &Options::default(),
+            input.as_bytes(),
+            &mut out,
+            &mut err,
+            TerminalStyle::PLAIN,
+            false,
+        )
+        .unwrap();
+        assert_eq!(invalid, 2);
+        let err = String::from_utf8(err).unwrap();
+        assert_eq!(
+            err,
+            "board: line 1: in the message: missing required field `method`\n\
+             board: line 4: invalid JSON at line 1, column 2: expected ident\n"
+        );
+    }
+
+    #[test]
+    fn flags() {
+        let parse = |args: &[&str]| parse_args(args.iter().map(|s| (*s).to_owned()));
+        assert_eq!(
+            parse(&["--json", "f.ndjson"]).unwrap(),
+            Options {
+                json: true,
+                path: Some("f.ndjson".into())
+            }
+        );
+        assert!(parse(&["a", "b"]).is_err());
+        assert!(parse(&["--live"]).is_err());
+    }
+}

@@ -1,0 +1,113 @@
+//! The agent example piped into the board example, as in
+//! `cargo run --example agent -- --json | cargo run --example board -- --json`:
+//! the two programs' own code, joined by an in-memory pipe.
+
+#[allow(dead_code, unreachable_pub)]
+#[path = "../examples/agent.rs"]
+mod agent;
+#[allow(dead_code, unreachable_pub)]
+#[path = "../examples/board.rs"]
+mod board;
+
+use plan_core::{Spelling, TerminalStyle};
+use serde_json::Value;
+
+/// The board's final state after reading the agent's JSON-RPC stream.
+fn pipe(options: agent::Options) -> Value {
+    let mut wire = Vec::new();
+    let agent_options = agent::Options {
+        json: true,
+        fast: true,
+        ..options
+    };
+    agent::run(agent_options, &mut wire, TerminalStyle::PLAIN, false, || {}).unwrap();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let board_options = board::Options {
+        json: true,
+        path: None,
+    };
+    let invalid = board::run(
+        &board_options,
+        wire.as_slice(),
+        &mut out,
+        &mut err,
+        TerminalStyle::PLAIN,
+        false,
+    )
+    .unwrap();
+    assert_eq!(invalid, 0, "{}", String::from_utf8_lossy(&err));
+    serde_json::from_slice(&out).unwrap()
+}
+
+fn plan_summary(state: &Value) -> Vec<(String, String, Value)> {
+    let sessions = state["sessions"].as_array().unwrap();
+    assert_eq!(sessions.len(), 1);
+    assert_eq!(sessions[0]["sessionId"], "sess_abc123def456");
+    sessions[0]["plans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["id"].as_str().unwrap().to_owned(),
+                p["type"].as_str().unwrap().to_owned(),
+                p["progress"].clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_client_with_plan_support_ends_with_the_agents_plans() {
+    for spelling in [Spelling::Rfd, Spelling::Acp] {
+        let state = pipe(agent::Options {
+            spelling,
+            ..agent::Options::default()
+        });
+        let progress = serde_json::json!({"completed": 4, "cancelled": 1, "total": 5});
+        assert_eq!(
+            plan_summary(&state),
+            [
+                ("refactor".to_owned(), "items".to_owned(), progress),
+                ("design-doc".to_owned(), "file".to_owned(), Value::Null),
+            ],
+            "the notes were dismissed; the refactor is done"
+        );
+        let entries = &state["sessions"][0]["plans"][0]["content"]["entries"];
+        assert_eq!(
+            entries[2]["content"],
+            "Fix the circular dependency in the auth module"
+        );
+        assert_eq!(entries[4]["status"], "cancelled");
+    }
+}
+
+#[test]
+fn a_legacy_client_ends_with_one_v1_plan() {
+    let state = pipe(agent::Options {
+        legacy_client: true,
+        ..agent::Options::default()
+    });
+    let progress = serde_json::json!({"completed": 5, "cancelled": 0, "total": 5});
+    assert_eq!(
+        plan_summary(&state),
+        [("main".to_owned(), "items".to_owned(), progress)]
+    );
+    let entries = &state["sessions"][0]["plans"][0]["content"]["entries"];
+    assert_eq!(entries[4]["content"], "Update the changelog (cancelled)");
+}
+
+#[test]
+fn the_drawn_story_shows_every_step() {
+    let mut out = Vec::new();
+    let options = agent::Options {
+        fast: true,
+        ..agent::Options::default()
+    };
+    agent::run(options, &mut out, TerminalStyle::PLAIN, false, || {}).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(text.matches("── ").count(), 10);
+    assert!(text.contains("finds a circular dependency and adds a task  [plan_update]"));
+    assert!(text.contains("○ Fix the circular dependency in the auth module  high  (new)"));
+    assert!(!text.contains('\x1b'), "plain text when not a terminal");
+}
