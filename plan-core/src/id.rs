@@ -65,6 +65,21 @@ impl TryFrom<String> for PlanId {
     }
 }
 
+/// Writes the id as a JSON string.
+impl serde::Serialize for PlanId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+
+/// Reads a JSON string, checked like [`PlanId::new`].
+impl<'de> serde::Deserialize<'de> for PlanId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let id = <String as serde::Deserialize>::deserialize(d)?;
+        Self::new(id).map_err(<D::Error as serde::de::Error>::custom)
+    }
+}
+
 /// A string that cannot be a [`PlanId`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct InvalidPlanId(IdProblem);

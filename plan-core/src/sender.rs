@@ -216,10 +216,10 @@ pub struct Fallback {
     /// A markdown plan as entries. Default: its checklist
     /// ([`markdown_checklist`]), else one pending entry with its first line.
     pub markdown: fn(&str) -> Vec<PlanEntry>,
-    /// A file plan as entries. Default: one pending entry "Plan: <uri>".
+    /// A file plan as entries. Default: one pending entry `Plan: <uri>`.
     pub file: fn(&FileUri) -> Vec<PlanEntry>,
     /// A plan of a custom or reserved type as entries. Default: one pending
-    /// entry "<type> plan <id>".
+    /// entry `<type> plan <id>`.
     pub other: fn(&PlanContent) -> Vec<PlanEntry>,
 }
 

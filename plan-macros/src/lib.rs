@@ -12,11 +12,16 @@
 
 use proc_macro::TokenStream;
 
+mod attrs;
+mod checks;
+mod content;
 mod json;
+mod mapping;
 mod plan;
 // The naming rules, shared with plan-core: `src/rules.rs` is a link to
 // `plan-core/src/rules.rs` (see docs/design.md).
 mod rules;
+mod steps;
 
 /// Declares an ACP plan, checked at compile time. See `plan_core::plan!`.
 #[proc_macro]
@@ -29,4 +34,28 @@ pub fn plan(input: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn plan_json(input: TokenStream) -> TokenStream {
     plan::plan_json(input.into()).into()
+}
+
+/// A plan whose steps are the variants of an enum. See `plan_core::Plan`.
+#[proc_macro_derive(Plan, attributes(plan, step))]
+pub fn derive_plan(input: TokenStream) -> TokenStream {
+    steps::derive(input.into()).into()
+}
+
+/// An enum of the agent's own mapped onto ACP statuses. See `plan_core::PlanStatus`.
+#[proc_macro_derive(PlanStatus, attributes(status, plan_status))]
+pub fn derive_plan_status(input: TokenStream) -> TokenStream {
+    mapping::derive(input.into(), &mapping::STATUS).into()
+}
+
+/// An enum of the agent's own mapped onto ACP priorities. See `plan_core::PlanPriority`.
+#[proc_macro_derive(PlanPriority, attributes(priority, plan_priority))]
+pub fn derive_plan_priority(input: TokenStream) -> TokenStream {
+    mapping::derive(input.into(), &mapping::PRIORITY).into()
+}
+
+/// A custom plan type as a struct. See `plan_core::PlanContent`.
+#[proc_macro_derive(PlanContent, attributes(plan_content))]
+pub fn derive_plan_content(input: TokenStream) -> TokenStream {
+    content::derive(input.into()).into()
 }

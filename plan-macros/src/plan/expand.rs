@@ -110,7 +110,7 @@ fn entry(e: &CheckedEntry) -> TokenStream {
 fn name(n: &CheckedName, ty: &TokenStream, dynamic: &str) -> TokenStream {
     match n {
         CheckedName::Known(known) => {
-            let variant = syn::Ident::new(&camel_case(known), Span::call_site());
+            let variant = syn::Ident::new(&crate::attrs::camel_case(known), Span::call_site());
             quote!(::plan_core::__private::#ty::#variant)
         }
         CheckedName::Custom(custom) => {
@@ -118,20 +118,6 @@ fn name(n: &CheckedName, ty: &TokenStream, dynamic: &str) -> TokenStream {
         }
         CheckedName::Expr(g) => expression(g, dynamic),
     }
-}
-
-/// `in_progress` → `InProgress`.
-fn camel_case(snake: &str) -> String {
-    snake
-        .split('_')
-        .map(|word| {
-            let mut chars = word.chars();
-            chars
-                .next()
-                .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
-                .unwrap_or_default()
-        })
-        .collect()
 }
 
 /// The two spellings of a plan's wire JSON, written at compile time.

@@ -6,7 +6,8 @@ use syn::ext::IdentExt;
 use syn::{Ident, LitStr};
 
 use super::ast::{Entry, Field, Input, Name, Text, Value};
-use crate::rules::{self, ExplainName};
+use crate::checks::{self, Errors, NameKind};
+use crate::rules;
 
 /// The keys a `plan!` call knows.
 const KEYS: [&str; 8] = [
@@ -46,15 +47,6 @@ pub(crate) enum CheckedName {
     Expr(Group),
 }
 
-/// Collects errors; `finish` combines them into one.
-struct Errors(Vec<syn::Error>);
-
-impl Errors {
-    fn at(&mut self, span: Span, message: impl std::fmt::Display) {
-        self.0.push(syn::Error::new(span, message));
-    }
-}
-
 /// The fields of a call by key, each at most once.
 struct Slots {
     fields: [Option<Field>; KEYS.len()],
@@ -74,7 +66,7 @@ enum Content {
 }
 
 pub(crate) fn check(input: Input) -> Result<Plan, syn::Error> {
-    let mut errors = Errors(input.errors);
+    let mut errors = Errors::new(input.errors);
     let broken = |key: &str| input.broken.iter().any(|k| k.unraw() == key);
     let id_broken = broken("id");
     let content_broken = CONTENT_KEYS.iter().any(|k| broken(k));
@@ -122,10 +114,10 @@ pub(crate) fn check(input: Input) -> Result<Plan, syn::Error> {
 
     let Some(content_key) = content_key else {
         if content_broken || unknown {
-            return Err(finish(errors));
+            return errors.finish(None);
         }
         errors.at(Span::call_site(), "a plan needs its content: one of `items: [...]`, `markdown: \"...\"`, `file: \"...\"`, `type: _custom` (v2, with an `id`), or `entries: [...]` (a v1 plan)");
-        return Err(finish(errors));
+        return errors.finish(None);
     };
     let v1 = entries.is_some();
     let content = content([entries, items, markdown, file, kind], fields, &mut errors);
@@ -152,10 +144,7 @@ pub(crate) fn check(input: Input) -> Result<Plan, syn::Error> {
         (Some(Content::File(uri)), Some(id)) => Some(Shape::File(id, uri)),
         (Some(Content::Custom(name, fields)), Some(id)) => Some(Shape::Custom(id, name, fields)),
     };
-    match shape {
-        Some(shape) if errors.0.is_empty() => Ok(Plan { shape, meta }),
-        _ => Err(finish(errors)),
-    }
+    errors.finish(shape.map(|shape| Plan { shape, meta }))
 }
 
 /// Checks the one content field given: `[entries, items, markdown, file, type]`.
@@ -234,17 +223,6 @@ fn sort_fields(input: Vec<Field>, errors: &mut Errors) -> Slots {
     slots
 }
 
-fn finish(errors: Errors) -> syn::Error {
-    let mut all = errors.0.into_iter();
-    let mut first = all
-        .next()
-        .unwrap_or_else(|| syn::Error::new(Span::call_site(), "invalid plan"));
-    for err in all {
-        first.combine(err);
-    }
-    first
-}
-
 /// A value that must be text: a string literal or `{ expression }`.
 fn text_value(field: Field, expected: &str, errors: &mut Errors) -> Option<Text> {
     match field.value {
@@ -293,22 +271,8 @@ fn entries_value(field: Field, v1: bool, errors: &mut Errors) -> Option<Vec<Chec
 }
 
 fn check_entry(entry: Entry, v1: bool, errors: &mut Errors) -> Option<CheckedEntry> {
-    let priority = check_name(
-        entry.priority,
-        &rules::KNOWN_PRIORITIES,
-        &rules::KNOWN_PRIORITIES,
-        "priority",
-        v1,
-        errors,
-    );
-    let status = check_name(
-        entry.status,
-        &rules::KNOWN_STATUSES,
-        &rules::V1_STATUSES,
-        "status",
-        v1,
-        errors,
-    );
+    let priority = check_name(entry.priority, NameKind::Priority, v1, errors);
+    let status = check_name(entry.status, NameKind::Status, v1, errors);
     if let Text::Str(lit) = &entry.content
         && lit.value().trim().is_empty()
     {
@@ -325,59 +289,16 @@ fn check_entry(entry: Entry, v1: bool, errors: &mut Errors) -> Option<CheckedEnt
     })
 }
 
-fn check_name(
-    name: Name,
-    known: &[&'static str],
-    v1_known: &[&'static str],
-    what: &str,
-    v1: bool,
-    errors: &mut Errors,
-) -> Option<CheckedName> {
+fn check_name(name: Name, kind: NameKind, v1: bool, errors: &mut Errors) -> Option<CheckedName> {
     let (text, span) = match name {
         Name::Expr(group) => return Some(CheckedName::Expr(group)),
         Name::Ident(ident) => (ident.unraw().to_string(), ident.span()),
         Name::Str(lit) => (lit.value(), lit.span()),
     };
-    if let Some(known) = known.iter().find(|k| **k == text) {
-        if v1 && !v1_known.contains(known) {
-            errors.at(span, format_args!(
-                "`{known}` does not exist in protocol v1; a v1 plan (`entries: [...]`) knows only {}; write `items: [...]` with an `id` for a v2 plan",
-                list(v1_known)
-            ));
-            return None;
-        }
-        return Some(CheckedName::Known(known));
-    }
-    match rules::check_custom_name(&text) {
-        Ok(()) if v1 => {
-            errors.at(span, format_args!(
-                "a v1 plan (`entries: [...]`) cannot carry the custom {what} `{text}`; v1 knows only {}",
-                list(v1_known)
-            ));
-            None
-        }
-        Ok(()) => Some(CheckedName::Custom(text)),
-        Err(problem) => {
-            match rules::suggest(&text, known) {
-                Some(near) => errors.at(
-                    span,
-                    format_args!("unknown {what} `{text}`; did you mean `{near}`?"),
-                ),
-                None => errors.at(
-                    span,
-                    format_args!(
-                        "unknown {what} `{text}`: {}; known: {}",
-                        ExplainName {
-                            problem,
-                            name: &text
-                        },
-                        list(known)
-                    ),
-                ),
-            }
-            None
-        }
-    }
+    Some(match checks::check_name(&text, span, kind, v1, errors)? {
+        checks::Name::Known(known) => CheckedName::Known(known),
+        checks::Name::Custom(custom) => CheckedName::Custom(custom),
+    })
 }
 
 fn custom_type(field: Field, errors: &mut Errors) -> Option<String> {
@@ -401,30 +322,7 @@ fn custom_type(field: Field, errors: &mut Errors) -> Option<String> {
         );
         return None;
     }
-    match rules::check_custom_name(&text) {
-        Ok(()) => Some(text),
-        Err(problem) => {
-            match rules::suggest(&text, &rules::KNOWN_PLAN_TYPES) {
-                Some(near) => errors.at(
-                    span,
-                    format_args!(
-                        "unknown plan type `{text}`; did you mean `{near}`? (write `{near}: ...`)"
-                    ),
-                ),
-                None => errors.at(
-                    span,
-                    format_args!(
-                        "unknown plan type `{text}`: {}",
-                        ExplainName {
-                            problem,
-                            name: &text
-                        }
-                    ),
-                ),
-            }
-            None
-        }
-    }
+    checks::check_plan_type(&text, span, errors)
 }
 
 /// Reports top-level keys of a custom plan's `fields` that the plan writes itself.
@@ -450,9 +348,4 @@ fn check_own_keys(group: &Group, errors: &mut Errors) {
             );
         }
     }
-}
-
-fn list(names: &[&str]) -> String {
-    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-    quoted.join(", ")
 }

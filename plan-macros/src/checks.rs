@@ -1,0 +1,190 @@
+//! Checks every macro shares: the naming rule with its messages, and the
+//! collector that lets a macro report all its errors at once.
+
+use proc_macro2::Span;
+
+use crate::rules::{self, ExplainName};
+
+/// Collects errors; [`Errors::finish`] combines them into one.
+pub(crate) struct Errors(Vec<syn::Error>);
+
+impl Errors {
+    pub(crate) fn new(errors: Vec<syn::Error>) -> Self {
+        Self(errors)
+    }
+
+    pub(crate) fn at(&mut self, span: Span, message: impl std::fmt::Display) {
+        self.0.push(syn::Error::new(span, message));
+    }
+
+    pub(crate) fn push(&mut self, error: syn::Error) {
+        self.0.push(error);
+    }
+
+    /// `value` if nothing was reported, else every error combined.
+    pub(crate) fn finish<T>(self, value: Option<T>) -> Result<T, syn::Error> {
+        let mut all = self.0.into_iter();
+        match (all.next(), value) {
+            (None, Some(value)) => Ok(value),
+            (first, _) => {
+                let mut first =
+                    first.unwrap_or_else(|| syn::Error::new(Span::call_site(), "invalid input"));
+                all.for_each(|e| first.combine(e));
+                Err(first)
+            }
+        }
+    }
+}
+
+/// Which closed set of names a name belongs to.
+#[derive(Clone, Copy)]
+pub(crate) enum NameKind {
+    Priority,
+    Status,
+}
+
+impl NameKind {
+    fn known(self) -> &'static [&'static str] {
+        match self {
+            Self::Priority => &rules::KNOWN_PRIORITIES,
+            Self::Status => &rules::KNOWN_STATUSES,
+        }
+    }
+
+    fn v1_known(self) -> &'static [&'static str] {
+        match self {
+            Self::Priority => &rules::KNOWN_PRIORITIES,
+            Self::Status => &rules::V1_STATUSES,
+        }
+    }
+
+    pub(crate) fn what(self) -> &'static str {
+        match self {
+            Self::Priority => "priority",
+            Self::Status => "status",
+        }
+    }
+}
+
+/// A name that passed: one the protocol knows, or a valid custom one.
+pub(crate) enum Name {
+    Known(&'static str),
+    Custom(String),
+}
+
+impl Name {
+    pub(crate) fn as_str(&self) -> &str {
+        match self {
+            Self::Known(known) => known,
+            Self::Custom(custom) => custom,
+        }
+    }
+}
+
+/// Checks a priority or status written as `text` at `span`: known, or `_`
+/// and a name; in a v1 plan (`v1`), v1's closed set only. A typo of a known
+/// name gets a suggestion.
+pub(crate) fn check_name(
+    text: &str,
+    span: Span,
+    kind: NameKind,
+    v1: bool,
+    errors: &mut Errors,
+) -> Option<Name> {
+    let what = kind.what();
+    if let Some(known) = kind.known().iter().find(|k| **k == text) {
+        if v1 && !kind.v1_known().contains(known) {
+            errors.at(span, format_args!(
+                "`{known}` does not exist in protocol v1; a v1 plan (`entries: [...]`) knows only {}; write `items: [...]` with an `id` for a v2 plan",
+                list(kind.v1_known())
+            ));
+            return None;
+        }
+        return Some(Name::Known(known));
+    }
+    match rules::check_custom_name(text) {
+        Ok(()) if v1 => {
+            errors.at(span, format_args!(
+                "a v1 plan (`entries: [...]`) cannot carry the custom {what} `{text}`; v1 knows only {}",
+                list(kind.v1_known())
+            ));
+            None
+        }
+        Ok(()) => Some(Name::Custom(text.to_owned())),
+        Err(problem) => {
+            match rules::suggest(text, kind.known()) {
+                Some(near) => errors.at(
+                    span,
+                    format_args!("unknown {what} `{text}`; did you mean `{near}`?"),
+                ),
+                None => errors.at(
+                    span,
+                    format_args!(
+                        "unknown {what} `{text}`: {}; known: {}",
+                        ExplainName {
+                            problem,
+                            name: text
+                        },
+                        list(kind.known())
+                    ),
+                ),
+            }
+            None
+        }
+    }
+}
+
+/// Checks the name of a custom plan type: `_` and a name, not a known type.
+pub(crate) fn check_plan_type(text: &str, span: Span, errors: &mut Errors) -> Option<String> {
+    if rules::KNOWN_PLAN_TYPES.contains(&text) {
+        errors.at(span, format_args!(
+            "`{text}` is a known plan type, not a custom one; custom types begin with `_`, e.g. `_{text}`"
+        ));
+        return None;
+    }
+    match rules::check_custom_name(text) {
+        Ok(()) => Some(text.to_owned()),
+        Err(problem) => {
+            match rules::suggest(text, &rules::KNOWN_PLAN_TYPES) {
+                Some(near) => errors.at(
+                    span,
+                    format_args!(
+                        "unknown plan type `{text}`; did you mean `{near}`? (write `{near}: ...`)"
+                    ),
+                ),
+                None => errors.at(
+                    span,
+                    format_args!(
+                        "unknown plan type `{text}`: {}",
+                        ExplainName {
+                            problem,
+                            name: text
+                        }
+                    ),
+                ),
+            }
+            None
+        }
+    }
+}
+
+/// Reports `key` as unknown among `known`, with a suggestion if one is close.
+pub(crate) fn unknown_key(key: &syn::Ident, known: &[&str], place: &str, errors: &mut Errors) {
+    let text = key.to_string();
+    match rules::suggest(&text, known) {
+        Some(near) => errors.at(
+            key.span(),
+            format_args!("unknown key `{text}` in {place}; did you mean `{near}`?"),
+        ),
+        None => errors.at(
+            key.span(),
+            format_args!("unknown key `{text}` in {place}; it takes {}", list(known)),
+        ),
+    }
+}
+
+/// `a`, `b`, `c` as code.
+pub(crate) fn list(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    quoted.join(", ")
+}

@@ -1,0 +1,96 @@
+//! The rules of a custom plan struct, every error on its token.
+
+use syn::Ident;
+
+use super::Input;
+use crate::attrs::ArgValue;
+use crate::checks::{self, Errors};
+
+pub(crate) struct Content<'a> {
+    pub(crate) ident: &'a Ident,
+    pub(crate) generics: &'a syn::Generics,
+    pub(crate) kind: String,
+    /// The `id` field's type, to assert it is a `PlanId`.
+    pub(crate) id_type: &'a syn::Type,
+}
+
+pub(crate) fn check<'a>(input: &Input<'a>) -> Result<Content<'a>, syn::Error> {
+    let mut errors = Errors::new(Vec::new());
+    let ident = &input.derive.ident;
+    let fields = match input.fields {
+        Ok(fields) => Some(fields),
+        Err(span) => {
+            errors.at(span, "`#[derive(PlanContent)]` works on a struct with named fields, one of them `id: PlanId`");
+            None
+        }
+    };
+    let id_type =
+        fields.and_then(|fields| {
+            let id = fields
+                .named
+                .iter()
+                .find(|f| f.ident.as_ref().is_some_and(|i| i == "id"));
+            if id.is_none() {
+                errors.at(ident.span(), format_args!(
+                "`{ident}` has no `id` field; every plan has an id: add `id: plan_core::PlanId`"
+            ));
+            }
+            id.map(|f| &f.ty)
+        });
+    let kind = kind(input, &mut errors);
+    let content = match (kind, id_type) {
+        (Some(kind), Some(id_type)) => Some(Content {
+            ident,
+            generics: &input.derive.generics,
+            kind,
+            id_type,
+        }),
+        _ => None,
+    };
+    errors.finish(content)
+}
+
+/// `#[plan_content(type = "_timeline")]`, required.
+fn kind(input: &Input<'_>, errors: &mut Errors) -> Option<String> {
+    let mut kind = None;
+    for (span, args) in &input.attrs {
+        let args = match args {
+            Ok(args) => args,
+            Err(err) => {
+                errors.push(err.clone());
+                continue;
+            }
+        };
+        if let Some(text) = &args.text {
+            errors.at(
+                text.span(),
+                "write the type as `#[plan_content(type = \"_name\")]`",
+            );
+        }
+        if args.pairs.is_empty() && args.text.is_none() {
+            errors.at(*span, "`#[plan_content]` needs `type = \"_name\"`");
+        }
+        for (key, value) in &args.pairs {
+            if key != "type" {
+                checks::unknown_key(key, &["type"], "`#[plan_content(...)]`", errors);
+                continue;
+            }
+            let text = match value {
+                ArgValue::Str(lit) => lit.value(),
+                ArgValue::Name(name) => name.to_string(),
+            };
+            kind = checks::check_plan_type(&text, value.span(), errors);
+        }
+    }
+    if input.attrs.is_empty() {
+        let ident = &input.derive.ident;
+        errors.at(
+            ident.span(),
+            format_args!(
+                "`{ident}` needs its plan type: add `#[plan_content(type = \"_{}\")]`",
+                crate::attrs::snake_case(&ident.to_string())
+            ),
+        );
+    }
+    kind
+}

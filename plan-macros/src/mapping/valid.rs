@@ -1,0 +1,157 @@
+//! The rules of a mapping enum, every error on its token.
+
+use syn::{Fields, Ident};
+
+use super::{Input, Kind};
+use crate::attrs::{self, ArgValue};
+use crate::checks::{self, Errors, Name};
+
+pub(crate) struct Mapping<'a> {
+    pub(crate) ident: &'a Ident,
+    pub(crate) variants: Vec<(&'a Ident, Name)>,
+}
+
+/// How `rename_all` turns a variant's name into a protocol name.
+#[derive(Clone, Copy)]
+enum Rename {
+    /// `Pending` → `pending`: for variants named after known values.
+    Snake,
+    /// `Blocked` → `_blocked`: custom values.
+    UnderscoreSnake,
+}
+
+pub(crate) fn check<'a>(input: &Input<'a>, kind: &Kind) -> Result<Mapping<'a>, syn::Error> {
+    let mut errors = Errors::new(Vec::new());
+    if let Some(span) = input.not_enum {
+        errors.at(
+            span,
+            format_args!(
+                "`#[derive({})]` works on an enum of unit variants",
+                kind.derive
+            ),
+        );
+        return errors.finish(None);
+    }
+    if let Some(param) = input.generics.params.first() {
+        errors.push(syn::Error::new_spanned(
+            param,
+            "a mapping enum cannot be generic",
+        ));
+    }
+    if input.variants.is_empty() {
+        errors.at(
+            input.ident.span(),
+            format_args!("`{}` has no variants to map", input.ident),
+        );
+    }
+    let rename = rename(input, kind, &mut errors);
+
+    let mut variants: Vec<(&Ident, Name)> = Vec::new();
+    for variant in &input.variants {
+        if !matches!(variant.fields, Fields::Unit) {
+            errors.push(syn::Error::new_spanned(
+                variant.fields,
+                format_args!(
+                    "`{}` has fields; a {} is a unit variant",
+                    variant.ident,
+                    kind.names.what()
+                ),
+            ));
+        }
+        for extra in variant.names.iter().skip(1) {
+            let span = extra
+                .as_ref()
+                .map_or_else(syn::Error::span, |(_, span)| *span);
+            errors.at(
+                span,
+                format_args!("one `#[{}(...)]` per variant", kind.attr),
+            );
+        }
+        let (text, span) = match (variant.names.first(), rename) {
+            (Some(Ok(name)), _) => name.clone(),
+            (Some(Err(err)), _) => {
+                errors.push(err.clone());
+                continue;
+            }
+            (None, Some(rule)) => {
+                let snake = attrs::snake_case(&variant.ident.to_string());
+                let text = match rule {
+                    Rename::Snake => snake,
+                    Rename::UnderscoreSnake => format!("_{snake}"),
+                };
+                (text, variant.ident.span())
+            }
+            (None, None) => {
+                errors.at(variant.ident.span(), format_args!(
+                    "`{}` maps to no {what}: add `#[{attr}(...)]`, or `#[{container}(rename_all = \"_snake_case\")]` on the enum",
+                    variant.ident,
+                    what = kind.names.what(),
+                    attr = kind.attr,
+                    container = kind.container,
+                ));
+                continue;
+            }
+        };
+        let Some(name) = checks::check_name(&text, span, kind.names, false, &mut errors) else {
+            continue;
+        };
+        if let Some((first, _)) = variants.iter().find(|(_, n)| n.as_str() == name.as_str()) {
+            errors.at(
+                span,
+                format_args!(
+                    "`{first}` and `{}` both map to {} `{}`; converting back could not choose",
+                    variant.ident,
+                    kind.names.what(),
+                    name.as_str()
+                ),
+            );
+            continue;
+        }
+        variants.push((variant.ident, name));
+    }
+    errors.finish(Some(Mapping {
+        ident: input.ident,
+        variants,
+    }))
+}
+
+fn rename(input: &Input<'_>, kind: &Kind, errors: &mut Errors) -> Option<Rename> {
+    let mut rename = None;
+    for (span, args) in &input.container {
+        let args = match args {
+            Ok(args) => args,
+            Err(err) => {
+                errors.push(err.clone());
+                continue;
+            }
+        };
+        if let Some(text) = &args.text {
+            errors.at(text.span(), "write `rename_all = \"_snake_case\"`");
+        }
+        if args.pairs.is_empty() && args.text.is_none() {
+            errors.at(
+                *span,
+                format_args!("`#[{}]` needs `rename_all = \"...\"`", kind.container),
+            );
+        }
+        for (key, value) in &args.pairs {
+            if key != "rename_all" {
+                checks::unknown_key(
+                    key,
+                    &["rename_all"],
+                    &format!("`#[{}(...)]`", kind.container),
+                    errors,
+                );
+                continue;
+            }
+            match value {
+                ArgValue::Str(lit) if lit.value() == "snake_case" => rename = Some(Rename::Snake),
+                ArgValue::Str(lit) if lit.value() == "_snake_case" => rename = Some(Rename::UnderscoreSnake),
+                other => errors.at(other.span(), format_args!(
+                    "`rename_all` takes \"_snake_case\" (custom values: `Blocked` → `_blocked`) or \"snake_case\" (known values: `InProgress` → `in_progress`)"
+                )),
+            }
+        }
+    }
+    rename
+}

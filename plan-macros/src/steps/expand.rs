@@ -1,0 +1,56 @@
+//! Stage 3: the `Steps` impl. Nothing here judges.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::valid::Plan;
+use crate::checks::Name;
+
+pub(crate) fn steps(plan: &Plan<'_>) -> TokenStream {
+    let ident = plan.ident;
+    let id = &plan.id;
+    let variants: Vec<_> = plan.steps.iter().map(|s| s.variant).collect();
+    let indexes = 0..variants.len();
+    let steps = plan.steps.iter().map(|step| {
+        let content = &step.content;
+        let priority = priority(&step.priority);
+        quote!(::plan_core::__private::Step { content: #content, priority: #priority })
+    });
+    quote! {
+        #[automatically_derived]
+        impl ::plan_core::__private::Steps for #ident {
+            const ID: ::plan_core::__private::PlanId = ::plan_core::__private::plan_id(#id);
+            const STEPS: &'static [::plan_core::__private::Step] = &[#(#steps),*];
+            const ALL: &'static [Self] = &[#(Self::#variants),*];
+
+            fn index(&self) -> usize {
+                match self {
+                    #(Self::#variants => #indexes,)*
+                }
+            }
+        }
+
+        #[automatically_derived]
+        impl #ident {
+            /// A run of this plan with every step pending (from `#[derive(Plan)]`).
+            pub fn start() -> ::plan_core::__private::PlanRun<Self> {
+                ::plan_core::__private::PlanRun::new()
+            }
+        }
+    }
+}
+
+pub(crate) fn priority(name: &Name) -> TokenStream {
+    match name {
+        Name::Known(known) => {
+            let variant = syn::Ident::new(
+                &crate::attrs::camel_case(known),
+                proc_macro2::Span::call_site(),
+            );
+            quote!(::plan_core::__private::Priority::#variant)
+        }
+        Name::Custom(custom) => {
+            quote!(::plan_core::__private::Priority::Custom(::plan_core::__private::custom_name(#custom)))
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! Stage 2: the rules of a plan enum, every error on its token.
+
+use syn::{Fields, Ident};
+
+use super::ast::{Input, Variant};
+use crate::attrs::{self, ArgValue};
+use crate::checks::{self, Errors, Name, NameKind};
+use crate::rules;
+
+pub(crate) struct Plan<'a> {
+    pub(crate) ident: &'a Ident,
+    pub(crate) id: String,
+    pub(crate) steps: Vec<Step<'a>>,
+}
+
+pub(crate) struct Step<'a> {
+    pub(crate) variant: &'a Ident,
+    pub(crate) content: String,
+    pub(crate) priority: Name,
+}
+
+pub(crate) fn check<'a>(input: &Input<'a>) -> Result<Plan<'a>, syn::Error> {
+    let mut errors = Errors::new(Vec::new());
+    if let Some(span) = input.not_enum {
+        errors.at(
+            span,
+            "`#[derive(Plan)]` works on an enum whose unit variants are the plan's steps",
+        );
+        return errors.finish(None);
+    }
+    if let Some(param) = input.generics.params.first() {
+        errors.push(syn::Error::new_spanned(
+            param,
+            "a plan enum cannot be generic: its steps are fixed",
+        ));
+    }
+    for attr in &input.stray_steps {
+        errors.push(syn::Error::new_spanned(
+            attr,
+            "`#[step]` belongs on a variant, not on the enum; `#[plan(id = \"...\")]` goes here",
+        ));
+    }
+    let id = plan_id(input, &mut errors);
+    if input.variants.is_empty() {
+        errors.at(
+            input.ident.span(),
+            format_args!(
+                "`{}` has no steps; a plan needs at least one variant",
+                input.ident
+            ),
+        );
+    }
+
+    let mut steps: Vec<Step<'_>> = Vec::new();
+    for variant in &input.variants {
+        if let Some(step) = check_step(variant, &steps, &mut errors) {
+            steps.push(step);
+        }
+    }
+    errors.finish(Some(Plan {
+        ident: input.ident,
+        id,
+        steps,
+    }))
+}
+
+/// `#[plan(id = "...")]`, or the type's name in kebab-case.
+fn plan_id(input: &Input<'_>, errors: &mut Errors) -> String {
+    let mut id = None;
+    for (index, (span, args)) in input.plan.iter().enumerate() {
+        if index > 0 {
+            errors.at(
+                *span,
+                "one `#[plan(...)]` per enum; put everything in the first",
+            );
+            continue;
+        }
+        let args = match args {
+            Ok(args) => args,
+            Err(err) => {
+                errors.push(err.clone());
+                continue;
+            }
+        };
+        if let Some(text) = &args.text {
+            errors.at(text.span(), "write the id as `#[plan(id = \"...\")]`");
+        }
+        for (key, value) in &args.pairs {
+            if key != "id" {
+                checks::unknown_key(key, &["id"], "`#[plan(...)]`", errors);
+                continue;
+            }
+            let ArgValue::Str(lit) = value else {
+                errors.at(value.span(), "the plan id is a string: `id = \"refactor\"`");
+                continue;
+            };
+            match rules::check_plan_id(&lit.value()) {
+                Ok(()) => id = Some(lit.value()),
+                Err(problem) => errors.at(lit.span(), problem),
+            }
+        }
+    }
+    id.unwrap_or_else(|| attrs::kebab_case(&input.ident.to_string()))
+}
+
+/// One variant: a unit variant with a content no other step has, and a priority.
+fn check_step<'a>(
+    variant: &Variant<'a>,
+    earlier: &[Step<'a>],
+    errors: &mut Errors,
+) -> Option<Step<'a>> {
+    if !matches!(variant.fields, Fields::Unit) {
+        errors.push(syn::Error::new_spanned(
+            variant.fields,
+            format_args!("a step is a unit variant; `{}` has fields", variant.ident),
+        ));
+    }
+    for (span, _) in variant.steps.iter().skip(1) {
+        errors.at(
+            *span,
+            "one `#[step(...)]` per variant; put everything in the first",
+        );
+    }
+    let mut text = None;
+    let mut priority = None;
+    match variant.steps.first() {
+        Some((_, Err(err))) => errors.push(err.clone()),
+        Some((_, Ok(args))) => {
+            text = args.text.as_ref().map(|lit| (lit.value(), lit.span()));
+            for (key, value) in &args.pairs {
+                if key == "priority" {
+                    priority = Some(value);
+                } else {
+                    checks::unknown_key(key, &["priority"], "`#[step(...)]`", errors);
+                }
+            }
+        }
+        None => {}
+    }
+    let Some((content, span)) = text.or_else(|| variant.doc.clone()) else {
+        errors.at(variant.ident.span(), format_args!(
+            "step `{}` has no content: give it a doc comment (`/// Analyze the code`) or write `#[step(\"Analyze the code\")]`",
+            variant.ident
+        ));
+        return None;
+    };
+    if content.trim().is_empty() {
+        errors.at(
+            span,
+            "a step's content cannot be empty; say what the step does",
+        );
+        return None;
+    }
+    if earlier.iter().any(|step| step.content == content) {
+        errors.at(span, format_args!(
+            "two steps say \"{content}\"; each step's content must differ, as clients tell entries apart by it"
+        ));
+        return None;
+    }
+    let priority = match priority {
+        None => Name::Known("medium"),
+        Some(value) => checks::check_name(
+            &value.text(),
+            value.span(),
+            NameKind::Priority,
+            false,
+            errors,
+        )?,
+    };
+    Some(Step {
+        variant: variant.ident,
+        content,
+        priority,
+    })
+}
