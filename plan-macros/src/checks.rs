@@ -58,6 +58,15 @@ impl NameKind {
         }
     }
 
+    /// Priorities for statuses and the other way round: a name of one
+    /// written where the other belongs is a likely slip.
+    fn other(self) -> Self {
+        match self {
+            Self::Priority => Self::Status,
+            Self::Status => Self::Priority,
+        }
+    }
+
     pub(crate) fn what(self) -> &'static str {
         match self {
             Self::Priority => "priority",
@@ -111,6 +120,17 @@ pub(crate) fn check_name(
             None
         }
         Ok(()) => Some(Name::Custom(text.to_owned())),
+        Err(_) if kind.other().known().contains(&text) => {
+            errors.at(
+                span,
+                format_args!(
+                    "`{text}` is a {}, not a {what}; a {what} is one of {}",
+                    kind.other().what(),
+                    list(kind.known())
+                ),
+            );
+            None
+        }
         Err(problem) => {
             match rules::suggest(text, kind.known()) {
                 Some(near) => errors.at(

@@ -22,6 +22,8 @@ mod plan;
 // `plan-core/src/rules.rs` (see docs/design.md).
 mod rules;
 mod steps;
+#[cfg(test)]
+mod test_support;
 
 /// Declares an ACP plan, checked at compile time. See `plan_core::plan!`.
 #[proc_macro]

@@ -120,9 +120,15 @@ impl Validator {
 /// Compares `actual` with `tests/snapshots/{name}.txt`. Run with
 /// `UPDATE_SNAPSHOTS=1` to write the files, then review the diff like code.
 pub fn assert_snapshot(name: &str, actual: &str) {
+    assert_snapshot_file(&format!("{name}.txt"), actual);
+}
+
+/// Compares `actual` with the file `tests/snapshots/{path}` (`UPDATE_SNAPSHOTS=1` writes it).
+pub fn assert_snapshot_file(path: &str, actual: &str) {
+    let name = path;
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/snapshots")
-        .join(format!("{name}.txt"));
+        .join(path);
     if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, actual).unwrap();

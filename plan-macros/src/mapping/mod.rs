@@ -122,7 +122,7 @@ fn name(attr: &Attribute) -> syn::Result<(String, Span)> {
             (ident.unraw().to_string(), ident.span())
         };
         if !input.is_empty() {
-            return Err(input.error("one name only"));
+            return Err(input.error("a variant maps to one name only"));
         }
         Ok(name)
     };

@@ -37,7 +37,7 @@ fn fallback(err: &syn::Error) -> TokenStream {
 
 #[cfg(test)]
 mod tests {
-    use proc_macro2::{TokenStream, TokenTree};
+    use proc_macro2::TokenStream;
 
     use super::*;
 
@@ -50,43 +50,12 @@ mod tests {
         r#"id "p" markdown "m" items [ high, pending, ] : , : {} [] "#,
     ];
 
-    /// Every prefix, every one-token deletion and every neighbour swap of a
-    /// seed, at the top level and inside its groups.
-    fn variants(seed: &str) -> Vec<TokenStream> {
-        let tokens: Vec<TokenTree> = seed.parse::<TokenStream>().unwrap().into_iter().collect();
-        let mut out = Vec::new();
-        for cut in 0..=tokens.len() {
-            out.push(tokens[..cut].iter().cloned().collect());
-            if cut < tokens.len() {
-                let mut deleted = tokens.clone();
-                deleted.remove(cut);
-                out.push(deleted.into_iter().collect());
-            }
-            if cut + 1 < tokens.len() {
-                let mut swapped = tokens.clone();
-                swapped.swap(cut, cut + 1);
-                out.push(swapped.into_iter().collect());
-            }
-        }
-        for (index, token) in tokens.iter().enumerate() {
-            if let TokenTree::Group(group) = token {
-                for inner in variants(&group.stream().to_string()) {
-                    let mut replaced = tokens.clone();
-                    replaced[index] =
-                        TokenTree::Group(proc_macro2::Group::new(group.delimiter(), inner));
-                    out.push(replaced.into_iter().collect());
-                }
-            }
-        }
-        out
-    }
-
     #[test]
     fn no_token_stream_panics_the_macros() {
         let mut seen = 0;
         let mut rejected = 0;
         for seed in SEEDS {
-            for input in variants(seed) {
+            for input in crate::test_support::variants(seed) {
                 let text = input.to_string();
                 for output in [plan(input.clone()), plan_json(input)] {
                     seen += 1;

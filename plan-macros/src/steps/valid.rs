@@ -137,6 +137,17 @@ fn check_step<'a>(
         }
         None => {}
     }
+    // The priority is checked even when the content is missing, so both are reported.
+    let priority = match priority {
+        None => Some(Name::Known("medium")),
+        Some(value) => checks::check_name(
+            &value.text(),
+            value.span(),
+            NameKind::Priority,
+            false,
+            errors,
+        ),
+    };
     let Some((content, span)) = text.or_else(|| variant.doc.clone()) else {
         errors.at(variant.ident.span(), format_args!(
             "step `{}` has no content: give it a doc comment (`/// Analyze the code`) or write `#[step(\"Analyze the code\")]`",
@@ -157,19 +168,9 @@ fn check_step<'a>(
         ));
         return None;
     }
-    let priority = match priority {
-        None => Name::Known("medium"),
-        Some(value) => checks::check_name(
-            &value.text(),
-            value.span(),
-            NameKind::Priority,
-            false,
-            errors,
-        )?,
-    };
     Some(Step {
         variant: variant.ident,
         content,
-        priority,
+        priority: priority?,
     })
 }

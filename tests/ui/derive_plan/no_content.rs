@@ -1,0 +1,12 @@
+// One misuse of `#[derive(Plan)]`: see the `.stderr` for the error and where it points.
+use plan_core::Plan;
+
+#[derive(Plan)]
+enum Refactor {
+    /// Analyze
+    Analyze,
+    #[step(priority = high)]
+    Identify,
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+// One misuse of `#[derive(Plan)]`: see the `.stderr` for the error and where it points.
+use plan_core::Plan;
+
+#[derive(Plan)]
+#[plan(id = refactor)]
+enum Refactor {
+    /// Analyze
+    Analyze,
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+// One misuse of `#[derive(Plan)]`: see the `.stderr` for the error and where it points.
+use plan_core::Plan;
+
+#[derive(Plan)]
+enum Refactor {
+    /// Ship it
+    #[step(priority = urgent)]
+    Ship,
+}
+
+fn main() {}

@@ -1,0 +1,5 @@
+// One misuse of `#[derive(plan_core::PlanStatus)]` or `#[derive(plan_core::PlanPriority)]`: see the `.stderr`.
+#[derive(plan_core::PlanStatus)]
+enum Todo {}
+
+fn main() {}

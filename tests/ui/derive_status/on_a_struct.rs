@@ -1,0 +1,7 @@
+// One misuse of `#[derive(plan_core::PlanStatus)]` or `#[derive(plan_core::PlanPriority)]`: see the `.stderr`.
+#[derive(plan_core::PlanStatus)]
+struct Todo {
+    done: bool,
+}
+
+fn main() {}

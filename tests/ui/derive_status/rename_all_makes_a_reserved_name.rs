@@ -1,0 +1,9 @@
+// One misuse of `#[derive(plan_core::PlanStatus)]` or `#[derive(plan_core::PlanPriority)]`: see the `.stderr`.
+#[derive(plan_core::PlanStatus)]
+#[plan_status(rename_all = "snake_case")]
+enum Todo {
+    Pending,
+    Blocked,
+}
+
+fn main() {}
