@@ -36,7 +36,8 @@ pub(crate) fn variants(seed: &str) -> Vec<TokenStream> {
 /// each input either expands or is a compile error, never a panic.
 #[test]
 fn no_token_stream_panics_a_derive() {
-    const SEEDS: &[(&str, fn(TokenStream) -> TokenStream)] = &[
+    type Derive = fn(TokenStream) -> TokenStream;
+    const SEEDS: &[(&str, Derive)] = &[
         (
             r#"#[plan(id = "p")] enum R { /// Doc
                #[step("a", priority = high)] A, #[step(priority = _x)] B(u8), C }"#,
