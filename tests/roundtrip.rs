@@ -204,3 +204,58 @@ proptest! {
         }
     }
 }
+
+/// The same JSON with every object's keys in reverse order: the tag comes
+/// last, so the streaming reader takes its fallback.
+fn reversed(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.reverse();
+            Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k.clone(), reversed(v)))
+                    .collect(),
+            )
+        }
+        Value::Array(items) => Value::Array(items.iter().map(reversed).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The streaming reader (`from_json`) and the reference reader
+/// (`from_value`) agree: the same value or both an error, in both modes.
+fn readers_agree(text: &str) -> Result<(), TestCaseError> {
+    let Ok(value) = serde_json::from_str::<Value>(text) else {
+        prop_assert!(SessionNotification::from_json(text).is_err());
+        return Ok(());
+    };
+    let streamed = SessionNotification::from_json(text);
+    let reference = SessionNotification::from_value(value.clone());
+    prop_assert_eq!(streamed.as_ref().ok(), reference.as_ref().ok(), "{}", text);
+    prop_assert_eq!(streamed.is_ok(), reference.is_ok(), "{}", text);
+    if let Ok(reference) = &reference {
+        // What reads strictly reads the same leniently, skipping nothing.
+        let lenient = SessionNotification::from_json_lenient(text).unwrap();
+        prop_assert_eq!(&lenient.value, reference);
+        prop_assert!(lenient.skipped.is_empty());
+    }
+    let update = SessionUpdate::from_json(text).ok();
+    prop_assert_eq!(update, SessionUpdate::from_value(value).ok(), "{}", text);
+    Ok(())
+}
+
+proptest! {
+    #[test]
+    fn the_streaming_reader_agrees_with_the_reference_reader(message in notification(), junk in any_json()) {
+        let value = message.to_value(Spelling::Acp);
+        readers_agree(&value.to_string())?;
+        readers_agree(&reversed(&value).to_string())?;
+        prop_assert_eq!(SessionNotification::from_json(&reversed(&value).to_string()), Ok(message));
+        readers_agree(&junk.to_string())?;
+        // A valid envelope around arbitrary JSON as the update.
+        let wrapped = format!(r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"s","update":{junk}}}}}"#);
+        readers_agree(&wrapped)?;
+    }
+}

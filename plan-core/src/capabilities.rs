@@ -74,12 +74,10 @@ impl Wire for ClientCapabilities {
             Spelling::Rfd.capability_key(),
             Spelling::Acp.capability_key(),
         ];
-        for (key, value) in self
-            .other
-            .iter()
-            .filter(|(k, _)| !plan_keys.contains(&k.as_str()))
-        {
-            map.serialize_entry(key, value)?;
+        for (key, value) in wire::SortedMap(&self.other).entries() {
+            if !plan_keys.contains(&key.as_str()) {
+                map.serialize_entry(key, &wire::Sorted(value))?;
+            }
         }
         if let Some(plan) = &self.plan {
             map.serialize_entry(spelling.capability_key(), &CapabilityObject(plan))?;

@@ -212,16 +212,20 @@ impl Wire for PlanContent {
             Self::File { uri, .. } => map.serialize_entry("uri", uri.as_str())?,
             Self::Markdown { content, .. } => map.serialize_entry("content", &**content)?,
             Self::Custom { fields, .. } | Self::Reserved { fields, .. } => {
-                for (key, value) in fields
-                    .iter()
-                    .filter(|(k, _)| !OWN_KEYS.contains(&k.as_str()))
-                {
-                    map.serialize_entry(key, value)?;
+                let sorted = wire::SortedMap(fields);
+                for (key, value) in sorted.entries() {
+                    if !OWN_KEYS.contains(&key.as_str()) {
+                        map.serialize_entry(key, &wire::Sorted(value))?;
+                    }
                 }
             }
         }
         wire::write_meta(&mut map, self.meta())?;
         map.end()
+    }
+
+    fn read_str(json: &str, cx: &mut Cx) -> Result<Self, Error> {
+        crate::stream::content(json, cx)
     }
 
     fn read(value: Value, cx: &mut Cx, at: &Path<'_>) -> Result<Self, Error> {

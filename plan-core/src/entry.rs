@@ -242,6 +242,21 @@ impl Wire for PlanEntry {
 
 wire::wire_methods!(PlanEntry, "a plan entry");
 
+/// An entry from its three wire strings (the streaming reader's way in).
+pub(crate) fn from_wire(
+    content: String,
+    priority: String,
+    status: String,
+    meta: Option<Meta>,
+) -> PlanEntry {
+    PlanEntry {
+        content: wire::owned(content),
+        priority: Priority::from_wire(priority),
+        status: Status::from_wire(status),
+        meta,
+    }
+}
+
 /// Reads an `entries` array; lenient reading drops malformed entries.
 pub(crate) fn read_entries(
     items: Vec<Value>,

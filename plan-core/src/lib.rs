@@ -19,6 +19,7 @@ mod rules;
 mod run;
 mod sender;
 mod static_update;
+mod stream;
 mod update;
 mod wire;
 

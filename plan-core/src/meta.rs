@@ -67,8 +67,12 @@ impl From<Map<String, Value>> for Meta {
     }
 }
 
+/// Writes the object with its keys in sorted order, in every build.
 impl Serialize for Meta {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(s)
+        match &self.0 {
+            Some(map) => crate::wire::SortedMap(map).serialize(s),
+            None => s.serialize_unit(),
+        }
     }
 }

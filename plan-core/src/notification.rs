@@ -87,6 +87,10 @@ impl Wire for SessionNotification {
         map.end()
     }
 
+    fn read_str(json: &str, cx: &mut Cx) -> Result<Self, Error> {
+        crate::stream::notification(json, cx)
+    }
+
     fn read(value: Value, cx: &mut Cx, at: &Path<'_>) -> Result<Self, Error> {
         let mut envelope = wire::expect_object(value, at)?;
         let version = wire::take_string(&mut envelope, "jsonrpc", at)?;

@@ -42,6 +42,11 @@ impl Plan {
 pub struct OtherUpdate(Map<String, Value>);
 
 impl OtherUpdate {
+    /// Wraps an update object whose `sessionUpdate` is not a plan kind.
+    pub(crate) fn new(object: Map<String, Value>) -> Self {
+        Self(object)
+    }
+
     /// The `sessionUpdate` value, e.g. `agent_message_chunk`.
     pub fn kind(&self) -> &str {
         self.0
@@ -135,7 +140,7 @@ impl From<Plan> for SessionUpdate {
 impl Wire for SessionUpdate {
     fn write<S: Serializer>(&self, spelling: Spelling, s: S) -> Result<S::Ok, S::Error> {
         if let Self::Other(other) = self {
-            return other.0.serialize(s);
+            return wire::SortedMap(&other.0).serialize(s);
         }
         let mut map = s.serialize_map(None)?;
         map.serialize_entry(DISCRIMINATOR, self.kind())?;
@@ -156,6 +161,10 @@ impl Wire for SessionUpdate {
         };
         wire::write_meta(&mut map, meta)?;
         map.end()
+    }
+
+    fn read_str(json: &str, cx: &mut Cx) -> Result<Self, Error> {
+        crate::stream::update(json, cx)
     }
 
     fn read(value: Value, cx: &mut Cx, at: &Path<'_>) -> Result<Self, Error> {

@@ -166,6 +166,13 @@ pub(crate) trait Wire: Sized {
     fn write<S: Serializer>(&self, spelling: Spelling, s: S) -> Result<S::Ok, S::Error>;
     /// Reads a value; `at` is where `value` sits in the whole message.
     fn read(value: Value, cx: &mut Cx, at: &Path<'_>) -> Result<Self, Error>;
+
+    /// Reads JSON text. By default through a `Value`; the message types
+    /// override it with the streaming reader (`stream.rs`).
+    fn read_str(json: &str, cx: &mut Cx) -> Result<Self, Error> {
+        let value: Value = serde_json::from_str(json).map_err(|e| Error::syntax(&e))?;
+        Self::read(value, cx, &Path::Root)
+    }
 }
 
 /// A wire value together with the spelling to write it in.
@@ -179,8 +186,7 @@ impl<T: Wire> serde::Serialize for Spelled<'_, T> {
 
 /// Reads a whole JSON text as `T`.
 pub(crate) fn read_json<T: Wire>(json: &str, cx: &mut Cx) -> Result<T, Error> {
-    let value: Value = serde_json::from_str(json).map_err(|e| Error::syntax(&e))?;
-    T::read(value, cx, &Path::Root)
+    T::read_str(json, cx)
 }
 
 /// Writes `value` as compact JSON. Our types hold only strings, numbers and
@@ -371,6 +377,43 @@ pub(crate) fn owned(s: String) -> Cow<'static, str> {
 }
 
 // ---- writing helpers -------------------------------------------------------
+
+/// A JSON value written with every object's keys in sorted (byte) order,
+/// whether or not `serde_json`'s `preserve_order` feature is on somewhere in
+/// the build: our output, and `plan_json!`'s, is the same in every build.
+pub(crate) struct Sorted<'a>(pub(crate) &'a Value);
+
+impl serde::Serialize for Sorted<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Value::Object(map) => SortedMap(map).serialize(s),
+            Value::Array(items) => s.collect_seq(items.iter().map(Sorted)),
+            other => other.serialize(s),
+        }
+    }
+}
+
+/// An object written with its keys in sorted order (see [`Sorted`]).
+pub(crate) struct SortedMap<'a>(pub(crate) &'a Map<String, Value>);
+
+impl SortedMap<'_> {
+    /// The entries in sorted order.
+    pub(crate) fn entries(&self) -> Vec<(&String, &Value)> {
+        let mut entries: Vec<(&String, &Value)> = self.0.iter().collect();
+        entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        entries
+    }
+}
+
+impl serde::Serialize for SortedMap<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (key, value) in self.entries() {
+            map.serialize_entry(key, &Sorted(value))?;
+        }
+        map.end()
+    }
+}
 
 /// Writes the optional `_meta` entry.
 pub(crate) fn write_meta<M: SerializeMap>(

@@ -1,0 +1,280 @@
+//! plan-core against the published `agent-client-protocol-schema` crate and
+//! against `serde_json::json!`, side by side in one run, for a 10-entry and a
+//! 100-entry `items` plan in a `session/update` notification:
+//!
+//! 1. build + serialize a notification from run-time data;
+//! 2. emit a literal plan (`plan_json!`) vs (1) and vs copying the same bytes;
+//! 3. parse a notification into owned values;
+//! 4. a client board applying 1k, 10k and 100k updates across 20 plans
+//!    (time per update must stay flat).
+//!
+//! `cargo bench --bench versus`; the README quotes the ratios.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use agent_client_protocol_schema::v1 as acp;
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use plan_core::{
+    PlanBoard, PlanContent, PlanEntry, PlanId, Priority, SessionNotification, Spelling,
+    StaticUpdate, Status, plan_json,
+};
+use serde::{Deserialize, Serialize};
+
+const SESSION: &str = "sess_abc123def456";
+
+/// The run-time data both libraries build from: (content, priority, status).
+fn data(entries: usize) -> Vec<(String, usize, usize)> {
+    (0..entries)
+        .map(|i| {
+            (
+                format!("Step {i}: refactor the module number {i} of the codebase"),
+                i % 3,
+                i % 3,
+            )
+        })
+        .collect()
+}
+
+fn ours(data: &[(String, usize, usize)]) -> SessionNotification {
+    const PRIORITIES: [Priority; 3] = [Priority::High, Priority::Medium, Priority::Low];
+    const STATUSES: [Status; 3] = [Status::Completed, Status::InProgress, Status::Pending];
+    let entries = data.iter().map(|(content, p, s)| {
+        PlanEntry::new(
+            content.clone(),
+            PRIORITIES[*p].clone(),
+            STATUSES[*s].clone(),
+        )
+    });
+    let plan = PlanContent::items(PlanId::new(String::from("plan-1")).unwrap(), entries);
+    SessionNotification::new(SESSION, plan.into())
+}
+
+/// The JSON-RPC envelope around the published crate's notification.
+#[derive(Serialize, Deserialize)]
+struct Envelope<P> {
+    jsonrpc: String,
+    method: String,
+    params: P,
+}
+
+fn theirs(data: &[(String, usize, usize)]) -> Envelope<acp::SessionNotification> {
+    const PRIORITIES: [acp::PlanEntryPriority; 3] = [
+        acp::PlanEntryPriority::High,
+        acp::PlanEntryPriority::Medium,
+        acp::PlanEntryPriority::Low,
+    ];
+    const STATUSES: [acp::PlanEntryStatus; 3] = [
+        acp::PlanEntryStatus::Completed,
+        acp::PlanEntryStatus::InProgress,
+        acp::PlanEntryStatus::Pending,
+    ];
+    let entries = data
+        .iter()
+        .map(|(content, p, s)| {
+            acp::PlanEntry::new(
+                content.clone(),
+                PRIORITIES[*p].clone(),
+                STATUSES[*s].clone(),
+            )
+        })
+        .collect();
+    let content = acp::PlanUpdateContent::items(String::from("plan-1"), entries);
+    let update = acp::SessionUpdate::PlanUpdate(acp::PlanUpdate::new(content));
+    Envelope {
+        jsonrpc: "2.0".into(),
+        method: "session/update".into(),
+        params: acp::SessionNotification::new(SESSION, update),
+    }
+}
+
+fn with_json_macro(data: &[(String, usize, usize)]) -> serde_json::Value {
+    const PRIORITIES: [&str; 3] = ["high", "medium", "low"];
+    const STATUSES: [&str; 3] = ["completed", "in_progress", "pending"];
+    let entries: Vec<serde_json::Value> = data
+        .iter()
+        .map(|(content, p, s)| serde_json::json!({"content": content, "priority": PRIORITIES[*p], "status": STATUSES[*s]}))
+        .collect();
+    serde_json::json!({
+        "jsonrpc": "2.0",
+        "method": "session/update",
+        "params": {"sessionId": SESSION, "update": {"sessionUpdate": "plan_update",
+            "plan": {"type": "items", "planId": "plan-1", "entries": entries}}}
+    })
+}
+
+fn build_and_serialize(c: &mut Criterion) {
+    let mut group = c.benchmark_group("1 build + serialize");
+    let mut out = Vec::with_capacity(64 * 1024);
+    for size in [10, 100] {
+        let input = data(size);
+        group.bench_with_input(BenchmarkId::new("plan-core", size), &input, |b, input| {
+            b.iter(|| {
+                out.clear();
+                ours(black_box(input))
+                    .write_json(&mut out, Spelling::Acp)
+                    .unwrap();
+                black_box(out.len())
+            });
+        });
+        group.bench_with_input(
+            BenchmarkId::new("agent-client-protocol-schema", size),
+            &input,
+            |b, input| {
+                b.iter(|| {
+                    out.clear();
+                    serde_json::to_writer(&mut out, &theirs(black_box(input))).unwrap();
+                    black_box(out.len())
+                });
+            },
+        );
+        group.bench_with_input(
+            BenchmarkId::new("serde_json::json!", size),
+            &input,
+            |b, input| {
+                b.iter(|| {
+                    out.clear();
+                    serde_json::to_writer(&mut out, &with_json_macro(black_box(input))).unwrap();
+                    black_box(out.len())
+                });
+            },
+        );
+    }
+    group.finish();
+}
+
+const LITERAL: StaticUpdate = plan_json! {
+    id: "plan-1",
+    items: [
+        high completed "Step 0: refactor the module number 0 of the codebase",
+        medium in_progress "Step 1: refactor the module number 1 of the codebase",
+        low pending "Step 2: refactor the module number 2 of the codebase",
+        high completed "Step 3: refactor the module number 3 of the codebase",
+        medium in_progress "Step 4: refactor the module number 4 of the codebase",
+        low pending "Step 5: refactor the module number 5 of the codebase",
+        high completed "Step 6: refactor the module number 6 of the codebase",
+        medium in_progress "Step 7: refactor the module number 7 of the codebase",
+        low pending "Step 8: refactor the module number 8 of the codebase",
+        high completed "Step 9: refactor the module number 9 of the codebase",
+    ],
+};
+
+fn emit_literal(c: &mut Criterion) {
+    let mut group = c.benchmark_group("2 emit a literal 10-entry plan");
+    let session = plan_core::SessionId::new(SESSION);
+    let mut out = Vec::with_capacity(64 * 1024);
+    let mut line = Vec::new();
+    LITERAL
+        .write_notification(&mut line, &session, Spelling::Acp)
+        .unwrap();
+    assert_eq!(
+        line,
+        ours(&data(10)).to_json(Spelling::Acp).into_bytes(),
+        "the same bytes"
+    );
+
+    group.bench_function("plan_json!", |b| {
+        b.iter(|| {
+            out.clear();
+            LITERAL
+                .write_notification(&mut out, black_box(&session), Spelling::Acp)
+                .unwrap();
+            black_box(out.len())
+        });
+    });
+    group.bench_function("copy the same bytes (the limit)", |b| {
+        b.iter(|| {
+            out.clear();
+            out.extend_from_slice(black_box(&line));
+            black_box(out.len())
+        });
+    });
+    let input = data(10);
+    group.bench_function("build + serialize (plan-core)", |b| {
+        b.iter(|| {
+            out.clear();
+            ours(black_box(&input))
+                .write_json(&mut out, Spelling::Acp)
+                .unwrap();
+            black_box(out.len())
+        });
+    });
+    group.finish();
+}
+
+fn parse(c: &mut Criterion) {
+    let mut group = c.benchmark_group("3 parse into owned values");
+    for size in [10, 100] {
+        let text = ours(&data(size)).to_json(Spelling::Acp);
+        group.bench_with_input(BenchmarkId::new("plan-core", size), &text, |b, text| {
+            b.iter(|| SessionNotification::from_json(black_box(text)).unwrap());
+        });
+        group.bench_with_input(
+            BenchmarkId::new("agent-client-protocol-schema", size),
+            &text,
+            |b, text| {
+                b.iter(|| {
+                    serde_json::from_str::<Envelope<acp::SessionNotification>>(black_box(text))
+                        .unwrap()
+                });
+            },
+        );
+        group.bench_with_input(
+            BenchmarkId::new("serde_json::Value", size),
+            &text,
+            |b, text| {
+                b.iter(|| serde_json::from_str::<serde_json::Value>(black_box(text)).unwrap());
+            },
+        );
+    }
+    group.finish();
+}
+
+/// `n` update lines across 20 plans of 5 entries, statuses moving on.
+fn stream(n: usize) -> Vec<String> {
+    (0..n)
+        .map(|i| {
+            let plan = i % 20;
+            let entries = (0..5).map(|e| {
+                let status = if e < (i / 20) % 6 {
+                    Status::Completed
+                } else {
+                    Status::Pending
+                };
+                PlanEntry::new(format!("Plan {plan} step {e}"), Priority::Medium, status)
+            });
+            let content = PlanContent::items(PlanId::new(format!("plan-{plan}")).unwrap(), entries);
+            SessionNotification::new(SESSION, content.into()).to_json(Spelling::Acp)
+        })
+        .collect()
+}
+
+fn board(c: &mut Criterion) {
+    let mut group = c.benchmark_group("4 board applies a stream (time per update)");
+    group.sample_size(10);
+    for n in [1_000, 10_000, 100_000] {
+        let lines = stream(n);
+        group.throughput(Throughput::Elements(n as u64));
+        group.bench_with_input(
+            BenchmarkId::new("plan-core PlanBoard", n),
+            &lines,
+            |b, lines| {
+                b.iter(|| {
+                    let mut board = PlanBoard::new(SESSION);
+                    for line in lines {
+                        board.apply_json(line).unwrap();
+                    }
+                    black_box(board.plans().len())
+                });
+            },
+        );
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
+    targets = build_and_serialize, emit_literal, parse, board
+}
+criterion_main!(benches);

@@ -1,0 +1,729 @@
+//! The streaming reader: JSON text straight into our types, on serde's
+//! `Deserializer`, without building a `serde_json::Value` of the message.
+//!
+//! It is the fast path of `from_json` for notifications, updates and plan
+//! content. It needs each object's tag (`sessionUpdate`, `type`) to be its
+//! first key, as every writer we know puts it; when it is not, the object is
+//! collected into a `Value` and read by the `Wire::read` reference reader,
+//! which applies the same rules. The tests hold the two readers to the same
+//! results (`tests/roundtrip.rs`).
+//!
+//! Errors: a rule broken inside a visitor is recorded in [`State`] as our
+//! [`Error`] (with its path) and parsing stops; `serde_json`'s own error is
+//! then ignored. Anything `serde_json` reports by itself is a syntax error.
+
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+
+use crate::content::PlanContent;
+use crate::entry::{self, PlanEntry};
+use crate::error::{Error, ErrorKind, Path};
+use crate::id::{FileUri, PlanId, SessionId};
+use crate::meta::Meta;
+use crate::names::{self, Classified};
+use crate::notification::{METHOD, SessionNotification};
+use crate::rules::KNOWN_PLAN_TYPES;
+use crate::update::{OtherUpdate, Plan, SessionUpdate};
+use crate::wire::{self, Cx, Spelling, Wire};
+
+/// Reading state: the mode, and the first rule broken (which stops the parse).
+struct State<'c> {
+    cx: &'c mut Cx,
+    broken: Option<Error>,
+}
+
+impl State<'_> {
+    /// Records `err` and returns the serde error that stops the parse.
+    fn fail<E: de::Error>(&mut self, err: Error) -> E {
+        self.broken.get_or_insert(err);
+        E::custom("plan-core: rule broken")
+    }
+
+    /// In lenient mode records a skip and returns `None`; in strict mode fails.
+    fn skip<T, E: de::Error>(&mut self, err: Error) -> Result<Option<T>, E> {
+        self.cx.skip_or_fail(err).map_err(|err| self.fail(err))
+    }
+}
+
+/// Runs `seed` over the whole text.
+fn run<T>(
+    json: &str,
+    cx: &mut Cx,
+    seed: impl FnOnce(
+        &mut State<'_>,
+        &mut serde_json::Deserializer<serde_json::de::StrRead<'_>>,
+    ) -> Result<T, serde_json::Error>,
+) -> Result<T, Error> {
+    let mut state = State { cx, broken: None };
+    let mut de = serde_json::Deserializer::from_str(json);
+    let result = seed(&mut state, &mut de).and_then(|value| de.end().map(|()| value));
+    match (result, state.broken) {
+        (_, Some(broken)) => Err(broken),
+        (Ok(value), None) => Ok(value),
+        (Err(err), None) => Err(Error::syntax(&err)),
+    }
+}
+
+pub(crate) fn notification(json: &str, cx: &mut Cx) -> Result<SessionNotification, Error> {
+    run(json, cx, |st, de| {
+        NotificationSeed {
+            st,
+            at: &Path::Root,
+        }
+        .deserialize(de)
+    })
+}
+
+pub(crate) fn update(json: &str, cx: &mut Cx) -> Result<SessionUpdate, Error> {
+    run(json, cx, |st, de| {
+        UpdateSeed {
+            st,
+            at: &Path::Root,
+        }
+        .deserialize(de)
+    })
+}
+
+pub(crate) fn content(json: &str, cx: &mut Cx) -> Result<PlanContent, Error> {
+    run(json, cx, |st, de| {
+        ContentSeed {
+            st,
+            at: &Path::Root,
+        }
+        .deserialize(de)
+    })
+}
+
+/// The keys our objects know; anything else is `Other`.
+enum Key {
+    JsonRpc,
+    Method,
+    Params,
+    Id,
+    PlanId,
+    SessionId,
+    Update,
+    SessionUpdate,
+    Plan,
+    Type,
+    Entries,
+    Content,
+    Priority,
+    Status,
+    Uri,
+    Meta,
+    Other(String),
+}
+
+impl Key {
+    fn name(&self) -> &str {
+        match self {
+            Self::JsonRpc => "jsonrpc",
+            Self::Method => "method",
+            Self::Params => "params",
+            Self::Id => "id",
+            Self::PlanId => "planId",
+            Self::SessionId => "sessionId",
+            Self::Update => "update",
+            Self::SessionUpdate => "sessionUpdate",
+            Self::Plan => "plan",
+            Self::Type => "type",
+            Self::Entries => "entries",
+            Self::Content => "content",
+            Self::Priority => "priority",
+            Self::Status => "status",
+            Self::Uri => "uri",
+            Self::Meta => Meta::KEY,
+            Self::Other(other) => other,
+        }
+    }
+}
+
+struct KeySeed;
+
+impl<'de> DeserializeSeed<'de> for KeySeed {
+    type Value = Key;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Key, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl Visitor<'_> for KeySeed {
+    type Value = Key;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a key")
+    }
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<Key, E> {
+        Ok(match key {
+            "jsonrpc" => Key::JsonRpc,
+            "method" => Key::Method,
+            "params" => Key::Params,
+            "id" => Key::Id,
+            "planId" => Key::PlanId,
+            "sessionId" => Key::SessionId,
+            "update" => Key::Update,
+            "sessionUpdate" => Key::SessionUpdate,
+            "plan" => Key::Plan,
+            "type" => Key::Type,
+            "entries" => Key::Entries,
+            "content" => Key::Content,
+            "priority" => Key::Priority,
+            "status" => Key::Status,
+            "uri" => Key::Uri,
+            "_meta" => Key::Meta,
+            other => Key::Other(other.to_owned()),
+        })
+    }
+}
+
+/// Declares a seed struct with the state and the path, and its `Visitor`
+/// boilerplate: `deserialize_any`, and "found X" errors for every JSON type
+/// the visitor does not take.
+macro_rules! seed {
+    ($name:ident, $value:ty, $expected:literal) => {
+        struct $name<'s, 'c, 'p> {
+            st: &'s mut State<'c>,
+            at: &'p Path<'p>,
+        }
+
+        impl<'de> DeserializeSeed<'de> for $name<'_, '_, '_> {
+            type Value = $value;
+            fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<$value, D::Error> {
+                d.deserialize_any(self)
+            }
+        }
+    };
+}
+
+/// The "found X" error for a value of the wrong JSON type.
+fn wrong<E: de::Error>(
+    st: &mut State<'_>,
+    at: &Path<'_>,
+    expected: &'static str,
+    found: &'static str,
+) -> E {
+    st.fail(at.error(ErrorKind::Type { expected, found }))
+}
+
+/// `visit_*` for the JSON types a visitor of objects does not take.
+macro_rules! not_an_object {
+    ($expected:literal) => {
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str($expected)
+        }
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+            Err(wrong(self.st, self.at, $expected, "a boolean"))
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+            Err(wrong(self.st, self.at, $expected, "a number"))
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+            Err(wrong(self.st, self.at, $expected, "a number"))
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+            Err(wrong(self.st, self.at, $expected, "a number"))
+        }
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+            Err(wrong(self.st, self.at, $expected, "a string"))
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Err(wrong(self.st, self.at, $expected, "null"))
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+            Err(wrong(self.st, self.at, $expected, "an array"))
+        }
+    };
+}
+
+seed!(NotificationSeed, SessionNotification, "an object");
+
+impl<'de> Visitor<'de> for NotificationSeed<'_, '_, '_> {
+    type Value = SessionNotification;
+    not_an_object!("an object");
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SessionNotification, A::Error> {
+        let at = self.at;
+        let (mut version, mut method, mut params) = (false, false, None);
+        let params_at = at.key("params");
+        while let Some(key) = map.next_key_seed(KeySeed)? {
+            match key {
+                // The envelope is checked as it comes, so its mistakes are
+                // reported before those of `params`, as the reference reader does.
+                Key::JsonRpc => {
+                    let value = map.next_value::<Value>()?;
+                    check_version(value, at).map_err(|err| self.st.fail(err))?;
+                    version = true;
+                }
+                Key::Method => {
+                    let value = map.next_value::<Value>()?;
+                    check_method(value, at).map_err(|err| self.st.fail(err))?;
+                    method = true;
+                }
+                Key::Id => {
+                    return Err(self.st.fail(at.key("id").invalid(
+                        "a `session/update` is a notification and carries no `id`; this is a request",
+                    )));
+                }
+                Key::Params => {
+                    params = Some(map.next_value_seed(ParamsSeed {
+                        st: self.st,
+                        at: &params_at,
+                    })?);
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        for (seen, field) in [
+            (version, "jsonrpc"),
+            (method, "method"),
+            (params.is_some(), "params"),
+        ] {
+            if !seen {
+                return Err(self.st.fail(at.error(ErrorKind::Missing { field })));
+            }
+        }
+        params.ok_or_else(|| self.st.fail(at.missing("params")))
+    }
+}
+
+fn check_version(value: Value, at: &Path<'_>) -> Result<(), Error> {
+    let version = wire::expect_string(value, &at.key("jsonrpc"))?;
+    if version == "2.0" {
+        Ok(())
+    } else {
+        Err(at.key("jsonrpc").invalid(format_args!(
+            "expected JSON-RPC version \"2.0\", found {version:?}"
+        )))
+    }
+}
+
+fn check_method(value: Value, at: &Path<'_>) -> Result<(), Error> {
+    let method = wire::expect_string(value, &at.key("method"))?;
+    if method == METHOD {
+        Ok(())
+    } else {
+        Err(at
+            .key("method")
+            .invalid(format_args!("expected method `{METHOD}`, found `{method}`")))
+    }
+}
+
+seed!(ParamsSeed, SessionNotification, "an object");
+
+impl<'de> Visitor<'de> for ParamsSeed<'_, '_, '_> {
+    type Value = SessionNotification;
+    not_an_object!("an object");
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SessionNotification, A::Error> {
+        let at = self.at;
+        let (mut session, mut update, mut early_update, mut meta) = (None, None, None, None);
+        let update_at = at.key("update");
+        while let Some(key) = map.next_key_seed(KeySeed)? {
+            match key {
+                Key::SessionId => session = Some(map.next_value::<Value>()?),
+                // Before the session id, keep the update to read after it, so
+                // a missing id is reported first, as the reference reader does.
+                Key::Update if session.is_none() => early_update = Some(map.next_value::<Value>()?),
+                Key::Update => {
+                    update = Some(map.next_value_seed(UpdateSeed {
+                        st: self.st,
+                        at: &update_at,
+                    })?);
+                }
+                Key::Meta => meta = Some(map.next_value::<Value>()?),
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        let session = session
+            .ok_or_else(|| at.missing("sessionId"))
+            .and_then(|s| wire::expect_string(s, &at.key("sessionId")))
+            .map_err(|err| self.st.fail(err))?;
+        let update = match (update, early_update) {
+            (Some(update), _) => update,
+            (None, Some(value)) => SessionUpdate::read(value, self.st.cx, &update_at)
+                .map_err(|err| self.st.fail(err))?,
+            (None, None) => return Err(self.st.fail(at.missing("update"))),
+        };
+        let meta = read_meta(self.st, meta, at)?;
+        Ok(SessionNotification {
+            session_id: SessionId::new(session),
+            update,
+            meta,
+        })
+    }
+}
+
+/// Checks a `_meta` value; lenient reading drops a bad one.
+fn read_meta<E: de::Error>(
+    st: &mut State<'_>,
+    meta: Option<Value>,
+    at: &Path<'_>,
+) -> Result<Option<Meta>, E> {
+    match meta.map(Meta::from_value) {
+        None => Ok(None),
+        Some(Ok(meta)) => Ok(Some(meta)),
+        Some(Err(found)) => st.skip(wire::type_error(
+            &at.key(Meta::KEY),
+            "an object or null",
+            &found,
+        )),
+    }
+}
+
+seed!(UpdateSeed, SessionUpdate, "an object");
+
+impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
+    type Value = SessionUpdate;
+    not_an_object!("an object");
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SessionUpdate, A::Error> {
+        let at = self.at;
+        let Some(first) = map.next_key_seed(KeySeed)? else {
+            return Err(self.st.fail(at.error(ErrorKind::Missing {
+                field: "sessionUpdate",
+            })));
+        };
+        let kind = match first {
+            Key::SessionUpdate => map.next_value::<Value>()?,
+            other => return fallback(self.st, at, &other, map, SessionUpdate::read),
+        };
+        let Value::String(kind) = kind else {
+            return Err(wrong(
+                self.st,
+                &at.key("sessionUpdate"),
+                "a string",
+                wire::kind_of(&kind),
+            ));
+        };
+        match kind.as_str() {
+            "plan" | "plan_update" | "plan_removed" => {}
+            _ => {
+                // Not ours: keep it whole.
+                let mut object = Map::new();
+                object.insert("sessionUpdate".into(), Value::String(kind));
+                while let Some(key) = map.next_key::<String>()? {
+                    let value = map.next_value::<Value>()?;
+                    object.insert(key, value);
+                }
+                return Ok(SessionUpdate::Other(OtherUpdate::new(object)));
+            }
+        }
+        let (mut entries, mut plan, mut rfd_id, mut acp_id, mut meta) =
+            (None, None, None, None, None);
+        let entries_at = at.key("entries");
+        let plan_at = at.key("plan");
+        while let Some(key) = map.next_key_seed(KeySeed)? {
+            match key {
+                Key::Entries if kind == "plan" => {
+                    entries = Some(map.next_value_seed(EntriesSeed {
+                        st: self.st,
+                        at: &entries_at,
+                    })?);
+                }
+                Key::Plan if kind == "plan_update" => {
+                    plan = Some(map.next_value_seed(ContentSeed {
+                        st: self.st,
+                        at: &plan_at,
+                    })?);
+                }
+                Key::Id => rfd_id = Some(map.next_value::<Value>()?),
+                Key::PlanId => acp_id = Some(map.next_value::<Value>()?),
+                Key::Meta => meta = Some(map.next_value::<Value>()?),
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        let meta = read_meta(self.st, meta, at)?;
+        match kind.as_str() {
+            "plan" => {
+                let entries = entries.ok_or_else(|| self.st.fail(at.missing("entries")))?;
+                Ok(SessionUpdate::Plan(Plan { entries, meta }))
+            }
+            "plan_update" => {
+                let plan = plan.ok_or_else(|| self.st.fail(at.missing("plan")))?;
+                Ok(SessionUpdate::PlanUpdate { plan, meta })
+            }
+            _ => {
+                let id = plan_id(rfd_id, acp_id, at).map_err(|err| self.st.fail(err))?;
+                Ok(SessionUpdate::PlanRemoved { id, meta })
+            }
+        }
+    }
+}
+
+/// The plan id from its two spellings, as `wire::take_plan_id` reads it.
+fn plan_id(rfd: Option<Value>, acp: Option<Value>, at: &Path<'_>) -> Result<PlanId, Error> {
+    let mut map = Map::new();
+    if let Some(rfd) = rfd {
+        map.insert(Spelling::Rfd.plan_id_key().into(), rfd);
+    }
+    if let Some(acp) = acp {
+        map.insert(Spelling::Acp.plan_id_key().into(), acp);
+    }
+    wire::take_plan_id(&mut map, at)
+}
+
+/// The tag was not the first key: collect the object and read it with the
+/// reference reader.
+fn fallback<'de, A: MapAccess<'de>, T>(
+    st: &mut State<'_>,
+    at: &Path<'_>,
+    first: &Key,
+    mut map: A,
+    read: impl FnOnce(Value, &mut Cx, &Path<'_>) -> Result<T, Error>,
+) -> Result<T, A::Error> {
+    let mut object = Map::new();
+    let first_value = map.next_value::<Value>()?;
+    object.insert(first.name().to_owned(), first_value);
+    while let Some(key) = map.next_key::<String>()? {
+        let value = map.next_value::<Value>()?;
+        object.insert(key, value);
+    }
+    read(Value::Object(object), st.cx, at).map_err(|err| st.fail(err))
+}
+
+seed!(ContentSeed, PlanContent, "an object");
+
+impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
+    type Value = PlanContent;
+    not_an_object!("an object");
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PlanContent, A::Error> {
+        let at = self.at;
+        let Some(first) = map.next_key_seed(KeySeed)? else {
+            return Err(self.st.fail(at.missing("type")));
+        };
+        let kind = match first {
+            Key::Type => map.next_value::<Value>()?,
+            other => return fallback(self.st, at, &other, map, PlanContent::read),
+        };
+        let kind = wire::expect_string(kind, &at.key("type")).map_err(|err| self.st.fail(err))?;
+        let classified = names::classify(kind, &KNOWN_PLAN_TYPES);
+        let known = matches!(classified, Classified::Known(_));
+        let (mut entries, mut early_entries, mut text, mut rfd_id, mut acp_id, mut meta) =
+            (None, None, None, None, None, None);
+        let mut fields = Map::new();
+        let entries_at = at.key("entries");
+        while let Some(key) = map.next_key_seed(KeySeed)? {
+            match key {
+                Key::Id => rfd_id = Some(map.next_value::<Value>()?),
+                Key::PlanId => acp_id = Some(map.next_value::<Value>()?),
+                Key::Meta => meta = Some(map.next_value::<Value>()?),
+                // Before the id, keep the entries to read after it, so a
+                // missing id is reported first, as the reference reader does.
+                Key::Entries
+                    if matches!(classified, Classified::Known(0))
+                        && rfd_id.is_none()
+                        && acp_id.is_none() =>
+                {
+                    early_entries = Some(map.next_value::<Value>()?);
+                }
+                Key::Entries if matches!(classified, Classified::Known(0)) => {
+                    entries = Some(map.next_value_seed(EntriesSeed {
+                        st: self.st,
+                        at: &entries_at,
+                    })?);
+                }
+                Key::Uri if matches!(classified, Classified::Known(1)) => {
+                    text = Some(map.next_value::<Value>()?);
+                }
+                Key::Content if matches!(classified, Classified::Known(2)) => {
+                    text = Some(map.next_value::<Value>()?);
+                }
+                _ if known => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+                other => {
+                    let value = map.next_value::<Value>()?;
+                    fields.insert(other.name().to_owned(), value);
+                }
+            }
+        }
+        let id = plan_id(rfd_id, acp_id, at).map_err(|err| self.st.fail(err))?;
+        let meta = read_meta(self.st, meta, at)?;
+        let content = match classified {
+            Classified::Known(0) => match (entries, early_entries) {
+                (Some(entries), _) => Ok(entries),
+                (None, Some(Value::Array(items))) => {
+                    entry::read_entries(items, self.st.cx, &entries_at)
+                }
+                (None, Some(other)) => Err(wire::type_error(&entries_at, "an array", &other)),
+                (None, None) => Err(at.missing("entries")),
+            }
+            .map(|entries| PlanContent::Items { id, entries, meta }),
+            Classified::Known(1) => text
+                .ok_or_else(|| at.missing("uri"))
+                .and_then(|uri| wire::expect_string(uri, &at.key("uri")))
+                .and_then(|uri| FileUri::new(uri).map_err(|e| at.key("uri").invalid(e)))
+                .map(|uri| PlanContent::File { id, uri, meta }),
+            Classified::Known(_) => text
+                .ok_or_else(|| at.missing("content"))
+                .and_then(|content| wire::expect_string(content, &at.key("content")))
+                .map(|content| PlanContent::Markdown {
+                    id,
+                    content: wire::owned(content),
+                    meta,
+                }),
+            Classified::Custom(kind) => Ok(PlanContent::Custom {
+                kind,
+                id,
+                fields,
+                meta,
+            }),
+            Classified::Reserved(kind) => Ok(PlanContent::Reserved {
+                kind,
+                id,
+                fields,
+                meta,
+            }),
+        };
+        content.map_err(|err| self.st.fail(err))
+    }
+}
+
+seed!(EntriesSeed, Vec<PlanEntry>, "an array");
+
+impl<'de> Visitor<'de> for EntriesSeed<'_, '_, '_> {
+    type Value = Vec<PlanEntry>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array")
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Err(wrong(self.st, self.at, "an array", "a boolean"))
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Err(wrong(self.st, self.at, "an array", "a number"))
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Err(wrong(self.st, self.at, "an array", "a number"))
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Err(wrong(self.st, self.at, "an array", "a number"))
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+        Err(wrong(self.st, self.at, "an array", "a string"))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Err(wrong(self.st, self.at, "an array", "null"))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+        Err(wrong(self.st, self.at, "an array", "an object"))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<PlanEntry>, A::Error> {
+        let mut entries = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        let mut index = 0;
+        loop {
+            let at = self.at.index(index);
+            let Some(entry) = seq.next_element_seed(EntrySeed {
+                st: self.st,
+                at: &at,
+            })?
+            else {
+                break;
+            };
+            match entry {
+                Ok(entry) => entries.push(entry),
+                Err(err) => {
+                    self.st.skip::<(), A::Error>(err)?;
+                }
+            }
+            index += 1;
+        }
+        Ok(entries)
+    }
+}
+
+/// One entry: `Err` for a malformed one (the caller skips or fails), after
+/// the whole value has been read, so lenient reading can go on.
+struct EntrySeed<'s, 'c, 'p> {
+    st: &'s mut State<'c>,
+    at: &'p Path<'p>,
+}
+
+impl<'de> DeserializeSeed<'de> for EntrySeed<'_, '_, '_> {
+    type Value = Result<PlanEntry, Error>;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl EntrySeed<'_, '_, '_> {
+    fn not_an_object(&self, found: &'static str) -> Result<PlanEntry, Error> {
+        Err(self.at.error(ErrorKind::Type {
+            expected: "an object",
+            found,
+        }))
+    }
+}
+
+impl<'de> Visitor<'de> for EntrySeed<'_, '_, '_> {
+    type Value = Result<PlanEntry, Error>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a plan entry")
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(self.not_an_object("a boolean"))
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(self.not_an_object("a number"))
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(self.not_an_object("a number"))
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(self.not_an_object("a number"))
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(self.not_an_object("a string"))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(self.not_an_object("null"))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(self.not_an_object("an array"))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let (mut content, mut priority, mut status, mut meta) = (None, None, None, None);
+        while let Some(key) = map.next_key_seed(KeySeed)? {
+            match key {
+                Key::Content => content = Some(map.next_value::<Value>()?),
+                Key::Priority => priority = Some(map.next_value::<Value>()?),
+                Key::Status => status = Some(map.next_value::<Value>()?),
+                Key::Meta => meta = Some(map.next_value::<Value>()?),
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        let at = self.at;
+        let field = |value: Option<Value>, key: &'static str| {
+            value
+                .ok_or_else(|| at.missing(key))
+                .and_then(|v| wire::expect_string(v, &at.key(key)))
+        };
+        let entry = (|| {
+            let content = field(content, "content")?;
+            let priority = field(priority, "priority")?;
+            let status = field(status, "status")?;
+            Ok((content, priority, status))
+        })();
+        let (content, priority, status) = match entry {
+            Ok(fields) => fields,
+            Err(err) => return Ok(Err(err)),
+        };
+        let meta = read_meta(self.st, meta, at)?;
+        Ok(Ok(entry::from_wire(content, priority, status, meta)))
+    }
+}
