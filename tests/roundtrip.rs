@@ -259,3 +259,19 @@ proptest! {
         readers_agree(&wrapped)?;
     }
 }
+
+proptest! {
+    #[test]
+    fn the_direct_writer_writes_what_serde_writes(message in notification()) {
+        for spelling in [Spelling::Rfd, Spelling::Acp] {
+            let direct = message.to_json(spelling);
+            let serde = serde_json::to_string(&message.spelled(spelling)).unwrap();
+            prop_assert_eq!(&direct, &serde);
+            let update = serde_json::to_string(&message.update.spelled(spelling)).unwrap();
+            prop_assert_eq!(message.update.to_json(spelling), update);
+            if let SessionUpdate::PlanUpdate { plan, .. } = &message.update {
+                prop_assert_eq!(plan.to_json(spelling), serde_json::to_string(&plan.spelled(spelling)).unwrap());
+            }
+        }
+    }
+}

@@ -14,7 +14,7 @@ use crate::rules::KNOWN_PLAN_TYPES;
 use crate::wire::{self, Cx, Spelling, Wire};
 
 /// The keys a plan object writes itself; custom `fields` cannot hold them.
-const OWN_KEYS: [&str; 4] = ["type", "id", "planId", Meta::KEY];
+pub(crate) const OWN_KEYS: [&str; 4] = ["type", "id", "planId", Meta::KEY];
 
 /// The content of one plan, as carried by a `plan_update`: a tagged union on
 /// `type`. Every variant has a plan id, unique within the session.
@@ -222,6 +222,10 @@ impl Wire for PlanContent {
         }
         wire::write_meta(&mut map, self.meta())?;
         map.end()
+    }
+
+    fn emit<W: std::io::Write>(&self, out: W, spelling: Spelling) -> std::io::Result<()> {
+        crate::emit::Emitter::new(out, spelling).content(self)
     }
 
     fn read_str(json: &str, cx: &mut Cx) -> Result<Self, Error> {

@@ -225,6 +225,10 @@ impl Wire for PlanEntry {
         map.end()
     }
 
+    fn emit<W: std::io::Write>(&self, out: W, spelling: Spelling) -> std::io::Result<()> {
+        crate::emit::Emitter::new(out, spelling).entry(self)
+    }
+
     fn read(value: Value, cx: &mut Cx, at: &Path<'_>) -> Result<Self, Error> {
         let mut map = wire::expect_object(value, at)?;
         let content = wire::take_string(&mut map, "content", at)?;

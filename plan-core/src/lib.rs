@@ -6,6 +6,7 @@ mod capabilities;
 mod check;
 mod content;
 mod custom;
+mod emit;
 mod entry;
 mod error;
 mod id;

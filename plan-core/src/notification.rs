@@ -87,6 +87,10 @@ impl Wire for SessionNotification {
         map.end()
     }
 
+    fn emit<W: std::io::Write>(&self, out: W, spelling: Spelling) -> std::io::Result<()> {
+        crate::emit::Emitter::new(out, spelling).notification(self)
+    }
+
     fn read_str(json: &str, cx: &mut Cx) -> Result<Self, Error> {
         crate::stream::notification(json, cx)
     }

@@ -63,7 +63,7 @@ impl StaticUpdate {
     ) -> io::Result<()> {
         writer
             .write_all(br#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"#)?;
-        serde_json::to_writer(&mut writer, session.as_str()).map_err(io::Error::from)?;
+        crate::emit::json_string(&mut writer, session.as_str())?;
         writer.write_all(br#","update":"#)?;
         writer.write_all(self.json(spelling).as_bytes())?;
         writer.write_all(b"}}")

@@ -163,6 +163,10 @@ impl Wire for SessionUpdate {
         map.end()
     }
 
+    fn emit<W: std::io::Write>(&self, out: W, spelling: Spelling) -> std::io::Result<()> {
+        crate::emit::Emitter::new(out, spelling).update(self)
+    }
+
     fn read_str(json: &str, cx: &mut Cx) -> Result<Self, Error> {
         crate::stream::update(json, cx)
     }

@@ -167,6 +167,12 @@ pub(crate) trait Wire: Sized {
     /// Reads a value; `at` is where `value` sits in the whole message.
     fn read(value: Value, cx: &mut Cx, at: &Path<'_>) -> Result<Self, Error>;
 
+    /// Writes JSON text. By default through serde; the message types
+    /// override it with the direct writer (`emit.rs`).
+    fn emit<W: std::io::Write>(&self, out: W, spelling: Spelling) -> std::io::Result<()> {
+        serde_json::to_writer(out, &Spelled(self, spelling)).map_err(std::io::Error::from)
+    }
+
     /// Reads JSON text. By default through a `Value`; the message types
     /// override it with the streaming reader (`stream.rs`).
     fn read_str(json: &str, cx: &mut Cx) -> Result<Self, Error> {
@@ -192,8 +198,11 @@ pub(crate) fn read_json<T: Wire>(json: &str, cx: &mut Cx) -> Result<T, Error> {
 /// Writes `value` as compact JSON. Our types hold only strings, numbers and
 /// JSON values with string keys, which `serde_json` always serializes.
 pub(crate) fn to_json<T: Wire>(value: &T, spelling: Spelling) -> String {
-    serde_json::to_string(&Spelled(value, spelling))
-        .unwrap_or_else(|e| unreachable!("plan-core wire types always serialize: {e}"))
+    let mut out = Vec::with_capacity(256);
+    value
+        .emit(&mut out, spelling)
+        .unwrap_or_else(|e| unreachable!("writing to a Vec cannot fail: {e}"));
+    String::from_utf8(out).unwrap_or_else(|e| unreachable!("the writers write UTF-8: {e}"))
 }
 
 /// Gives a [`Wire`] type its public reading and writing methods and its serde impls.
@@ -246,8 +255,7 @@ macro_rules! wire_methods {
                 writer: W,
                 spelling: $crate::Spelling,
             ) -> ::std::io::Result<()> {
-                ::serde_json::to_writer(writer, &$crate::wire::Spelled(self, spelling))
-                    .map_err(::std::io::Error::from)
+                <Self as $crate::wire::Wire>::emit(self, writer, spelling)
             }
 
             /// Converts to a JSON value in `spelling`.

@@ -1,0 +1,277 @@
+//! The direct writer: our message types written as JSON text without going
+//! through serde's data model. It is what `to_json`, `write_json` and
+//! `write_line` use for notifications, updates, plan content and entries.
+//!
+//! The `Serialize` impls (in each type's file) stay the reference: they serve
+//! every other serializer, and `tests/roundtrip.rs` holds the two writers to
+//! the same bytes for arbitrary messages in both spellings.
+
+use std::io::{self, Write};
+
+use serde_json::Value;
+
+use crate::content::PlanContent;
+use crate::entry::PlanEntry;
+use crate::meta::Meta;
+use crate::notification::{METHOD, SessionNotification};
+use crate::update::SessionUpdate;
+use crate::wire::{Sorted, Spelling};
+
+/// Writes JSON text to `W` in one spelling.
+pub(crate) struct Emitter<W> {
+    out: W,
+    spelling: Spelling,
+}
+
+/// What each byte turns into inside a JSON string, as serde_json writes it:
+/// 0 for itself, else the letter after the backslash (`u` for `\u00XX`).
+const ESCAPE: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut byte = 0;
+    while byte < 0x20 {
+        table[byte] = b'u';
+        byte += 1;
+    }
+    table[0x08] = b'b';
+    table[0x09] = b't';
+    table[0x0a] = b'n';
+    table[0x0c] = b'f';
+    table[0x0d] = b'r';
+    table[b'"' as usize] = b'"';
+    table[b'\\' as usize] = b'\\';
+    table
+};
+
+impl<W: Write> Emitter<W> {
+    pub(crate) fn new(out: W, spelling: Spelling) -> Self {
+        Self { out, spelling }
+    }
+
+    fn raw(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.out.write_all(bytes)
+    }
+
+    /// A JSON string, escaped as serde_json escapes it. Eight bytes at a time
+    /// are checked for anything to escape; only a chunk that has some is
+    /// looked at byte by byte.
+    fn str(&mut self, text: &str) -> io::Result<()> {
+        let bytes = text.as_bytes();
+        self.out.write_all(b"\"")?;
+        let mut start = 0;
+        let mut index = 0;
+        while index < bytes.len() {
+            if let Some(chunk) = bytes.get(index..index + 8)
+                && !needs_escape(chunk)
+            {
+                index += 8;
+                continue;
+            }
+            let byte = bytes[index];
+            index += 1;
+            let escape = ESCAPE[usize::from(byte)];
+            if escape == 0 {
+                continue;
+            }
+            let index = index - 1;
+            self.out.write_all(&bytes[start..index])?;
+            if escape == b'u' {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                let hex = [HEX[usize::from(byte >> 4)], HEX[usize::from(byte & 0xf)]];
+                self.out
+                    .write_all(&[b'\\', b'u', b'0', b'0', hex[0], hex[1]])?;
+            } else {
+                self.out.write_all(&[b'\\', escape])?;
+            }
+            start = index + 1;
+        }
+        self.out.write_all(&bytes[start..])?;
+        self.out.write_all(b"\"")
+    }
+
+    /// Any JSON value (`_meta`, custom fields), keys sorted.
+    fn value(&mut self, value: &Value) -> io::Result<()> {
+        serde_json::to_writer(&mut self.out, &Sorted(value)).map_err(io::Error::from)
+    }
+
+    /// `,"_meta":{...}` if there is one.
+    fn meta(&mut self, meta: Option<&Meta>) -> io::Result<()> {
+        let Some(meta) = meta else { return Ok(()) };
+        self.raw(b",\"_meta\":")?;
+        match meta.as_object() {
+            Some(map) => serde_json::to_writer(&mut self.out, &crate::wire::SortedMap(map))
+                .map_err(io::Error::from),
+            None => self.raw(b"null"),
+        }
+    }
+
+    /// `,"id":"..."` or `,"planId":"..."`.
+    fn plan_id(&mut self, id: &str) -> io::Result<()> {
+        self.raw(match self.spelling {
+            Spelling::Rfd => b",\"id\":",
+            Spelling::Acp => b",\"planId\":",
+        })?;
+        self.str(id)
+    }
+
+    fn entries(&mut self, entries: &[PlanEntry]) -> io::Result<()> {
+        self.raw(b"[")?;
+        for (index, entry) in entries.iter().enumerate() {
+            if index > 0 {
+                self.raw(b",")?;
+            }
+            self.entry(entry)?;
+        }
+        self.raw(b"]")
+    }
+
+    pub(crate) fn entry(&mut self, entry: &PlanEntry) -> io::Result<()> {
+        self.raw(b"{\"content\":")?;
+        self.str(&entry.content)?;
+        self.raw(b",\"priority\":")?;
+        self.str(entry.priority.as_str())?;
+        self.raw(b",\"status\":")?;
+        self.str(entry.status.as_str())?;
+        self.meta(entry.meta.as_ref())?;
+        self.raw(b"}")
+    }
+
+    pub(crate) fn content(&mut self, plan: &PlanContent) -> io::Result<()> {
+        self.raw(b"{\"type\":")?;
+        self.str(plan.type_name())?;
+        self.plan_id(plan.id().as_str())?;
+        match plan {
+            PlanContent::Items { entries, .. } => {
+                self.raw(b",\"entries\":")?;
+                self.entries(entries)?;
+            }
+            PlanContent::File { uri, .. } => {
+                self.raw(b",\"uri\":")?;
+                self.str(uri.as_str())?;
+            }
+            PlanContent::Markdown { content, .. } => {
+                self.raw(b",\"content\":")?;
+                self.str(content)?;
+            }
+            PlanContent::Custom { fields, .. } | PlanContent::Reserved { fields, .. } => {
+                for (key, value) in crate::wire::SortedMap(fields).entries() {
+                    if !crate::content::OWN_KEYS.contains(&key.as_str()) {
+                        self.raw(b",")?;
+                        self.str(key)?;
+                        self.raw(b":")?;
+                        self.value(value)?;
+                    }
+                }
+            }
+        }
+        self.meta(plan.meta())?;
+        self.raw(b"}")
+    }
+
+    pub(crate) fn update(&mut self, update: &SessionUpdate) -> io::Result<()> {
+        let meta = match update {
+            SessionUpdate::Other(other) => {
+                return serde_json::to_writer(
+                    &mut self.out,
+                    &crate::wire::SortedMap(other.as_object()),
+                )
+                .map_err(io::Error::from);
+            }
+            SessionUpdate::Plan(plan) => {
+                self.raw(b"{\"sessionUpdate\":\"plan\",\"entries\":")?;
+                self.entries(&plan.entries)?;
+                plan.meta.as_ref()
+            }
+            SessionUpdate::PlanUpdate { plan, meta } => {
+                self.raw(b"{\"sessionUpdate\":\"plan_update\",\"plan\":")?;
+                self.content(plan)?;
+                meta.as_ref()
+            }
+            SessionUpdate::PlanRemoved { id, meta } => {
+                self.raw(b"{\"sessionUpdate\":\"plan_removed\"")?;
+                self.plan_id(id.as_str())?;
+                meta.as_ref()
+            }
+        };
+        self.meta(meta)?;
+        self.raw(b"}")
+    }
+
+    pub(crate) fn notification(&mut self, notification: &SessionNotification) -> io::Result<()> {
+        self.raw(b"{\"jsonrpc\":\"2.0\",\"method\":\"")?;
+        self.raw(METHOD.as_bytes())?;
+        self.raw(b"\",\"params\":{\"sessionId\":")?;
+        self.str(notification.session_id.as_str())?;
+        self.raw(b",\"update\":")?;
+        self.update(&notification.update)?;
+        self.meta(notification.meta.as_ref())?;
+        self.raw(b"}}")
+    }
+}
+
+/// Whether any of eight bytes must be escaped: a control character (below
+/// 0x20), `"` or `\`. Word-at-a-time ("SWAR") tests, exact for these values.
+fn needs_escape(chunk: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut word = [0u8; 8];
+    word.copy_from_slice(chunk);
+    let word = u64::from_le_bytes(word);
+    let below = |n: u8| word.wrapping_sub(ONES * u64::from(n)) & !word & HIGHS;
+    let equal = |byte: u8| {
+        let x = word ^ (ONES * u64::from(byte));
+        x.wrapping_sub(ONES) & !x & HIGHS
+    };
+    below(0x20) | equal(b'"') | equal(b'\\') != 0
+}
+
+/// Writes a session id as a JSON string (for `StaticUpdate`).
+pub(crate) fn json_string<W: Write>(out: W, text: &str) -> io::Result<()> {
+    Emitter::new(out, Spelling::Rfd).str(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_chunk_test_finds_exactly_the_bytes_to_escape() {
+        for byte in 0..=255_u8 {
+            for position in 0..8 {
+                let mut chunk = [b'a'; 8];
+                chunk[position] = byte;
+                assert_eq!(
+                    needs_escape(&chunk),
+                    ESCAPE[usize::from(byte)] != 0,
+                    "{byte:#x} at {position}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn strings_escape_as_serde_json_escapes_them() {
+        for byte in 0..=0x7f_u8 {
+            let text = format!("a{}b", char::from(byte));
+            let mut ours = Vec::new();
+            json_string(&mut ours, &text).unwrap();
+            assert_eq!(
+                String::from_utf8(ours).unwrap(),
+                serde_json::to_string(&text).unwrap(),
+                "{byte:#x}"
+            );
+        }
+        // Escapes at every position of the eight-byte chunks, and none.
+        for position in 0..20 {
+            for special in ["\"", "\\", "\n", "\u{1}", "\u{1f}"] {
+                let mut text = "x".repeat(20);
+                text.replace_range(position..=position, special);
+                let mut ours = Vec::new();
+                json_string(&mut ours, &text).unwrap();
+                assert_eq!(ours, serde_json::to_vec(&text).unwrap(), "{text:?}");
+            }
+        }
+        let mut ours = Vec::new();
+        json_string(&mut ours, "é ✓ 🚀 / \u{7f}").unwrap();
+        assert_eq!(ours, serde_json::to_vec("é ✓ 🚀 / \u{7f}").unwrap());
+    }
+}
