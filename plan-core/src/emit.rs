@@ -23,7 +23,7 @@ pub(crate) struct Emitter<W> {
     spelling: Spelling,
 }
 
-/// What each byte turns into inside a JSON string, as serde_json writes it:
+/// What each byte turns into inside a JSON string, as `serde_json` writes it:
 /// 0 for itself, else the letter after the backslash (`u` for `\u00XX`).
 const ESCAPE: [u8; 256] = {
     let mut table = [0u8; 256];
@@ -51,7 +51,7 @@ impl<W: Write> Emitter<W> {
         self.out.write_all(bytes)
     }
 
-    /// A JSON string, escaped as serde_json escapes it. Eight bytes at a time
+    /// A JSON string, escaped as `serde_json` escapes it. Eight bytes at a time
     /// are checked for anything to escape; only a chunk that has some is
     /// looked at byte by byte.
     fn str(&mut self, text: &str) -> io::Result<()> {
