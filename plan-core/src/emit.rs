@@ -55,8 +55,14 @@ impl<W: Write> Emitter<W> {
     /// are checked for anything to escape; only a chunk that has some is
     /// looked at byte by byte.
     fn str(&mut self, text: &str) -> io::Result<()> {
-        let bytes = text.as_bytes();
         self.out.write_all(b"\"")?;
+        self.str_contents(text)?;
+        self.out.write_all(b"\"")
+    }
+
+    /// The inside of a JSON string: `text` escaped, without the quotes.
+    fn str_contents(&mut self, text: &str) -> io::Result<()> {
+        let bytes = text.as_bytes();
         let mut start = 0;
         let mut index = 0;
         while index < bytes.len() {
@@ -84,8 +90,7 @@ impl<W: Write> Emitter<W> {
             }
             start = index + 1;
         }
-        self.out.write_all(&bytes[start..])?;
-        self.out.write_all(b"\"")
+        self.out.write_all(&bytes[start..])
     }
 
     /// Any JSON value (`_meta`, custom fields), keys sorted.
@@ -224,9 +229,16 @@ fn needs_escape(chunk: &[u8]) -> bool {
     below(0x20) | equal(b'"') | equal(b'\\') != 0
 }
 
-/// Writes a session id as a JSON string (for `StaticUpdate`).
-pub(crate) fn json_string<W: Write>(out: W, text: &str) -> io::Result<()> {
+/// Writes `text` as a JSON string.
+#[cfg(test)]
+fn json_string<W: Write>(out: W, text: &str) -> io::Result<()> {
     Emitter::new(out, Spelling::Rfd).str(text)
+}
+
+/// Writes the inside of a JSON string: `text` escaped, without the quotes
+/// (for `StaticUpdate`, whose fixed text holds the quotes).
+pub(crate) fn json_string_contents<W: Write>(out: W, text: &str) -> io::Result<()> {
+    Emitter::new(out, Spelling::Rfd).str_contents(text)
 }
 
 #[cfg(test)]

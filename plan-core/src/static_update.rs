@@ -30,23 +30,39 @@ use crate::wire::Spelling;
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StaticUpdate {
-    rfd: &'static str,
-    acp: &'static str,
+    /// `","update":{...}}}` in each spelling: everything after the session id.
+    rfd_tail: &'static str,
+    acp_tail: &'static str,
 }
 
+/// Everything before the session id's text.
+const HEAD: &[u8] = br#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":""#;
+/// What comes between the session id's text and the update.
+const UPDATE: &str = r#"","update":"#;
+/// What closes `params` and the message.
+const CLOSE: &str = "}}";
+
 impl StaticUpdate {
-    /// Wraps the two texts; `plan_json!` is the way to make one.
+    /// Wraps the two texts; `plan_json!` is the way to make one. Each is
+    /// `","update":` + the update's JSON + `}}`, so that a whole notification
+    /// is three writes.
     #[doc(hidden)]
-    pub const fn new(rfd: &'static str, acp: &'static str) -> Self {
-        Self { rfd, acp }
+    pub const fn new(rfd_tail: &'static str, acp_tail: &'static str) -> Self {
+        Self { rfd_tail, acp_tail }
+    }
+
+    fn tail(&self, spelling: Spelling) -> &'static str {
+        match spelling {
+            Spelling::Rfd => self.rfd_tail,
+            Spelling::Acp => self.acp_tail,
+        }
     }
 
     /// The `update` object's JSON in `spelling`.
-    pub const fn json(&self, spelling: Spelling) -> &'static str {
-        match spelling {
-            Spelling::Rfd => self.rfd,
-            Spelling::Acp => self.acp,
-        }
+    pub fn json(&self, spelling: Spelling) -> &'static str {
+        let tail = self.tail(spelling);
+        tail.get(UPDATE.len()..tail.len() - CLOSE.len())
+            .unwrap_or(tail)
     }
 
     /// Writes the whole `session/update` notification for `session`, as
@@ -61,11 +77,8 @@ impl StaticUpdate {
         session: &SessionId,
         spelling: Spelling,
     ) -> io::Result<()> {
-        writer
-            .write_all(br#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"#)?;
-        crate::emit::json_string(&mut writer, session.as_str())?;
-        writer.write_all(br#","update":"#)?;
-        writer.write_all(self.json(spelling).as_bytes())?;
-        writer.write_all(b"}}")
+        writer.write_all(HEAD)?;
+        crate::emit::json_string_contents(&mut writer, session.as_str())?;
+        writer.write_all(self.tail(spelling).as_bytes())
     }
 }

@@ -132,6 +132,11 @@ pub(crate) fn static_json(plan: &Plan) -> Result<TokenStream, syn::Error> {
         errors.for_each(|e| first.combine(e));
         return Err(first);
     }
+    // `StaticUpdate` keeps what follows the session id in a notification.
+    let (rfd, acp) = (
+        format!("\",\"update\":{rfd}}}}}"),
+        format!("\",\"update\":{acp}}}}}"),
+    );
     Ok(quote!(::plan_core::__private::StaticUpdate::new(#rfd, #acp)))
 }
 
