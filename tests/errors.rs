@@ -184,3 +184,28 @@ fn builders_refuse_what_the_protocol_forbids() {
         "unknown status `in-progress`; did you mean `in_progress`?"
     );
 }
+
+#[test]
+fn a_repeated_key_is_ambiguous_and_an_error() {
+    // Found by the fuzzer (fuzz/, target parse_message): the streaming reader
+    // took the first `type`, `serde_json::Value` the last.
+    let twice = r#"{"type": "fi@e", "type": "file", "planId": "plan-1"}"#;
+    let err = plan_core::PlanContent::from_json(twice).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "in the message: `type` appears twice; a message with a repeated key is ambiguous"
+    );
+    // Also when the tag is not first (the fallback reader), and in an entry.
+    let late = r#"{"planId": "p", "type": "markdown", "content": "a", "content": "b"}"#;
+    assert!(
+        plan_core::PlanContent::from_json(late)
+            .unwrap_err()
+            .to_string()
+            .contains("`content` appears twice")
+    );
+    let entry = r#"{"sessionUpdate":"plan","entries":[{"content":"a","status":"pending","priority":"high","status":"completed"}]}"#;
+    let err = SessionUpdate::from_json(entry).unwrap_err();
+    assert_eq!(err.path(), "entries[0]");
+    let other = r#"{"sessionUpdate":"agent_message_chunk","x":1,"x":2}"#;
+    assert!(SessionUpdate::from_json(other).is_err());
+}

@@ -118,6 +118,30 @@ enum Key {
 }
 
 impl Key {
+    /// One bit per known key, to find a key read twice in one object.
+    fn bit(&self) -> u32 {
+        let index = match self {
+            Self::JsonRpc => 0,
+            Self::Method => 1,
+            Self::Params => 2,
+            Self::Id => 3,
+            Self::PlanId => 4,
+            Self::SessionId => 5,
+            Self::Update => 6,
+            Self::SessionUpdate => 7,
+            Self::Plan => 8,
+            Self::Type => 9,
+            Self::Entries => 10,
+            Self::Content => 11,
+            Self::Priority => 12,
+            Self::Status => 13,
+            Self::Uri => 14,
+            Self::Meta => 15,
+            Self::Other(_) => return 0,
+        };
+        1 << index
+    }
+
     fn name(&self) -> &str {
         match self {
             Self::JsonRpc => "jsonrpc",
@@ -139,6 +163,49 @@ impl Key {
             Self::Other(other) => other,
         }
     }
+}
+
+/// The keys already read in one object. A key read twice makes the message
+/// ambiguous (`serde_json::Value` would keep the last, a streaming reader
+/// the first), so it is an error, whichever reader meets it.
+#[derive(Default)]
+struct Seen(u32);
+
+impl Seen {
+    fn check<E: de::Error>(
+        &mut self,
+        key: &Key,
+        st: &mut State<'_>,
+        at: &Path<'_>,
+    ) -> Result<(), E> {
+        let bit = key.bit();
+        if self.0 & bit != 0 {
+            return Err(st.fail(duplicate(key.name(), at)));
+        }
+        self.0 |= bit;
+        Ok(())
+    }
+}
+
+fn duplicate(key: &str, at: &Path<'_>) -> Error {
+    at.invalid(format_args!(
+        "`{key}` appears twice; a message with a repeated key is ambiguous"
+    ))
+}
+
+/// Inserts a collected field; a key given twice is an error.
+fn insert<E: de::Error>(
+    st: &mut State<'_>,
+    at: &Path<'_>,
+    object: &mut Map<String, Value>,
+    key: String,
+    value: Value,
+) -> Result<(), E> {
+    if object.contains_key(&key) {
+        return Err(st.fail(duplicate(&key, at)));
+    }
+    object.insert(key, value);
+    Ok(())
 }
 
 struct KeySeed;
@@ -247,7 +314,9 @@ impl<'de> Visitor<'de> for NotificationSeed<'_, '_, '_> {
         let at = self.at;
         let (mut version, mut method, mut params) = (false, false, None);
         let params_at = at.key("params");
+        let mut seen = Seen::default();
         while let Some(key) = map.next_key_seed(KeySeed)? {
+            seen.check(&key, self.st, self.at)?;
             match key {
                 // The envelope is checked as it comes, so its mistakes are
                 // reported before those of `params`, as the reference reader does.
@@ -322,7 +391,9 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_, '_> {
         let at = self.at;
         let (mut session, mut update, mut early_update, mut meta) = (None, None, None, None);
         let update_at = at.key("update");
+        let mut seen = Seen::default();
         while let Some(key) = map.next_key_seed(KeySeed)? {
+            seen.check(&key, self.st, self.at)?;
             match key {
                 Key::SessionId => session = Some(map.next_value::<Value>()?),
                 // Before the session id, keep the update to read after it, so
@@ -409,7 +480,7 @@ impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
                 object.insert("sessionUpdate".into(), Value::String(kind));
                 while let Some(key) = map.next_key::<String>()? {
                     let value = map.next_value::<Value>()?;
-                    object.insert(key, value);
+                    insert(self.st, at, &mut object, key, value)?;
                 }
                 return Ok(SessionUpdate::Other(OtherUpdate::new(object)));
             }
@@ -418,7 +489,9 @@ impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
             (None, None, None, None, None);
         let entries_at = at.key("entries");
         let plan_at = at.key("plan");
+        let mut seen = Seen(Key::SessionUpdate.bit());
         while let Some(key) = map.next_key_seed(KeySeed)? {
+            seen.check(&key, self.st, self.at)?;
             match key {
                 Key::Entries if kind == "plan" => {
                     entries = Some(map.next_value_seed(EntriesSeed {
@@ -484,7 +557,7 @@ fn fallback<'de, A: MapAccess<'de>, T>(
     object.insert(first.name().to_owned(), first_value);
     while let Some(key) = map.next_key::<String>()? {
         let value = map.next_value::<Value>()?;
-        object.insert(key, value);
+        insert(st, at, &mut object, key, value)?;
     }
     read(Value::Object(object), st.cx, at).map_err(|err| st.fail(err))
 }
@@ -511,7 +584,9 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
             (None, None, None, None, None, None);
         let mut fields = Map::new();
         let entries_at = at.key("entries");
+        let mut seen = Seen(Key::Type.bit());
         while let Some(key) = map.next_key_seed(KeySeed)? {
+            seen.check(&key, self.st, self.at)?;
             match key {
                 Key::Id => rfd_id = Some(map.next_value::<Value>()?),
                 Key::PlanId => acp_id = Some(map.next_value::<Value>()?),
@@ -542,7 +617,7 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
                 }
                 other => {
                     let value = map.next_value::<Value>()?;
-                    fields.insert(other.name().to_owned(), value);
+                    insert(self.st, at, &mut fields, other.name().to_owned(), value)?;
                 }
             }
         }
@@ -696,7 +771,9 @@ impl<'de> Visitor<'de> for EntrySeed<'_, '_, '_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let (mut content, mut priority, mut status, mut meta) = (None, None, None, None);
+        let mut seen = Seen::default();
         while let Some(key) = map.next_key_seed(KeySeed)? {
+            seen.check(&key, self.st, self.at)?;
             match key {
                 Key::Content => content = Some(map.next_value::<Value>()?),
                 Key::Priority => priority = Some(map.next_value::<Value>()?),
