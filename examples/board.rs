@@ -101,12 +101,14 @@ pub fn run(
 ) -> io::Result<usize> {
     let mut boards = SessionBoards::new();
     let mut invalid = 0;
-    for (index, text) in input.lines().enumerate() {
-        let text = text?;
-        if text.trim().is_empty() {
+    // Lines are read as bytes, so a line that is not UTF-8 is reported and
+    // skipped like any other bad line instead of ending the stream.
+    for (index, bytes) in input.split(b'\n').enumerate() {
+        let bytes = bytes?;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        match boards.apply_json(&text) {
+        match boards.apply_slice(&bytes) {
             Ok(_) if live => {
                 write!(out, "\x1b[H\x1b[2J")?;
                 draw(&boards, out, style)?;
@@ -168,6 +170,27 @@ mod tests {
             err,
             "board: line 1: in the message: missing required field `method`\n\
              board: line 4: invalid JSON at line 1, column 2: expected ident\n"
+        );
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_reported_and_skipped() {
+        let mut input = b"\xff\xfe\n".to_vec();
+        input.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":\"s\",\"update\":{\"sessionUpdate\":\"plan_removed\",\"planId\":\"x\"}}}\n");
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let invalid = run(
+            &Options::default(),
+            input.as_slice(),
+            &mut out,
+            &mut err,
+            TerminalStyle::PLAIN,
+            false,
+        )
+        .unwrap();
+        assert_eq!(invalid, 1);
+        assert_eq!(
+            String::from_utf8(err).unwrap(),
+            "board: line 1: in the message: the message is not UTF-8 text: invalid byte at offset 0\n"
         );
     }
 

@@ -226,3 +226,66 @@ proptest! {
         }
     }
 }
+
+/// The reference model of SPEC.md's client semantics: plans by id in order
+/// of first appearance; `plan_update` replaces, `plan_removed` removes, a v1
+/// `plan` is the plan `main`.
+fn model(updates: &[SessionUpdate]) -> Vec<PlanContent> {
+    let mut plans: Vec<PlanContent> = Vec::new();
+    for update in updates {
+        let content = match update {
+            SessionUpdate::Plan(plan) => PlanContent::items(PlanId::LEGACY, plan.entries.clone()),
+            SessionUpdate::PlanUpdate { plan, .. } => plan.clone(),
+            SessionUpdate::PlanRemoved { id, .. } => {
+                plans.retain(|p| p.id() != id);
+                continue;
+            }
+            SessionUpdate::Other(_) => continue,
+        };
+        match plans.iter_mut().find(|p| p.id() == content.id()) {
+            Some(existing) => *existing = content,
+            None => plans.push(content),
+        }
+    }
+    plans
+}
+
+fn small_update() -> impl Strategy<Value = SessionUpdate> {
+    let id = prop_oneof![Just("a"), Just("b"), Just("c"), Just("main")]
+        .prop_map(|i| PlanId::new(i).unwrap());
+    let entry = (prop_oneof![Just("x"), Just("y"), Just("z")], 0..4usize).prop_map(|(text, s)| {
+        let status = [
+            Status::Pending,
+            Status::InProgress,
+            Status::Completed,
+            Status::Cancelled,
+        ][s]
+            .clone();
+        plan_core::PlanEntry::new(text, plan_core::Priority::Medium, status)
+    });
+    let entries = proptest::collection::vec(entry, 0..4);
+    prop_oneof![
+        (id.clone(), entries.clone())
+            .prop_map(|(id, e)| SessionUpdate::plan_update(PlanContent::items(id, e))),
+        (id.clone(), ".{0,8}")
+            .prop_map(|(id, md)| SessionUpdate::plan_update(PlanContent::markdown(id, md))),
+        id.prop_map(SessionUpdate::plan_removed),
+        entries.prop_map(SessionUpdate::plan),
+    ]
+}
+
+proptest! {
+    #[test]
+    fn the_board_matches_the_reference_model(updates in proptest::collection::vec(small_update(), 0..40)) {
+        let mut board = PlanBoard::new("s");
+        for update in &updates {
+            board.apply_json(&line("s", update.clone())).unwrap();
+        }
+        let on_board: Vec<&PlanContent> = board.plans().map(|p| p.content()).collect();
+        let expected = model(&updates);
+        prop_assert_eq!(on_board, expected.iter().collect::<Vec<_>>());
+        for plan in board.plans() {
+            prop_assert_eq!(plan.progress(), plan.content().entries().map(plan_core::Progress::of));
+        }
+    }
+}

@@ -309,6 +309,16 @@ impl SessionBoards {
         Ok(self.apply(notification))
     }
 
+    /// [`apply_json`](Self::apply_json) for bytes as a transport hands them
+    /// over; bytes that are not UTF-8 are an error saying where.
+    ///
+    /// # Errors
+    /// A malformed message; no board changes.
+    pub fn apply_slice(&mut self, line: &[u8]) -> Result<Applied, Error> {
+        let notification = SessionNotification::from_slice(line)?;
+        Ok(self.apply(notification))
+    }
+
     /// Applies one notification to its session's board.
     pub fn apply(&mut self, notification: SessionNotification) -> Applied {
         let index = match self

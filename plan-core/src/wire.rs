@@ -195,6 +195,16 @@ pub(crate) fn read_json<T: Wire>(json: &str, cx: &mut Cx) -> Result<T, Error> {
     T::read_str(json, cx)
 }
 
+/// The bytes as text, or an error saying where they stop being UTF-8.
+pub(crate) fn utf8(bytes: &[u8]) -> Result<&str, Error> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        Path::Root.invalid(format_args!(
+            "the message is not UTF-8 text: invalid byte at offset {}",
+            e.valid_up_to()
+        ))
+    })
+}
+
 /// Writes `value` as compact JSON. Our types hold only strings, numbers and
 /// JSON values with string keys, which `serde_json` always serializes.
 pub(crate) fn to_json<T: Wire>(value: &T, spelling: Spelling) -> String {
@@ -216,6 +226,15 @@ macro_rules! wire_methods {
             /// protocol; the error says where.
             pub fn from_json(json: &str) -> Result<Self, $crate::Error> {
                 $crate::wire::read_json(json, &mut $crate::wire::Cx::strict())
+            }
+
+            #[doc = concat!("Reads ", $what, " from bytes of JSON text (what a transport hands over).")]
+            ///
+            /// # Errors
+            /// [`Error`](crate::Error) if the bytes are not UTF-8 (saying where),
+            /// not JSON, or break the protocol.
+            pub fn from_slice(json: &[u8]) -> Result<Self, $crate::Error> {
+                Self::from_json($crate::wire::utf8(json)?)
             }
 
             #[doc = concat!("Reads ", $what, " from JSON text, dropping malformed parts")]
