@@ -3,12 +3,13 @@
 #
 #   bench/compile-time.sh [calls]      (default: 500 calls)
 #
-# 1. The clean build of plan-macros with its dependencies (syn, quote,
-#    proc-macro2), in a fresh target directory.
-# 2. The build of a library crate of N public functions, each returning a 3-entry plan,
-#    written with `plan!`, against the same crate written with plan-core's
-#    builders. Dependencies are built first; only the crate itself is timed,
-#    best of 3 runs.
+# 1. Clean builds, each in a fresh target directory: `plan-macros` with its
+#    dependencies; a crate using plan-core with default features (the macros
+#    included); and, for scale, a crate using only serde and serde_json.
+# 2. A library crate of N public functions, each returning a 3-entry plan,
+#    written three ways: with `plan!`, with plan-core's builders, and with the
+#    published `agent-client-protocol-schema` crate's builders. Dependencies
+#    are built first; only the crate itself is timed, best of 3 runs.
 #
 # Everything happens in a temporary directory that is removed at the end.
 set -euo pipefail
@@ -17,7 +18,6 @@ calls=${1:-500}
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-export CARGO_TARGET_DIR="$work/target"
 
 seconds() { # runs "$@" and prints how long it took, in seconds
     local start end
@@ -27,47 +27,69 @@ seconds() { # runs "$@" and prints how long it took, in seconds
     echo "$end - $start" | bc
 }
 
-echo "plan-macros clean build (with syn, quote, proc-macro2): $(seconds cargo build --quiet --manifest-path "$root/Cargo.toml" -p plan-macros) s"
-
-make_crate() { # name, body-of-each-function generator
+make_crate() { # name, dependencies (TOML lines), source generator
     local dir="$work/$1"
     mkdir -p "$dir/src"
-    cat >"$dir/Cargo.toml" <<TOML
-[package]
-name = "$1"
-version = "0.0.0"
-edition = "2024"
-publish = false
-
-[dependencies]
-plan-core = { path = "$root/plan-core" }
-
-[workspace]
-TOML
-    {
-        echo "use plan_core::*;"
-        for i in $(seq 1 "$calls"); do
-            echo "pub fn plan_$i() -> PlanContent {"
-            "$2" "$i"
-            echo "}"
-        done
-    } >"$dir/src/lib.rs"
+    printf '[package]\nname = "%s"\nversion = "0.0.0"\nedition = "2024"\npublish = false\n\n[dependencies]\n%s\n\n[workspace]\n' "$1" "$2" >"$dir/Cargo.toml"
+    "$3" >"$dir/src/lib.rs"
 }
 
+empty() { echo "pub fn nothing() {}"; }
+
+plan_core_dep="plan-core = { path = \"$root/plan-core\" }"
+serde_deps='serde = "1"
+serde_json = "1"'
+acp_dep='agent-client-protocol-schema = { version = "=1.15.1", default-features = false, features = ["unstable_plan_operations"] }'
+
+echo "syn features used by plan-macros: $(grep '^syn' "$root/Cargo.toml" | sed 's/.*features = //')"
+echo "clean build, plan-macros with syn, quote, proc-macro2: $(CARGO_TARGET_DIR="$work/target-macros" seconds cargo build --quiet --manifest-path "$root/Cargo.toml" -p plan-macros) s"
+make_crate facade "$plan_core_dep" empty
+echo "clean build, a crate using plan-core (default features): $(CARGO_TARGET_DIR="$work/target-facade" seconds cargo build --quiet --manifest-path "$work/facade/Cargo.toml") s"
+make_crate serde_only "$serde_deps" empty
+echo "clean build, a crate using serde + serde_json only: $(CARGO_TARGET_DIR="$work/target-serde" seconds cargo build --quiet --manifest-path "$work/serde_only/Cargo.toml") s"
+
 with_macro() {
-    echo "    plan! { id: \"plan-$1\", items: [ high pending \"Step $1 a\", medium in_progress \"Step $1 b\", low completed \"Step $1 c\" ] }"
+    echo "use plan_core::*;"
+    for i in $(seq 1 "$calls"); do
+        echo "pub fn plan_$i() -> PlanContent {"
+        echo "    plan! { id: \"plan-$i\", items: [ high pending \"Step $i a\", medium in_progress \"Step $i b\", low completed \"Step $i c\" ] }"
+        echo "}"
+    done
 }
 
 with_builders() {
-    echo "    PlanContent::items(PlanId::new(\"plan-$1\").unwrap(), ["
-    echo "        PlanEntry::new(\"Step $1 a\", Priority::High, Status::Pending),"
-    echo "        PlanEntry::new(\"Step $1 b\", Priority::Medium, Status::InProgress),"
-    echo "        PlanEntry::new(\"Step $1 c\", Priority::Low, Status::Completed),"
-    echo "    ])"
+    echo "use plan_core::*;"
+    for i in $(seq 1 "$calls"); do
+        echo "pub fn plan_$i() -> PlanContent {"
+        echo "    PlanContent::items(PlanId::new(\"plan-$i\").unwrap(), ["
+        echo "        PlanEntry::new(\"Step $i a\", Priority::High, Status::Pending),"
+        echo "        PlanEntry::new(\"Step $i b\", Priority::Medium, Status::InProgress),"
+        echo "        PlanEntry::new(\"Step $i c\", Priority::Low, Status::Completed),"
+        echo "    ])"
+        echo "}"
+    done
 }
 
-for variant in with_macro with_builders; do
-    make_crate "$variant" "$variant"
+with_published() {
+    echo "use agent_client_protocol_schema::v1::*;"
+    for i in $(seq 1 "$calls"); do
+        echo "pub fn plan_$i() -> PlanUpdateContent {"
+        echo "    PlanUpdateContent::items(\"plan-$i\", vec!["
+        echo "        PlanEntry::new(\"Step $i a\", PlanEntryPriority::High, PlanEntryStatus::Pending),"
+        echo "        PlanEntry::new(\"Step $i b\", PlanEntryPriority::Medium, PlanEntryStatus::InProgress),"
+        echo "        PlanEntry::new(\"Step $i c\", PlanEntryPriority::Low, PlanEntryStatus::Completed),"
+        echo "    ])"
+        echo "}"
+    done
+}
+
+export CARGO_TARGET_DIR="$work/target-calls"
+for variant in with_macro with_builders with_published; do
+    case $variant in
+        with_published) deps=$acp_dep ;;
+        *) deps=$plan_core_dep ;;
+    esac
+    make_crate "$variant" "$deps" "$variant"
     manifest="$work/$variant/Cargo.toml"
     cargo build --quiet --manifest-path "$manifest" # dependencies, not timed
     best=""

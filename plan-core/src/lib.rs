@@ -74,7 +74,6 @@ pub use plan_macros::PlanContent;
 /// without notice. Generated code reaches it as `::plan_core::__private`.
 #[doc(hidden)]
 pub mod __private {
-    use std::borrow::Cow;
 
     use serde_json::{Map, Value};
 
@@ -82,6 +81,8 @@ pub mod __private {
         CustomContentError, FileUri, Meta, Plan, PlanContent, PlanEntry, PlanId, PlanRun, Priority,
         StaticUpdate, Status, Step, Steps, UnmappedValue,
     };
+    pub use core::option::Option::{None, Some};
+    pub use std::borrow::Cow;
     pub use serde_json;
 
     /// A plan id the macro checked at compile time.

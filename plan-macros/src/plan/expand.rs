@@ -9,45 +9,52 @@ use crate::json::{self, Json};
 
 /// The expression `plan!` expands to: a `PlanContent`, or a v1 `Plan`.
 pub(crate) fn value(plan: &Plan) -> TokenStream {
+    let body = body(plan);
+    // One alias for the whole expansion: fewer tokens for the compiler to
+    // carry (compile time is a feature); `__plan` is the macro's own name.
+    quote!({ use ::plan_core::__private as __plan; #body })
+}
+
+fn body(plan: &Plan) -> TokenStream {
     let meta = option(plan.meta.as_ref().map(|g| {
-        quote!(::plan_core::__private::meta(
-            ::plan_core::__private::serde_json::json!(#g)
+        quote!(__plan::meta(
+            __plan::serde_json::json!(#g)
         ))
     }));
     match &plan.shape {
         Shape::V1(entries) => {
             let entries = entries.iter().map(entry);
-            quote!(::plan_core::__private::v1_plan([#(#entries),*], #meta))
+            quote!(__plan::v1_plan([#(#entries),*], #meta))
         }
         Shape::Items(id, entries) => {
             let id = plan_id(id);
             let entries = entries.iter().map(entry);
-            quote!(::plan_core::__private::items(#id, [#(#entries),*], #meta))
+            quote!(__plan::items(#id, [#(#entries),*], #meta))
         }
         Shape::Markdown(id, content) => {
             let id = plan_id(id);
             let content = text(content);
-            quote!(::plan_core::__private::markdown(#id, #content, #meta))
+            quote!(__plan::markdown(#id, #content, #meta))
         }
         Shape::File(id, uri) => {
             let id = plan_id(id);
             let uri = match uri {
-                Text::Str(lit) => quote!(::plan_core::__private::file_uri(#lit)),
+                Text::Str(lit) => quote!(__plan::file_uri(#lit)),
                 Text::Expr(g) => expression(g, "dyn_file_uri"),
             };
-            quote!(::plan_core::__private::file(#id, #uri, #meta))
+            quote!(__plan::file(#id, #uri, #meta))
         }
         Shape::Custom(id, kind, fields) => {
             let id = plan_id(id);
             let fields = match fields {
-                Some(g) => quote!(::plan_core::__private::fields(
-                    ::plan_core::__private::serde_json::json!(#g)
+                Some(g) => quote!(__plan::fields(
+                    __plan::serde_json::json!(#g)
                 )),
-                None => quote!(::plan_core::__private::fields(
-                    ::plan_core::__private::serde_json::json!({})
+                None => quote!(__plan::fields(
+                    __plan::serde_json::json!({})
                 )),
             };
-            quote!(::plan_core::__private::custom(::plan_core::__private::custom_name(#kind), #id, #fields, #meta))
+            quote!(__plan::custom(__plan::custom_name(#kind), #id, #fields, #meta))
         }
     }
 }
@@ -76,21 +83,21 @@ fn block(group: &Group) -> Group {
 
 fn option(tokens: Option<TokenStream>) -> TokenStream {
     match tokens {
-        Some(t) => quote!(::core::option::Option::Some(#t)),
-        None => quote!(::core::option::Option::None),
+        Some(t) => quote!(__plan::Some(#t)),
+        None => quote!(__plan::None),
     }
 }
 
 fn plan_id(id: &Text) -> TokenStream {
     match id {
-        Text::Str(lit) => quote!(::plan_core::__private::plan_id(#lit)),
+        Text::Str(lit) => quote!(__plan::plan_id(#lit)),
         Text::Expr(g) => expression(g, "dyn_plan_id"),
     }
 }
 
 fn text(t: &Text) -> TokenStream {
     match t {
-        Text::Str(lit) => quote!(::plan_core::__private::text(#lit)),
+        Text::Str(lit) => quote!(__plan::Cow::Borrowed(#lit)),
         Text::Expr(g) => expression(g, "dyn_text"),
     }
 }
@@ -100,21 +107,22 @@ fn entry(e: &CheckedEntry) -> TokenStream {
     let priority = name(&e.priority, &quote!(Priority), "dyn_priority");
     let status = name(&e.status, &quote!(Status), "dyn_status");
     let meta = option(e.meta.as_ref().map(|g| {
-        quote!(::plan_core::__private::meta(
-            ::plan_core::__private::serde_json::json!(#g)
+        quote!(__plan::meta(
+            __plan::serde_json::json!(#g)
         ))
     }));
-    quote!(::plan_core::__private::entry(#content, #priority, #status, #meta))
+    // A struct literal, not a call: less for the compiler to do per entry.
+    quote!(__plan::PlanEntry { content: #content, priority: #priority, status: #status, meta: #meta })
 }
 
 fn name(n: &CheckedName, ty: &TokenStream, dynamic: &str) -> TokenStream {
     match n {
         CheckedName::Known(known) => {
             let variant = syn::Ident::new(&crate::attrs::camel_case(known), Span::call_site());
-            quote!(::plan_core::__private::#ty::#variant)
+            quote!(__plan::#ty::#variant)
         }
         CheckedName::Custom(custom) => {
-            quote!(::plan_core::__private::#ty::Custom(::plan_core::__private::custom_name(#custom)))
+            quote!(__plan::#ty::Custom(__plan::custom_name(#custom)))
         }
         CheckedName::Expr(g) => expression(g, dynamic),
     }
