@@ -82,8 +82,8 @@ pub mod __private {
         StaticUpdate, Status, Step, Steps, UnmappedValue,
     };
     pub use core::option::Option::{None, Some};
-    pub use std::borrow::Cow;
     pub use serde_json;
+    pub use std::borrow::Cow;
 
     /// A plan id the macro checked at compile time.
     pub const fn plan_id(id: &'static str) -> PlanId {

@@ -16,11 +16,11 @@ pub(crate) fn value(plan: &Plan) -> TokenStream {
 }
 
 fn body(plan: &Plan) -> TokenStream {
-    let meta = option(plan.meta.as_ref().map(|g| {
-        quote!(__plan::meta(
-            __plan::serde_json::json!(#g)
-        ))
-    }));
+    let meta = option(
+        plan.meta
+            .as_ref()
+            .map(|g| quote!(__plan::meta(__plan::serde_json::json!(#g)))),
+    );
     match &plan.shape {
         Shape::V1(entries) => {
             let entries = entries.iter().map(entry);
@@ -47,12 +47,8 @@ fn body(plan: &Plan) -> TokenStream {
         Shape::Custom(id, kind, fields) => {
             let id = plan_id(id);
             let fields = match fields {
-                Some(g) => quote!(__plan::fields(
-                    __plan::serde_json::json!(#g)
-                )),
-                None => quote!(__plan::fields(
-                    __plan::serde_json::json!({})
-                )),
+                Some(g) => quote!(__plan::fields(__plan::serde_json::json!(#g))),
+                None => quote!(__plan::fields(__plan::serde_json::json!({}))),
             };
             quote!(__plan::custom(__plan::custom_name(#kind), #id, #fields, #meta))
         }
@@ -106,11 +102,11 @@ fn entry(e: &CheckedEntry) -> TokenStream {
     let content = text(&e.content);
     let priority = name(&e.priority, &quote!(Priority), "dyn_priority");
     let status = name(&e.status, &quote!(Status), "dyn_status");
-    let meta = option(e.meta.as_ref().map(|g| {
-        quote!(__plan::meta(
-            __plan::serde_json::json!(#g)
-        ))
-    }));
+    let meta = option(
+        e.meta
+            .as_ref()
+            .map(|g| quote!(__plan::meta(__plan::serde_json::json!(#g)))),
+    );
     // A struct literal, not a call: less for the compiler to do per entry.
     quote!(__plan::PlanEntry { content: #content, priority: #priority, status: #status, meta: #meta })
 }
