@@ -53,6 +53,10 @@ pub use plan_macros::plan;
 pub use plan_macros::plan_json;
 
 #[cfg(feature = "macros")]
+#[doc = include_str!("docs/include_plan.md")]
+pub use plan_macros::include_plan;
+
+#[cfg(feature = "macros")]
 #[doc = include_str!("docs/derive_plan.md")]
 pub use plan_macros::Plan;
 

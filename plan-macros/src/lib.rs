@@ -15,6 +15,7 @@ use proc_macro::TokenStream;
 mod attrs;
 mod checks;
 mod content;
+mod include;
 mod json;
 mod mapping;
 mod plan;
@@ -60,4 +61,10 @@ pub fn derive_plan_priority(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(PlanContent, attributes(plan_content))]
 pub fn derive_plan_content(input: TokenStream) -> TokenStream {
     content::derive(input.into()).into()
+}
+
+/// A JSON plan fixture read and checked at compile time. See `plan_core::include_plan!`.
+#[proc_macro]
+pub fn include_plan(input: TokenStream) -> TokenStream {
+    include::include_plan(input.into()).into()
 }

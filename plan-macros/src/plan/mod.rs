@@ -7,6 +7,15 @@ mod valid;
 use proc_macro2::TokenStream;
 use quote::quote;
 
+pub(crate) use ast::Text;
+pub(crate) use valid::{CheckedEntry, CheckedName, Plan, Shape};
+
+/// The expression `plan!` expands to, for a plan checked elsewhere
+/// (`include_plan!` checks JSON into the same `Plan`).
+pub(crate) fn expand_value(plan: &Plan) -> TokenStream {
+    expand::value(plan)
+}
+
 /// `plan!`: the plan as a value.
 pub(crate) fn plan(input: TokenStream) -> TokenStream {
     match parse_and_check(input) {

@@ -1,0 +1,541 @@
+//! `include_plan!("path.json")`: a JSON fixture read at compile time,
+//! checked with `plan!`'s rules, expanded to the value `plan!` would build.
+//! Read (`doc.rs`) → check (here, into `plan::valid::Plan`) → generate
+//! (`plan::expand`, shared with `plan!`).
+
+mod doc;
+
+use std::path::PathBuf;
+
+use doc::{Kind, Node};
+use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
+use quote::quote;
+use syn::LitStr;
+
+use crate::checks::{self, Errors, NameKind};
+use crate::plan::{CheckedEntry, CheckedName, Plan, Shape, Text};
+use crate::rules;
+
+pub(crate) fn include_plan(input: TokenStream) -> TokenStream {
+    let path = match syn::parse2::<LitStr>(input) {
+        Ok(path) => path,
+        Err(err) => {
+            let err = syn::Error::new(
+                err.span(),
+                "expected the fixture's path: `include_plan!(\"plans/refactor.json\")`",
+            );
+            return err.to_compile_error();
+        }
+    };
+    match read(&path) {
+        Ok((plan, file)) => {
+            let file = file.to_string_lossy().into_owned();
+            let value = crate::plan::expand_value(&plan);
+            // Naming the file in `include_bytes!` makes Cargo rebuild when it changes.
+            quote!({ const _: &[u8] = ::core::include_bytes!(#file); #value })
+        }
+        Err(err) => {
+            let errors = err.to_compile_error();
+            quote!({ #errors loop {} })
+        }
+    }
+}
+
+fn read(lit: &LitStr) -> Result<(Plan, PathBuf), syn::Error> {
+    let relative = lit.value();
+    let span = lit.span();
+    let dir = std::env::var_os("CARGO_MANIFEST_DIR").ok_or_else(|| {
+        syn::Error::new(
+            span,
+            "CARGO_MANIFEST_DIR is not set; include_plan! runs under Cargo",
+        )
+    })?;
+    let file = PathBuf::from(dir).join(&relative);
+    let text = std::fs::read_to_string(&file)
+        .map_err(|e| syn::Error::new(span, format!("cannot read `{}`: {e}", file.display())))?;
+    let doc = doc::parse(&text).map_err(|e| syn::Error::new(span, format!("{relative}:{e}")))?;
+    let mut cx = Cx {
+        file: relative,
+        span,
+        errors: Errors::new(Vec::new()),
+    };
+    let plan = cx.document(&doc);
+    cx.errors.finish(plan).map(|plan| (plan, file))
+}
+
+/// Checking state: where errors point and what they say.
+struct Cx {
+    file: String,
+    span: Span,
+    errors: Errors,
+}
+
+impl Cx {
+    /// Reports `message` at `node`, naming the file, line, column and JSON path.
+    fn at(&mut self, node: &Node, path: &str, message: impl std::fmt::Display) {
+        let place = if path.is_empty() {
+            String::new()
+        } else {
+            format!("{path}: ")
+        };
+        self.errors.at(
+            self.span,
+            format_args!(
+                "{}:{}:{}: {place}{message}",
+                self.file, node.line, node.column
+            ),
+        );
+    }
+
+    /// Runs a shared check that reports through `Errors`, and relocates its
+    /// messages to `node`.
+    fn located<T>(
+        &mut self,
+        node: &Node,
+        path: &str,
+        check: impl FnOnce(&mut Errors) -> Option<T>,
+    ) -> Option<T> {
+        let mut inner = Errors::new(Vec::new());
+        let value = check(&mut inner);
+        if let Err(errors) = inner.finish(Some(())) {
+            for error in errors {
+                self.at(node, path, error);
+            }
+        }
+        value
+    }
+
+    fn document(&mut self, doc: &Node) -> Option<Plan> {
+        let Kind::Object(fields) = &doc.kind else {
+            self.at(
+                doc,
+                "",
+                format_args!("expected a JSON object, found {}", doc.kind.name()),
+            );
+            return None;
+        };
+        if field(fields, "jsonrpc").is_some() {
+            self.notification(doc, fields)
+        } else if field(fields, "sessionUpdate").is_some() {
+            self.update(doc, fields, "")
+        } else if field(fields, "type").is_some() {
+            self.content(doc, fields, "")
+        } else {
+            self.at(doc, "", "expected a plan (with `type`), a session update (with `sessionUpdate`) or a `session/update` notification (with `jsonrpc`)");
+            None
+        }
+    }
+
+    fn notification(&mut self, doc: &Node, fields: &[(String, Node)]) -> Option<Plan> {
+        let version = self.string(doc, fields, "jsonrpc", "");
+        if version.as_ref().is_some_and(|(v, _)| v != "2.0") {
+            self.at(
+                field(fields, "jsonrpc")?,
+                "jsonrpc",
+                "expected JSON-RPC version \"2.0\"",
+            );
+        }
+        let method = self.string(doc, fields, "method", "");
+        if let Some((method, node)) = &method
+            && method != "session/update"
+        {
+            self.at(
+                node,
+                "method",
+                format_args!("expected method `session/update`, found `{method}`"),
+            );
+        }
+        let params = self.object(doc, fields, "params", "")?;
+        self.string(params.0, params.1, "sessionId", "params");
+        let (update, update_fields) = self.object(params.0, params.1, "update", "params")?;
+        self.update(update, update_fields, "params.update")
+    }
+
+    fn update(&mut self, node: &Node, fields: &[(String, Node)], path: &str) -> Option<Plan> {
+        let (kind, kind_node) = self.string(node, fields, "sessionUpdate", path)?;
+        match kind.as_str() {
+            "plan" => {
+                let entries = self.entries(node, fields, path, true)?;
+                Some(Plan {
+                    shape: Shape::V1(entries),
+                    meta: None,
+                })
+            }
+            "plan_update" => {
+                let (plan, plan_fields) = self.object(node, fields, "plan", path)?;
+                self.content(plan, plan_fields, &join(path, "plan"))
+            }
+            other => {
+                self.at(kind_node, &join(path, "sessionUpdate"), format_args!(
+                    "`{other}` holds no plan; include_plan! takes a plan, a `plan` or `plan_update` update, or a notification of one"
+                ));
+                None
+            }
+        }
+    }
+
+    fn content(&mut self, node: &Node, fields: &[(String, Node)], path: &str) -> Option<Plan> {
+        let (kind, kind_node) = self.string(node, fields, "type", path)?;
+        let id = self.plan_id(node, fields, path);
+        let meta = self.meta(fields, path);
+        let shape = match kind.as_str() {
+            "items" => {
+                let entries = self.entries(node, fields, path, false);
+                Shape::Items(id?, entries?)
+            }
+            "file" => {
+                let (uri, uri_node) = self.string(node, fields, "uri", path)?;
+                if let Err(problem) = rules::check_uri(&uri) {
+                    self.at(uri_node, &join(path, "uri"), problem);
+                    return None;
+                }
+                Shape::File(id?, self.text(&uri))
+            }
+            "markdown" => {
+                let (content, _) = self.string(node, fields, "content", path)?;
+                Shape::Markdown(id?, self.text(&content))
+            }
+            custom => {
+                let type_path = join(path, "type");
+                let name = self.located(kind_node, &type_path, |errors| {
+                    checks::check_plan_type(custom, Span::call_site(), errors)
+                })?;
+                let own: Vec<&(String, Node)> = fields
+                    .iter()
+                    .filter(|(k, _)| !["type", "id", "planId", "_meta"].contains(&k.as_str()))
+                    .collect();
+                let group = (!own.is_empty()).then(|| object_tokens(own.into_iter()));
+                Shape::Custom(id?, name, group)
+            }
+        };
+        Some(Plan { shape, meta })
+    }
+
+    fn plan_id(&mut self, node: &Node, fields: &[(String, Node)], path: &str) -> Option<Text> {
+        let (key, value) = match (field(fields, "id"), field(fields, "planId")) {
+            (Some(_), Some(value)) => {
+                self.at(value, path, "both `id` and `planId` are present; they are two spellings of one field, give one");
+                return None;
+            }
+            (Some(value), None) => ("id", value),
+            (None, Some(value)) => ("planId", value),
+            (None, None) => {
+                self.at(
+                    node,
+                    path,
+                    "missing required field `planId` (or `id`, its RFD spelling)",
+                );
+                return None;
+            }
+        };
+        let id_path = join(path, key);
+        let Kind::String(id) = &value.kind else {
+            self.at(
+                value,
+                &id_path,
+                format_args!("expected a string, found {}", value.kind.name()),
+            );
+            return None;
+        };
+        if let Err(problem) = rules::check_plan_id(id) {
+            self.at(value, &id_path, problem);
+            return None;
+        }
+        Some(self.text(id))
+    }
+
+    fn entries(
+        &mut self,
+        node: &Node,
+        fields: &[(String, Node)],
+        path: &str,
+        v1: bool,
+    ) -> Option<Vec<CheckedEntry>> {
+        let entries_path = join(path, "entries");
+        let Some(list) = field(fields, "entries") else {
+            self.at(node, path, "missing required field `entries`");
+            return None;
+        };
+        let Kind::Array(items) = &list.kind else {
+            self.at(
+                list,
+                &entries_path,
+                format_args!("expected an array, found {}", list.kind.name()),
+            );
+            return None;
+        };
+        let checked: Vec<Option<CheckedEntry>> = items
+            .iter()
+            .enumerate()
+            .map(|(index, item)| self.entry(item, &format!("{entries_path}[{index}]"), v1))
+            .collect();
+        checked.into_iter().collect()
+    }
+
+    fn entry(&mut self, node: &Node, path: &str, v1: bool) -> Option<CheckedEntry> {
+        let Kind::Object(fields) = &node.kind else {
+            self.at(
+                node,
+                path,
+                format_args!("expected an object, found {}", node.kind.name()),
+            );
+            return None;
+        };
+        let content = self.string(node, fields, "content", path);
+        if let Some((text, content_node)) = &content
+            && text.trim().is_empty()
+        {
+            self.at(
+                content_node,
+                &join(path, "content"),
+                "an entry's content cannot be empty; say what the step does",
+            );
+        }
+        let priority = self.name(node, fields, "priority", path, NameKind::Priority, v1);
+        let status = self.name(node, fields, "status", path, NameKind::Status, v1);
+        let meta = self.meta(fields, path);
+        let (content, _) = content?;
+        Some(CheckedEntry {
+            priority: priority?,
+            status: status?,
+            content: self.text(&content),
+            meta,
+        })
+    }
+
+    fn name(
+        &mut self,
+        node: &Node,
+        fields: &[(String, Node)],
+        key: &'static str,
+        path: &str,
+        kind: NameKind,
+        v1: bool,
+    ) -> Option<CheckedName> {
+        let (text, value) = self.string(node, fields, key, path)?;
+        let name = self.located(value, &join(path, key), |errors| {
+            checks::check_name(&text, Span::call_site(), kind, v1, errors)
+        })?;
+        Some(match name {
+            checks::Name::Known(known) => CheckedName::Known(known),
+            checks::Name::Custom(custom) => CheckedName::Custom(custom),
+        })
+    }
+
+    /// `_meta`, an object (anything else is reported); `null` is left out.
+    fn meta(&mut self, fields: &[(String, Node)], path: &str) -> Option<Group> {
+        let meta = field(fields, "_meta")?;
+        match &meta.kind {
+            Kind::Object(members) => Some(object_tokens(members.iter())),
+            Kind::Null => None,
+            other => {
+                self.at(
+                    meta,
+                    &join(path, "_meta"),
+                    format_args!("expected an object or null, found {}", other.name()),
+                );
+                None
+            }
+        }
+    }
+
+    /// A required string field and its node.
+    fn string<'d>(
+        &mut self,
+        node: &Node,
+        fields: &'d [(String, Node)],
+        key: &'static str,
+        path: &str,
+    ) -> Option<(String, &'d Node)> {
+        let Some(value) = field(fields, key) else {
+            self.at(node, path, format_args!("missing required field `{key}`"));
+            return None;
+        };
+        match &value.kind {
+            Kind::String(text) => Some((text.clone(), value)),
+            other => {
+                self.at(
+                    value,
+                    &join(path, key),
+                    format_args!("expected a string, found {}", other.name()),
+                );
+                None
+            }
+        }
+    }
+
+    /// A required object field and its node and members.
+    fn object<'d>(
+        &mut self,
+        node: &Node,
+        fields: &'d [(String, Node)],
+        key: &'static str,
+        path: &str,
+    ) -> Option<(&'d Node, &'d [(String, Node)])> {
+        let Some(value) = field(fields, key) else {
+            self.at(node, path, format_args!("missing required field `{key}`"));
+            return None;
+        };
+        match &value.kind {
+            Kind::Object(members) => Some((value, members)),
+            other => {
+                self.at(
+                    value,
+                    &join(path, key),
+                    format_args!("expected an object, found {}", other.name()),
+                );
+                None
+            }
+        }
+    }
+
+    fn text(&self, text: &str) -> Text {
+        Text::Str(LitStr::new(text, self.span))
+    }
+}
+
+fn field<'d>(fields: &'d [(String, Node)], key: &str) -> Option<&'d Node> {
+    fields.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// A JSON object as `serde_json::json!` tokens: `{ "key": value, ... }`.
+fn object_tokens<'d>(members: impl Iterator<Item = &'d (String, Node)>) -> Group {
+    let members = members.map(|(key, value)| {
+        let value = value_tokens(value);
+        quote!(#key: #value)
+    });
+    Group::new(Delimiter::Brace, quote!(#(#members),*))
+}
+
+fn value_tokens(node: &Node) -> TokenStream {
+    match &node.kind {
+        Kind::Null => quote!(null),
+        Kind::Bool(b) => quote!(#b),
+        // A JSON number is valid Rust tokens too (a literal, maybe after `-`).
+        Kind::Number(text) => text.parse().unwrap_or_else(|_| quote!(null)),
+        Kind::String(text) => quote!(#text),
+        Kind::Array(items) => {
+            let items = items.iter().map(value_tokens);
+            quote!([#(#items),*])
+        }
+        Kind::Object(members) => TokenTree::Group(object_tokens(members.iter())).into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The errors `include_plan!` reports for `json`, one string each.
+    fn errors(name: &str, json: &str) -> Vec<String> {
+        let dir = std::env::temp_dir().join(format!("include-plan-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join(name);
+        std::fs::write(&file, json).unwrap();
+        let lit = LitStr::new(&file.to_string_lossy(), Span::call_site());
+        match read(&lit) {
+            Ok(_) => Vec::new(),
+            Err(err) => err
+                .into_iter()
+                .map(|e| e.to_string().replace(&*file.to_string_lossy(), name))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn errors_name_the_file_line_column_and_path() {
+        let json = "{\n  \"type\": \"items\",\n  \"planId\": \"p\",\n  \"entries\": [\n    {\"content\": \"a\", \"priority\": \"high\", \"status\": \"pending\"},\n    {\"content\": \"b\", \"priority\": \"urgent\", \"status\": \"in_progess\"}\n  ]\n}";
+        assert_eq!(
+            errors("bad.json", json),
+            [
+                "bad.json:6:34: entries[1].priority: unknown priority `urgent`: custom names must begin with `_`; `urgent` is reserved for future ACP versions (write `_urgent`); known: `high`, `medium`, `low`",
+                "bad.json:6:54: entries[1].status: unknown status `in_progess`; did you mean `in_progress`?",
+            ]
+        );
+    }
+
+    #[test]
+    fn every_rule_of_plan_is_checked() {
+        let cases = [
+            (
+                r#"{"type":"items","entries":[]}"#,
+                "missing required field `planId` (or `id`, its RFD spelling)",
+            ),
+            (
+                r#"{"type":"items","id":"  ","entries":[]}"#,
+                "id: a plan id cannot be only white space",
+            ),
+            (
+                r#"{"type":"items","id":"a","planId":"b","entries":[]}"#,
+                "both `id` and `planId`",
+            ),
+            (
+                r#"{"type":"file","id":"f","uri":"/tmp/plan.md"}"#,
+                "uri: a file plan's URI must be absolute",
+            ),
+            (
+                r#"{"type":"markdown","id":"m"}"#,
+                "missing required field `content`",
+            ),
+            (
+                r#"{"type":"timeline","id":"t"}"#,
+                "type: unknown plan type `timeline`",
+            ),
+            (
+                r#"{"type":"items","id":"p","entries":[{"content":"","priority":"high","status":"pending"}]}"#,
+                "entries[0].content: an entry's content cannot be empty",
+            ),
+            (
+                r#"{"type":"items","id":"p","entries":{}}"#,
+                "entries: expected an array, found an object",
+            ),
+            (
+                r#"{"sessionUpdate":"plan","entries":[{"content":"a","priority":"high","status":"cancelled"}]}"#,
+                "entries[0].status: `cancelled` does not exist in protocol v1",
+            ),
+            (
+                r#"{"sessionUpdate":"plan_removed","planId":"p"}"#,
+                "sessionUpdate: `plan_removed` holds no plan",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","method":"session/prompt","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[]}}}"#,
+                "method: expected method `session/update`",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan_update","plan":{"type":"items","id":"p","entries":[7]}}}}"#,
+                "params.update.plan.entries[0]: expected an object, found a number",
+            ),
+            (r#"{"plan": 1}"#, "expected a plan (with `type`)"),
+            (
+                r#"{"type": "items", "type": "file"}"#,
+                "`type` appears twice",
+            ),
+            ("{\"type\": \"items\",\n", "invalid.json:2:1: expected `\"`"),
+        ];
+        for (json, says) in cases {
+            let errors = errors("invalid.json", json);
+            assert!(
+                errors.iter().any(|e| e.contains(says)),
+                "{json}\n{errors:#?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_missing_file_says_which() {
+        let lit = LitStr::new("no/such/plan.json", Span::call_site());
+        let err = read(&lit).err().unwrap().to_string();
+        assert!(
+            err.starts_with("cannot read `") && err.contains("no/such/plan.json"),
+            "{err}"
+        );
+    }
+}
