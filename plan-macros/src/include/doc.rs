@@ -164,15 +164,7 @@ impl Reader<'_> {
             text.push(c);
             self.next();
         }
-        // Checked against Rust's reading of JSON's number grammar.
-        let valid = !text.is_empty()
-            && text.parse::<f64>().is_ok()
-            && !text.starts_with('+')
-            && !text.trim_start_matches('-').starts_with('.')
-            && !text.ends_with('.')
-            && !(text.trim_start_matches('-').starts_with('0')
-                && text.trim_start_matches('-').len() > 1
-                && text.trim_start_matches('-').as_bytes()[1].is_ascii_digit());
+        let valid = is_json_number(&text) && text.parse::<f64>().is_ok_and(f64::is_finite);
         if valid {
             Ok(text)
         } else {
@@ -289,6 +281,33 @@ impl Reader<'_> {
     }
 }
 
+/// JSON's number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+fn is_json_number(text: &str) -> bool {
+    let digits = |s: &str| s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = text.strip_prefix('-').unwrap_or(text);
+    let whole = digits(rest);
+    if whole == 0 || (whole > 1 && rest.starts_with('0')) {
+        return false;
+    }
+    let mut rest = &rest[whole..];
+    if let Some(fraction) = rest.strip_prefix('.') {
+        let n = digits(fraction);
+        if n == 0 {
+            return false;
+        }
+        rest = &fraction[n..];
+    }
+    if let Some(exponent) = rest.strip_prefix(['e', 'E']) {
+        let exponent = exponent.strip_prefix(['+', '-']).unwrap_or(exponent);
+        let n = digits(exponent);
+        if n == 0 {
+            return false;
+        }
+        rest = &exponent[n..];
+    }
+    rest.is_empty()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -314,6 +333,7 @@ mod tests {
             "[]",
             "  0 ",
             r#""\u0000""#,
+            "[0, -0, 1.5, -1.25e-3, 2E+2, 10]",
         ];
         for text in texts {
             let ours = parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
@@ -341,6 +361,13 @@ mod tests {
             "\"\\x\"",
             "{} x",
             "[\"\\ud800\"]",
+            // Found by fuzzing (fuzz target include_json): numbers serde_json refuses.
+            "9e1111",
+            "6.E1",
+            "1e",
+            "-",
+            "1e+",
+            "00",
         ] {
             assert!(parse(text).is_err(), "{text:?} read");
             assert!(

@@ -419,8 +419,18 @@ fn value_tokens(node: &Node) -> TokenStream {
     match &node.kind {
         Kind::Null => quote!(null),
         Kind::Bool(b) => quote!(#b),
-        // A JSON number is valid Rust tokens too (a literal, maybe after `-`).
-        Kind::Number(text) => text.parse().unwrap_or_else(|_| quote!(null)),
+        // A JSON number is valid Rust tokens too (a literal, maybe after `-`);
+        // an integer beyond 64 bits is a float, as serde_json reads it.
+        Kind::Number(text) => {
+            let integer = !text.contains(['.', 'e', 'E']);
+            let fits = text.parse::<i64>().is_ok() || text.parse::<u64>().is_ok();
+            let text = if integer && !fits {
+                format!("{text}.0")
+            } else {
+                text.clone()
+            };
+            text.parse().unwrap_or_else(|_| quote!(null))
+        }
         Kind::String(text) => quote!(#text),
         Kind::Array(items) => {
             let items = items.iter().map(value_tokens);
