@@ -8,6 +8,10 @@ mod agent;
 #[allow(dead_code, unreachable_pub)]
 #[path = "../examples/board.rs"]
 mod board;
+#[allow(dead_code, unreachable_pub)]
+#[path = "../examples/check.rs"]
+mod check;
+mod common;
 
 use plan_core::{Spelling, TerminalStyle};
 use serde_json::Value;
@@ -110,4 +114,52 @@ fn the_drawn_story_shows_every_step() {
     assert!(text.contains("finds a circular dependency and adds a task  [plan_update]"));
     assert!(text.contains("○ Fix the circular dependency in the auth module  high  (new)"));
     assert!(!text.contains('\x1b'), "plain text when not a terminal");
+}
+
+#[test]
+fn the_validator_finds_a_problem_in_exactly_the_bad_vectors() {
+    // The vectors README's verdicts, read with SPEC.md (tests/vectors.rs):
+    // these are malformed or nonconforming; every other vector is clean.
+    let bad = [
+        "15-", "16-", "17-", "18-", "19-", "20-", "21-", "24-", "28-", "31-",
+    ];
+    for (name, text) in common::json_files("acp/vectors") {
+        if name.contains("client-capabilities") {
+            continue;
+        }
+        let mut out = Vec::new();
+        let problems = check::check_file(&name, text.as_bytes(), &mut out).unwrap();
+        let expected_bad = bad.iter().any(|prefix| name.starts_with(prefix));
+        assert_eq!(
+            problems > 0,
+            expected_bad,
+            "{name}: {}",
+            String::from_utf8_lossy(&out)
+        );
+    }
+    // And the agent's own stream, in both spellings and for a legacy client.
+    for options in [
+        agent::Options::default(),
+        agent::Options {
+            legacy_client: true,
+            ..agent::Options::default()
+        },
+    ] {
+        let mut wire = Vec::new();
+        agent::run(
+            agent::Options {
+                json: true,
+                ..options
+            },
+            &mut wire,
+            TerminalStyle::PLAIN,
+            false,
+            || {},
+        )
+        .unwrap();
+        assert_eq!(
+            check::check_file("agent.ndjson", &wire, &mut Vec::new()).unwrap(),
+            0
+        );
+    }
 }
