@@ -1,6 +1,10 @@
 #![doc = include_str!("../../README.md")]
 #![forbid(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
+#[cfg(feature = "acp-schema")]
+#[cfg_attr(docsrs, doc(cfg(feature = "acp-schema")))]
+pub mod acp_schema;
 mod board;
 mod capabilities;
 mod check;
@@ -24,6 +28,8 @@ mod stream;
 mod update;
 mod wire;
 
+#[cfg(feature = "acp-schema")]
+pub use acp_schema::ConversionError;
 pub use board::{Applied, BoardPlan, Changes, PlanBoard, SessionBoards};
 pub use capabilities::{ClientCapabilities, PlanCapabilities};
 pub use check::Violation;
