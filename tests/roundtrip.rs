@@ -275,3 +275,58 @@ proptest! {
         }
     }
 }
+
+/// Our own JSON Schema (feature `schemars`) for a notification, compiled.
+fn our_schema() -> jsonschema::Validator {
+    let schema = serde_json::to_value(schemars::schema_for!(SessionNotification)).unwrap();
+    jsonschema::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn our_schema_accepts_everything_we_write_in_both_spellings(message in notification()) {
+        thread_local! {
+            static OURS: jsonschema::Validator = our_schema();
+        }
+        for spelling in [Spelling::Rfd, Spelling::Acp] {
+            let written = message.to_value(spelling);
+            let errors: Vec<String> = OURS.with(|v| v.iter_errors(&written).map(|e| e.to_string()).collect());
+            prop_assert!(errors.is_empty(), "{}\n{:#?}", written, errors);
+        }
+    }
+}
+
+#[test]
+fn our_schema_refuses_what_the_readers_refuse() {
+    let schema = our_schema();
+    let message = |update: &str| -> Value {
+        serde_json::from_str(&format!(r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"s","update":{update}}}}}"#)).unwrap()
+    };
+    for bad in [
+        r#"{"sessionUpdate":"plan_update","plan":{"type":"items","entries":[]}}"#,
+        r#"{"sessionUpdate":"plan_update","plan":{"type":"items","id":"a","planId":"a","entries":[]}}"#,
+        r#"{"sessionUpdate":"plan_update","plan":{"type":"file","id":"f"}}"#,
+        r#"{"sessionUpdate":"plan_update","plan":{"type":"items","id":"p","entries":[{"content":"a","priority":"high"}]}}"#,
+        r#"{"sessionUpdate":"plan_removed"}"#,
+        r#"{"sessionUpdate":"plan"}"#,
+    ] {
+        let value = message(bad);
+        assert!(!schema.is_valid(&value), "accepted {bad}");
+        assert!(
+            SessionNotification::from_value(value).is_err(),
+            "the reader accepts {bad}"
+        );
+    }
+    for good in [
+        r#"{"sessionUpdate":"plan_removed","id":"p"}"#,
+        r#"{"sessionUpdate":"agent_message_chunk","content":{}}"#,
+        r#"{"sessionUpdate":"plan_update","plan":{"type":"_timeline","planId":"t","events":[]}}"#,
+    ] {
+        assert!(schema.is_valid(&message(good)), "refused {good}");
+    }
+}

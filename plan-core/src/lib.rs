@@ -22,6 +22,9 @@ mod progress;
 mod render;
 mod rules;
 mod run;
+#[cfg(feature = "schemars")]
+#[cfg_attr(docsrs, doc(cfg(feature = "schemars")))]
+mod schema;
 mod sender;
 mod static_update;
 mod stream;
