@@ -1,6 +1,7 @@
 //! Conversions to and from the published `agent-client-protocol-schema`
-//! crate's v1 types (with `unstable_plan_operations`), for agents and
-//! clients built on the official SDK.
+//! crate's v1 types (with `unstable_plan_operations`) and, in [`v2`], its
+//! protocol v2 types (`unstable_protocol_v2`), for agents and clients built
+//! on the official SDK.
 //!
 //! Every conversion goes through the ACP spelling's JSON, so nothing the two
 //! crates both express is lost. What v1 cannot express is an error, checked
@@ -235,4 +236,48 @@ fn strip_index(err: ConversionError) -> ConversionError {
             rest.trim_start_matches('.').to_owned()
         });
     ConversionError { path, ..err }
+}
+
+/// Conversions with the published crate's protocol v2 types. v2 expresses
+/// everything plan-core does (`cancelled`, custom values and plan types,
+/// other updates), so only what its reader refuses fails.
+pub mod v2 {
+    use agent_client_protocol_schema::v2 as acp;
+    use serde_json::json;
+
+    use super::{ConversionError, their_error};
+    use crate::content::PlanContent;
+    use crate::entry::PlanEntry;
+    use crate::notification::{METHOD, SessionNotification};
+    use crate::update::SessionUpdate;
+    use crate::wire::Spelling;
+
+    conversions!(
+        PlanEntry,
+        acp::PlanEntry,
+        |entry| Ok::<(), ConversionError>(()),
+        |json| json,
+        |json| json
+    );
+    conversions!(
+        PlanContent,
+        acp::PlanUpdateContent,
+        |plan| Ok::<(), ConversionError>(()),
+        |json| json,
+        |json| json
+    );
+    conversions!(
+        SessionUpdate,
+        acp::SessionUpdate,
+        |update| Ok::<(), ConversionError>(()),
+        |json| json,
+        |json| json
+    );
+    conversions!(
+        SessionNotification,
+        acp::UpdateSessionNotification,
+        |notification| Ok::<(), ConversionError>(()),
+        |json| json["params"].clone(),
+        |json| json!({ "jsonrpc": "2.0", "method": METHOD, "params": json })
+    );
 }
