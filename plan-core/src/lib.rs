@@ -32,6 +32,7 @@ mod update;
 mod wire;
 
 #[cfg(feature = "acp-schema")]
+#[cfg_attr(docsrs, doc(cfg(feature = "acp-schema")))]
 pub use acp_schema::ConversionError;
 pub use board::{Applied, BoardPlan, Changes, PlanBoard, SessionBoards};
 pub use capabilities::{ClientCapabilities, PlanCapabilities};
