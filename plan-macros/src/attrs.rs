@@ -83,6 +83,47 @@ fn parse_args(input: ParseStream<'_>) -> syn::Result<Args> {
     Ok(args)
 }
 
+/// The `key = value` pairs of an item's `#[name(...)]` attributes, all of
+/// them together, with every mistake reported: an attribute that does not
+/// read, a leading string or nothing at all (the message shows `example`),
+/// a key not in `known` (with a suggestion), a key given twice.
+pub(crate) fn container_pairs<'a>(
+    attrs: &'a [(Span, syn::Result<Args>)],
+    name: &str,
+    known: &[&str],
+    example: &str,
+    errors: &mut crate::checks::Errors,
+) -> Vec<(&'a Ident, &'a ArgValue)> {
+    let mut pairs: Vec<(&Ident, &ArgValue)> = Vec::new();
+    for (span, args) in attrs {
+        let args = match args {
+            Ok(args) => args,
+            Err(err) => {
+                errors.push(err.clone());
+                continue;
+            }
+        };
+        if let Some(text) = &args.text {
+            errors.at(text.span(), format_args!("write `#[{name}({example})]`"));
+        } else if args.pairs.is_empty() {
+            errors.at(*span, format_args!("`#[{name}]` needs `{example}`"));
+        }
+        for (key, value) in &args.pairs {
+            if !known.iter().any(|k| key == k) {
+                crate::checks::unknown_key(key, known, &format!("`#[{name}(...)]`"), errors);
+            } else if pairs.iter().any(|(k, _)| *k == key) {
+                errors.at(
+                    key.span(),
+                    format_args!("`{key}` is given twice in `#[{name}(...)]`"),
+                );
+            } else {
+                pairs.push((key, value));
+            }
+        }
+    }
+    pairs
+}
+
 /// The first paragraph of the doc comments, lines joined by spaces, and the
 /// span of its first line.
 pub(crate) fn doc_text(attrs: &[Attribute]) -> Option<(String, Span)> {

@@ -3,7 +3,7 @@
 use syn::Ident;
 
 use super::Input;
-use crate::attrs::ArgValue;
+use crate::attrs::{self, ArgValue};
 use crate::checks::{self, Errors};
 
 pub(crate) struct Content<'a> {
@@ -53,34 +53,18 @@ pub(crate) fn check<'a>(input: &Input<'a>) -> Result<Content<'a>, syn::Error> {
 /// `#[plan_content(type = "_timeline")]`, required.
 fn kind(input: &Input<'_>, errors: &mut Errors) -> Option<String> {
     let mut kind = None;
-    for (span, args) in &input.attrs {
-        let args = match args {
-            Ok(args) => args,
-            Err(err) => {
-                errors.push(err.clone());
-                continue;
-            }
+    for (_, value) in attrs::container_pairs(
+        &input.attrs,
+        "plan_content",
+        &["type"],
+        "type = \"_name\"",
+        errors,
+    ) {
+        let text = match value {
+            ArgValue::Str(lit) => lit.value(),
+            ArgValue::Name(name) => name.to_string(),
         };
-        if let Some(text) = &args.text {
-            errors.at(
-                text.span(),
-                "write the type as `#[plan_content(type = \"_name\")]`",
-            );
-        }
-        if args.pairs.is_empty() && args.text.is_none() {
-            errors.at(*span, "`#[plan_content]` needs `type = \"_name\"`");
-        }
-        for (key, value) in &args.pairs {
-            if key != "type" {
-                checks::unknown_key(key, &["type"], "`#[plan_content(...)]`", errors);
-                continue;
-            }
-            let text = match value {
-                ArgValue::Str(lit) => lit.value(),
-                ArgValue::Name(name) => name.to_string(),
-            };
-            kind = checks::check_plan_type(&text, value.span(), errors);
-        }
+        kind = checks::check_plan_type(&text, value.span(), errors);
     }
     if input.attrs.is_empty() {
         let ident = &input.derive.ident;

@@ -119,40 +119,20 @@ pub(crate) fn check<'a>(input: &Input<'a>, kind: &Kind) -> Result<Mapping<'a>, s
 
 fn rename(input: &Input<'_>, kind: &Kind, errors: &mut Errors) -> Option<Rename> {
     let mut rename = None;
-    for (span, args) in &input.container {
-        let args = match args {
-            Ok(args) => args,
-            Err(err) => {
-                errors.push(err.clone());
-                continue;
-            }
-        };
-        if let Some(text) = &args.text {
-            errors.at(text.span(), "write `rename_all = \"_snake_case\"`");
-        }
-        if args.pairs.is_empty() && args.text.is_none() {
-            errors.at(
-                *span,
-                format_args!("`#[{}]` needs `rename_all = \"...\"`", kind.container),
-            );
-        }
-        for (key, value) in &args.pairs {
-            if key != "rename_all" {
-                checks::unknown_key(
-                    key,
-                    &["rename_all"],
-                    &format!("`#[{}(...)]`", kind.container),
-                    errors,
-                );
-                continue;
-            }
-            match value {
-                ArgValue::Str(lit) if lit.value() == "snake_case" => rename = Some(Rename::Snake),
-                ArgValue::Str(lit) if lit.value() == "_snake_case" => rename = Some(Rename::UnderscoreSnake),
-                other => errors.at(other.span(), format_args!(
-                    "`rename_all` takes \"_snake_case\" (custom values: `Blocked` → `_blocked`) or \"snake_case\" (known values: `InProgress` → `in_progress`)"
-                )),
-            }
+    let pairs = attrs::container_pairs(
+        &input.container,
+        kind.container,
+        &["rename_all"],
+        "rename_all = \"_snake_case\"",
+        errors,
+    );
+    for (_, value) in pairs {
+        match value {
+            ArgValue::Str(lit) if lit.value() == "snake_case" => rename = Some(Rename::Snake),
+            ArgValue::Str(lit) if lit.value() == "_snake_case" => rename = Some(Rename::UnderscoreSnake),
+            other => errors.at(other.span(), format_args!(
+                "`rename_all` takes \"_snake_case\" (custom values: `Blocked` → `_blocked`) or \"snake_case\" (known values: `InProgress` → `in_progress`)"
+            )),
         }
     }
     rename

@@ -67,37 +67,16 @@ pub(crate) fn check<'a>(input: &Input<'a>) -> Result<Plan<'a>, syn::Error> {
 /// `#[plan(id = "...")]`, or the type's name in kebab-case.
 fn plan_id(input: &Input<'_>, errors: &mut Errors) -> String {
     let mut id = None;
-    for (index, (span, args)) in input.plan.iter().enumerate() {
-        if index > 0 {
-            errors.at(
-                *span,
-                "one `#[plan(...)]` per enum; put everything in the first",
-            );
+    for (_, value) in
+        attrs::container_pairs(&input.plan, "plan", &["id"], "id = \"refactor\"", errors)
+    {
+        let ArgValue::Str(lit) = value else {
+            errors.at(value.span(), "the plan id is a string: `id = \"refactor\"`");
             continue;
-        }
-        let args = match args {
-            Ok(args) => args,
-            Err(err) => {
-                errors.push(err.clone());
-                continue;
-            }
         };
-        if let Some(text) = &args.text {
-            errors.at(text.span(), "write the id as `#[plan(id = \"...\")]`");
-        }
-        for (key, value) in &args.pairs {
-            if key != "id" {
-                checks::unknown_key(key, &["id"], "`#[plan(...)]`", errors);
-                continue;
-            }
-            let ArgValue::Str(lit) = value else {
-                errors.at(value.span(), "the plan id is a string: `id = \"refactor\"`");
-                continue;
-            };
-            match rules::check_plan_id(&lit.value()) {
-                Ok(()) => id = Some(lit.value()),
-                Err(problem) => errors.at(lit.span(), problem),
-            }
+        match rules::check_plan_id(&lit.value()) {
+            Ok(()) => id = Some(lit.value()),
+            Err(problem) => errors.at(lit.span(), problem),
         }
     }
     id.unwrap_or_else(|| attrs::kebab_case(&input.ident.to_string()))
