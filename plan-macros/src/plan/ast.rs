@@ -70,40 +70,59 @@ impl Value {
 
 impl Parse for Input {
     fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
-        let mut fields = Vec::new();
         let mut errors = Vec::new();
         let mut broken = Vec::new();
-        while !input.is_empty() {
+        let fields = separated(input, &mut errors, "field's value", |input, errors| {
             let key = input.fork().call(Ident::parse_any).ok();
-            match parse_field(input, &mut errors) {
-                Ok(field) => fields.push(field),
-                Err(err) => {
-                    broken.extend(key);
-                    errors.push(err);
-                    skip_past_comma(input)?;
-                    continue;
-                }
+            let field = parse_field(input, errors);
+            if field.is_err() {
+                broken.extend(key);
             }
-            if input.is_empty() {
-                break;
-            }
-            if let Err(err) = input.parse::<Token![,]>() {
-                errors.push(syn::Error::new(
-                    err.span(),
-                    "expected `,` after this field's value",
-                ));
-                // Most likely a forgotten comma: read on from here if a key follows.
-                if !input.peek(Ident::peek_any) {
-                    skip_past_comma(input)?;
-                }
-            }
-        }
+            field
+        })?;
         Ok(Self {
             fields,
             errors,
             broken,
         })
     }
+}
+
+/// A comma-separated list. A malformed item is reported in `errors` and
+/// skipped to the next comma; a missing comma is reported and reading goes
+/// on if what follows can start an item (most likely the comma was forgotten).
+fn separated<T>(
+    input: ParseStream<'_>,
+    errors: &mut Vec<syn::Error>,
+    item: &str,
+    mut parse: impl FnMut(ParseStream<'_>, &mut Vec<syn::Error>) -> syn::Result<T>,
+) -> syn::Result<Vec<T>> {
+    let mut items = Vec::new();
+    while !input.is_empty() {
+        match parse(input, errors) {
+            Ok(parsed) => items.push(parsed),
+            Err(err) => {
+                errors.push(err);
+                skip_past_comma(input)?;
+                continue;
+            }
+        }
+        if input.is_empty() {
+            break;
+        }
+        if let Err(err) = input.parse::<Token![,]>() {
+            errors.push(syn::Error::new(
+                err.span(),
+                format!("expected `,` after this {item}"),
+            ));
+            let next_item =
+                input.peek(Ident::peek_any) || input.peek(LitStr) || input.peek(syn::token::Brace);
+            if !next_item {
+                skip_past_comma(input)?;
+            }
+        }
+    }
+    Ok(items)
 }
 
 fn parse_field(input: ParseStream<'_>, errors: &mut Vec<syn::Error>) -> syn::Result<Field> {
@@ -150,29 +169,7 @@ fn parse_value(
 /// The entries of a list; a malformed entry is reported in `errors` and
 /// skipped, so the others are still checked.
 fn parse_entries(input: ParseStream<'_>, errors: &mut Vec<syn::Error>) -> syn::Result<Vec<Entry>> {
-    let mut entries = Vec::new();
-    while !input.is_empty() {
-        match parse_entry(input) {
-            Ok(entry) => entries.push(entry),
-            Err(err) => {
-                errors.push(err);
-                skip_past_comma(input)?;
-                continue;
-            }
-        }
-        if input.is_empty() {
-            break;
-        }
-        if let Err(err) = input.parse::<Token![,]>() {
-            errors.push(syn::Error::new(err.span(), "expected `,` after this entry"));
-            // Most likely a forgotten comma: read on from here if an entry follows.
-            if !(input.peek(Ident::peek_any) || input.peek(LitStr) || input.peek(syn::token::Brace))
-            {
-                skip_past_comma(input)?;
-            }
-        }
-    }
-    Ok(entries)
+    separated(input, errors, "entry", |input, _| parse_entry(input))
 }
 
 fn parse_entry(input: ParseStream<'_>) -> syn::Result<Entry> {
