@@ -114,11 +114,6 @@ pub mod __private {
         FileUri::new_unchecked(Cow::Borrowed(uri))
     }
 
-    /// Literal text: borrowed, never allocated.
-    pub const fn text(text: &'static str) -> Cow<'static, str> {
-        Cow::Borrowed(text)
-    }
-
     /// `{ expression }` text: anything that becomes a `Cow<'static, str>`.
     pub fn dyn_text(text: impl IntoText) -> Cow<'static, str> {
         text.into_text()
@@ -216,21 +211,6 @@ pub mod __private {
         match value {
             Value::Object(map) => map,
             _ => Map::new(),
-        }
-    }
-
-    /// One entry.
-    pub fn entry(
-        content: Cow<'static, str>,
-        priority: Priority,
-        status: Status,
-        meta: Option<Meta>,
-    ) -> PlanEntry {
-        PlanEntry {
-            content,
-            priority,
-            status,
-            meta,
         }
     }
 
