@@ -245,9 +245,8 @@ impl Visitor<'_> for KeySeed {
     }
 }
 
-/// Declares a seed struct with the state and the path, and its `Visitor`
-/// boilerplate: `deserialize_any`, and "found X" errors for every JSON type
-/// the visitor does not take.
+/// Declares a seed struct with the state and the path, its `deserialize_any`,
+/// and `found`, the "found X" error for a value of the wrong JSON type.
 macro_rules! seed {
     ($name:ident, $value:ty, $expected:literal) => {
         struct $name<'s, 'c, 'p> {
@@ -259,6 +258,13 @@ macro_rules! seed {
             type Value = $value;
             fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<$value, D::Error> {
                 d.deserialize_any(self)
+            }
+        }
+
+        impl $name<'_, '_, '_> {
+            /// The value has the wrong JSON type: a "found X" error.
+            fn found<E: de::Error>(self, found: &'static str) -> Result<$value, E> {
+                Err(wrong(self.st, self.at, $expected, found))
             }
         }
     };
@@ -274,32 +280,40 @@ fn wrong<E: de::Error>(
     st.fail(at.error(ErrorKind::Type { expected, found }))
 }
 
-/// `visit_*` for the JSON types a visitor of objects does not take.
+/// `visit_*` for the scalar JSON types, each handing the type's name to the
+/// visitor's own `found`.
+macro_rules! scalars_are_found {
+    () => {
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+            self.found("a boolean")
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+            self.found("a number")
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+            self.found("a number")
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+            self.found("a number")
+        }
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+            self.found("a string")
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            self.found("null")
+        }
+    };
+}
+
+/// The `visit_*` of a visitor of objects, but `visit_map`.
 macro_rules! not_an_object {
     ($expected:literal) => {
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             f.write_str($expected)
         }
-        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-            Err(wrong(self.st, self.at, $expected, "a boolean"))
-        }
-        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-            Err(wrong(self.st, self.at, $expected, "a number"))
-        }
-        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-            Err(wrong(self.st, self.at, $expected, "a number"))
-        }
-        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-            Err(wrong(self.st, self.at, $expected, "a number"))
-        }
-        fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-            Err(wrong(self.st, self.at, $expected, "a string"))
-        }
-        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-            Err(wrong(self.st, self.at, $expected, "null"))
-        }
+        scalars_are_found!();
         fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
-            Err(wrong(self.st, self.at, $expected, "an array"))
+            self.found("an array")
         }
     };
 }
@@ -671,26 +685,9 @@ impl<'de> Visitor<'de> for EntriesSeed<'_, '_, '_> {
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("an array")
     }
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        Err(wrong(self.st, self.at, "an array", "a boolean"))
-    }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Err(wrong(self.st, self.at, "an array", "a number"))
-    }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Err(wrong(self.st, self.at, "an array", "a number"))
-    }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-        Err(wrong(self.st, self.at, "an array", "a number"))
-    }
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-        Err(wrong(self.st, self.at, "an array", "a string"))
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Err(wrong(self.st, self.at, "an array", "null"))
-    }
+    scalars_are_found!();
     fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
-        Err(wrong(self.st, self.at, "an array", "an object"))
+        self.found("an object")
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<PlanEntry>, A::Error> {
@@ -732,11 +729,13 @@ impl<'de> DeserializeSeed<'de> for EntrySeed<'_, '_, '_> {
 }
 
 impl EntrySeed<'_, '_, '_> {
-    fn not_an_object(&self, found: &'static str) -> Result<PlanEntry, Error> {
-        Err(self.at.error(ErrorKind::Type {
+    /// Not an object: a malformed entry, read whole, for the caller to skip or fail.
+    #[allow(clippy::unnecessary_wraps)] // the signature `scalars_are_found!` calls
+    fn found<E: de::Error>(self, found: &'static str) -> Result<Result<PlanEntry, Error>, E> {
+        Ok(Err(self.at.error(ErrorKind::Type {
             expected: "an object",
             found,
-        }))
+        })))
     }
 }
 
@@ -746,27 +745,10 @@ impl<'de> Visitor<'de> for EntrySeed<'_, '_, '_> {
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a plan entry")
     }
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(self.not_an_object("a boolean"))
-    }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(self.not_an_object("a number"))
-    }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(self.not_an_object("a number"))
-    }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(self.not_an_object("a number"))
-    }
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(self.not_an_object("a string"))
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(self.not_an_object("null"))
-    }
+    scalars_are_found!();
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(self.not_an_object("an array"))
+        self.found("an array")
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
