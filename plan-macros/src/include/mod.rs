@@ -230,11 +230,7 @@ impl Cx {
         };
         let id_path = join(path, key);
         let Kind::String(id) = &value.kind else {
-            self.at(
-                value,
-                &id_path,
-                format_args!("expected a string, found {}", value.kind.name()),
-            );
+            self.wrong_type(value, &id_path, "a string");
             return None;
         };
         if let Err(problem) = rules::check_plan_id(id) {
@@ -252,16 +248,9 @@ impl Cx {
         v1: bool,
     ) -> Option<Vec<CheckedEntry>> {
         let entries_path = join(path, "entries");
-        let Some(list) = field(fields, "entries") else {
-            self.at(node, path, "missing required field `entries`");
-            return None;
-        };
+        let list = self.required(node, fields, "entries", path)?;
         let Kind::Array(items) = &list.kind else {
-            self.at(
-                list,
-                &entries_path,
-                format_args!("expected an array, found {}", list.kind.name()),
-            );
+            self.wrong_type(list, &entries_path, "an array");
             return None;
         };
         let checked: Vec<Option<CheckedEntry>> = items
@@ -274,11 +263,7 @@ impl Cx {
 
     fn entry(&mut self, node: &Node, path: &str, v1: bool) -> Option<CheckedEntry> {
         let Kind::Object(fields) = &node.kind else {
-            self.at(
-                node,
-                path,
-                format_args!("expected an object, found {}", node.kind.name()),
-            );
+            self.wrong_type(node, path, "an object");
             return None;
         };
         let content = self.string(node, fields, "content", path);
@@ -328,15 +313,35 @@ impl Cx {
         match &meta.kind {
             Kind::Object(members) => Some(object_tokens(members.iter())),
             Kind::Null => None,
-            other => {
-                self.at(
-                    meta,
-                    &join(path, "_meta"),
-                    format_args!("expected an object or null, found {}", other.name()),
-                );
+            _ => {
+                self.wrong_type(meta, &join(path, "_meta"), "an object or null");
                 None
             }
         }
+    }
+
+    /// A required field's node; its absence is reported.
+    fn required<'d>(
+        &mut self,
+        node: &Node,
+        fields: &'d [(String, Node)],
+        key: &'static str,
+        path: &str,
+    ) -> Option<&'d Node> {
+        let value = field(fields, key);
+        if value.is_none() {
+            self.at(node, path, format_args!("missing required field `{key}`"));
+        }
+        value
+    }
+
+    /// Reports `value` as not of the `expected` JSON type.
+    fn wrong_type(&mut self, value: &Node, path: &str, expected: &str) {
+        self.at(
+            value,
+            path,
+            format_args!("expected {expected}, found {}", value.kind.name()),
+        );
     }
 
     /// A required string field and its node.
@@ -347,18 +352,11 @@ impl Cx {
         key: &'static str,
         path: &str,
     ) -> Option<(String, &'d Node)> {
-        let Some(value) = field(fields, key) else {
-            self.at(node, path, format_args!("missing required field `{key}`"));
-            return None;
-        };
+        let value = self.required(node, fields, key, path)?;
         match &value.kind {
             Kind::String(text) => Some((text.clone(), value)),
-            other => {
-                self.at(
-                    value,
-                    &join(path, key),
-                    format_args!("expected a string, found {}", other.name()),
-                );
+            _ => {
+                self.wrong_type(value, &join(path, key), "a string");
                 None
             }
         }
@@ -372,18 +370,11 @@ impl Cx {
         key: &'static str,
         path: &str,
     ) -> Option<(&'d Node, &'d [(String, Node)])> {
-        let Some(value) = field(fields, key) else {
-            self.at(node, path, format_args!("missing required field `{key}`"));
-            return None;
-        };
+        let value = self.required(node, fields, key, path)?;
         match &value.kind {
             Kind::Object(members) => Some((value, members)),
-            other => {
-                self.at(
-                    value,
-                    &join(path, key),
-                    format_args!("expected an object, found {}", other.name()),
-                );
+            _ => {
+                self.wrong_type(value, &join(path, key), "an object");
                 None
             }
         }
