@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Seeds the fuzz corpora with real messages: the protocol's examples and
-# vectors (from ../shared), and the agent example's stream in both spellings.
+# vectors (from tests/data), and the agent example's stream in both spellings.
 set -euo pipefail
 cd "$(dirname "$0")"
-shared=${ACP_SHARED_DIR:-../../shared}
+shared=${ACP_TEST_DATA:-../tests/data}
 mkdir -p corpus/parse_message corpus/board
 for f in "$shared"/spec/examples/*.json "$shared"/acp/vectors/[0-9]*.json; do
     cp "$f" corpus/parse_message/

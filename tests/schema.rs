@@ -1,5 +1,5 @@
 //! Everything we write in the ACP spelling validates against the public ACP
-//! unstable schema of its version (`shared/acp/schema/*/schema.unstable.json`).
+//! unstable schema of its version (`tests/data/acp/schema/*/schema.unstable.json`).
 //!
 //! A v1 `plan` update belongs to v1; `plan_update` and `plan_removed` to v2,
 //! and to v1 unstable too when they use only v1's closed sets of values.

@@ -1,4 +1,4 @@
-//! Every ACP test vector in `shared/acp/vectors/` is classified as its README
+//! Every ACP test vector in `tests/data/acp/vectors/` is classified as its README
 //! says (read with SPEC.md: vectors 10–13 in the RFD spelling are valid for
 //! us, and 27's `planCapabilities` does advertise plan support).
 
@@ -130,7 +130,7 @@ const VERDICTS: &[(&str, Verdict)] = &[
 
 /// The vector's kind, from the manifest.
 fn kinds() -> Vec<(String, String)> {
-    let path = common::shared_dir().join("acp/vectors/_manifest.json");
+    let path = common::data_dir().join("acp/vectors/_manifest.json");
     let manifest: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     manifest
         .as_array()
@@ -244,7 +244,7 @@ fn lenient_reading_skips_what_the_sdk_skips_and_says_so() {
             continue;
         };
         let text =
-            std::fs::read_to_string(common::shared_dir().join("acp/vectors").join(name)).unwrap();
+            std::fs::read_to_string(common::data_dir().join("acp/vectors").join(name)).unwrap();
         let read =
             SessionUpdate::from_json_lenient(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
         let SessionUpdate::PlanUpdate { plan, .. } = &read.value else {

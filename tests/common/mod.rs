@@ -1,30 +1,30 @@
 //! Helpers the integration tests share: the protocol's source examples and
-//! test vectors (in `../shared/`, beside the repository), and the public ACP
-//! JSON Schemas.
+//! test vectors, and the public ACP JSON Schemas (all in `tests/data/`, with
+//! their sources in `tests/data/README.md`).
 #![allow(dead_code, unreachable_pub)] // each test file uses a part
 
 use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-/// The `shared/` folder: `$ACP_SHARED_DIR`, or `../shared` beside the repository.
-pub fn shared_dir() -> PathBuf {
-    let dir = std::env::var_os("ACP_SHARED_DIR").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+/// The test data folder: `$ACP_TEST_DATA`, or `tests/data` in the repository.
+pub fn data_dir() -> PathBuf {
+    let dir = std::env::var_os("ACP_TEST_DATA").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data"),
         PathBuf::from,
     );
     assert!(
-        dir.join("SPEC.md").is_file(),
-        "the tests read the protocol's examples from {}; check out `shared/` beside the repository or set ACP_SHARED_DIR",
+        dir.join("acp/vectors/_manifest.json").is_file(),
+        "the tests read the protocol's examples from {}, which has no `acp/vectors/_manifest.json`",
         dir.display()
     );
     dir
 }
 
-/// Every file of a folder under `shared/` whose name ends in `.json` and does
+/// Every file of a folder under `tests/data/` whose name ends in `.json` and does
 /// not begin with `_`, as (file name, text), sorted by name.
 pub fn json_files(folder: &str) -> Vec<(String, String)> {
-    let dir = shared_dir().join(folder);
+    let dir = data_dir().join(folder);
     let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
         .map(|entry| entry.expect("directory entry").path())
@@ -60,7 +60,7 @@ impl Schema {
             Version::V1 => "v1",
             Version::V2 => "v2",
         };
-        let path = shared_dir().join(format!("acp/schema/{folder}/schema.unstable.json"));
+        let path = data_dir().join(format!("acp/schema/{folder}/schema.unstable.json"));
         let text = std::fs::read_to_string(&path).unwrap();
         Self {
             root: serde_json::from_str(&text).unwrap(),
