@@ -7,8 +7,9 @@
 //! cargo run --example agent                          # watch it live
 //! cargo run --example agent -- --fast                # no pauses
 //! cargo run --example agent -- --json                # the JSON-RPC lines instead (NDJSON)
-//! cargo run --example agent -- --spelling acp        # the client advertised `plan`, not `planCapabilities`
-//! cargo run --example agent -- --legacy-client       # a client without plan support: v1 fallback
+//! cargo run --example agent -- --protocol 2          # a v2 client (reads `cancelled`, custom values)
+//! cargo run --example agent -- --spelling rfd        # a v1 client that advertised `planCapabilities`
+//! cargo run --example agent -- --legacy-client       # a v1 client without plan support: v1 fallback
 //! cargo run --example agent -- --json | cargo run --example board
 //! ```
 
@@ -17,7 +18,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use plan_core::{
-    ClientCapabilities, PlanBoard, PlanContent, PlanEntry, PlanSender, Priority,
+    ClientCapabilities, PlanBoard, PlanContent, PlanEntry, PlanSender, Priority, ProtocolVersion,
     SessionNotification, Spelling, Status, TerminalStyle, plan, render_board,
 };
 
@@ -34,6 +35,8 @@ pub struct Options {
     pub spelling: Spelling,
     /// The simulated client did not advertise plan support at all.
     pub legacy_client: bool,
+    /// The protocol version agreed in `initialize`.
+    pub protocol: ProtocolVersion,
 }
 
 impl Default for Options {
@@ -41,8 +44,9 @@ impl Default for Options {
         Self {
             fast: false,
             json: false,
-            spelling: Spelling::Rfd,
+            spelling: Spelling::Acp,
             legacy_client: false,
+            protocol: ProtocolVersion::V1,
         }
     }
 }
@@ -54,7 +58,7 @@ fn main() -> ExitCode {
         Err(message) => {
             eprintln!("agent: {message}");
             eprintln!(
-                "usage: cargo run --example agent [-- [--fast] [--json] [--spelling rfd|acp] [--legacy-client]]"
+                "usage: cargo run --example agent [-- [--fast] [--json] [--protocol 1|2] [--spelling rfd|acp] [--legacy-client]]"
             );
             return ExitCode::from(2);
         }
@@ -97,10 +101,19 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, Str
                     .ok_or("`--spelling` needs a value: rfd or acp")?;
                 options.spelling = parse_spelling(&value)?;
             }
-            other => match other.strip_prefix("--spelling=") {
-                Some(value) => options.spelling = parse_spelling(value)?,
-                None => return Err(format!("unknown argument `{other}`")),
-            },
+            "--protocol" => {
+                let value = args.next().ok_or("`--protocol` needs a value: 1 or 2")?;
+                options.protocol = parse_protocol(&value)?;
+            }
+            other => {
+                if let Some(value) = other.strip_prefix("--spelling=") {
+                    options.spelling = parse_spelling(value)?;
+                } else if let Some(value) = other.strip_prefix("--protocol=") {
+                    options.protocol = parse_protocol(value)?;
+                } else {
+                    return Err(format!("unknown argument `{other}`"));
+                }
+            }
         }
     }
     Ok(options)
@@ -111,6 +124,16 @@ fn parse_spelling(value: &str) -> Result<Spelling, String> {
         "rfd" => Ok(Spelling::Rfd),
         "acp" => Ok(Spelling::Acp),
         other => Err(format!("unknown spelling `{other}`; expected rfd or acp")),
+    }
+}
+
+fn parse_protocol(value: &str) -> Result<ProtocolVersion, String> {
+    match value {
+        "1" => Ok(ProtocolVersion::V1),
+        "2" => Ok(ProtocolVersion::V2),
+        other => Err(format!(
+            "unknown protocol version `{other}`; expected 1 or 2"
+        )),
     }
 }
 
@@ -170,7 +193,10 @@ pub fn run<W: Write>(
     live: bool,
     mut pause: impl FnMut(),
 ) -> io::Result<()> {
-    let mut sender = PlanSender::new(SESSION, &client_capabilities(options));
+    // The simulated client is a `PlanBoard`, which reads v2's unstable variants.
+    let mut sender =
+        PlanSender::with_protocol(SESSION, options.protocol, &client_capabilities(options))
+            .with_unstable(true);
     let spelling = sender.spelling();
     let mut screen = Screen {
         out,
@@ -335,10 +361,16 @@ mod tests {
                 fast: true,
                 json: true,
                 spelling: Spelling::Acp,
-                legacy_client: true
+                legacy_client: true,
+                protocol: ProtocolVersion::V1,
             }
         );
         assert_eq!(parse(&["--spelling=rfd"]).unwrap().spelling, Spelling::Rfd);
+        assert_eq!(
+            parse(&["--protocol", "2"]).unwrap().protocol,
+            ProtocolVersion::V2
+        );
+        assert!(parse(&["--protocol=3"]).unwrap_err().contains("1 or 2"));
         assert!(
             parse(&["--spelling", "xml"])
                 .unwrap_err()

@@ -13,7 +13,7 @@ mod board;
 mod check;
 mod common;
 
-use plan_core::{Spelling, TerminalStyle};
+use plan_core::{ProtocolVersion, Spelling, TerminalStyle};
 use serde_json::Value;
 
 /// The board's final state after reading the agent's JSON-RPC stream.
@@ -63,12 +63,21 @@ fn plan_summary(state: &Value) -> Vec<(String, String, Value)> {
 
 #[test]
 fn a_client_with_plan_support_ends_with_the_agents_plans() {
-    for spelling in [Spelling::Rfd, Spelling::Acp] {
+    // v1 with the plan capability, in either spelling: `cancelled` is not in
+    // v1, so the last step arrives completed, marked; v2 carries it as it is.
+    let modes = [
+        (Spelling::Rfd, ProtocolVersion::V1),
+        (Spelling::Acp, ProtocolVersion::V1),
+        (Spelling::Acp, ProtocolVersion::V2),
+    ];
+    for (spelling, protocol) in modes {
         let state = pipe(agent::Options {
             spelling,
+            protocol,
             ..agent::Options::default()
         });
-        let progress = serde_json::json!({"completed": 4, "cancelled": 1, "total": 5});
+        let v2 = protocol == ProtocolVersion::V2;
+        let progress = serde_json::json!({"completed": if v2 { 4 } else { 5 }, "cancelled": u8::from(v2), "total": 5});
         assert_eq!(
             plan_summary(&state),
             [
@@ -82,7 +91,12 @@ fn a_client_with_plan_support_ends_with_the_agents_plans() {
             entries[2]["content"],
             "Fix the circular dependency in the auth module"
         );
-        assert_eq!(entries[4]["status"], "cancelled");
+        if v2 {
+            assert_eq!(entries[4]["status"], "cancelled");
+        } else {
+            assert_eq!(entries[4]["status"], "completed");
+            assert_eq!(entries[4]["content"], "Update the changelog (cancelled)");
+        }
     }
 }
 

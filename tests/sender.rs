@@ -257,3 +257,241 @@ fn lines_written_are_ndjson_in_the_clients_spelling() {
     assert_eq!(lines[0], sent.to_json(Spelling::Acp));
     assert!(lines[1].contains(r#""planId":"p""#));
 }
+
+// ---- the version table: protocol × capability × plan variant/value -------
+
+/// What the sender was asked to do, one column of the README's table each.
+const CASES: [&str; 11] = [
+    "known values",
+    "cancelled",
+    "custom priority",
+    "custom status",
+    "reserved values",
+    "markdown",
+    "file",
+    "custom type",
+    "reserved type",
+    "remove a live plan",
+    "remove a plan never sent",
+];
+
+/// Runs one case on a fresh sender; the notification it gives, if any.
+fn send_case(mut sender: plan_core::PlanSender, case: &str) -> Option<SessionNotification> {
+    let read = |json: &str| plan_core::PlanContent::from_json(json).unwrap();
+    let plan = match case {
+        "known values" => plan! { id: "p", items: [high pending "a"] },
+        "cancelled" => plan! { id: "p", items: [high cancelled "a"] },
+        "custom priority" => plan! { id: "p", items: [_p pending "a"] },
+        "custom status" => plan! { id: "p", items: [high _s "a"] },
+        // Reserved names are never built, only read from some peer.
+        "reserved values" => read(
+            r#"{"type":"items","planId":"p","entries":[{"content":"a","priority":"urgent","status":"blocked"}]}"#,
+        ),
+        "markdown" => plan! { id: "p", markdown: "- [ ] a" },
+        "file" => plan! { id: "p", file: "file:///x" },
+        "custom type" => plan! { id: "p", type: _t, fields: { "n": 1 } },
+        "reserved type" => read(r#"{"type":"timeline","planId":"p"}"#),
+        "remove a live plan" => {
+            sender.update(plan! { id: "p", items: [high pending "a"] });
+            return sender.remove(&PlanId::new("p").unwrap());
+        }
+        "remove a plan never sent" => return sender.remove(&PlanId::new("q").unwrap()),
+        other => unreachable!("{other}"),
+    };
+    Some(sender.update(plan))
+}
+
+/// A sent update in a few words: `plan [a high pending]`, `items p [...]`,
+/// `markdown p`, `file p`, `_t p`, `removed p`.
+fn describe(sent: Option<&SessionNotification>) -> String {
+    let entries = |entries: &[PlanEntry]| {
+        let each: Vec<String> = entries
+            .iter()
+            .map(|e| format!("{} {} {}", e.content, e.priority, e.status))
+            .collect();
+        format!("[{}]", each.join(", "))
+    };
+    let Some(sent) = sent else {
+        return "nothing".to_owned();
+    };
+    match &sent.update {
+        SessionUpdate::Plan(plan) => format!("plan {}", entries(&plan.entries)),
+        SessionUpdate::PlanUpdate { plan, .. } => match plan.entries() {
+            Some(list) => format!("items {} {}", plan.id(), entries(list)),
+            None => format!("{} {}", plan.type_name(), plan.id()),
+        },
+        SessionUpdate::PlanRemoved { id, .. } => format!("removed {id}"),
+        SessionUpdate::Other(other) => format!("other {}", other.kind()),
+    }
+}
+
+/// The modes of the sender: (name, sender, schema the messages must validate against).
+fn modes() -> Vec<(&'static str, plan_core::PlanSender, common::Schema)> {
+    use common::{Schema, Version};
+    use plan_core::{PlanSender, ProtocolVersion};
+    let none = ClientCapabilities::default();
+    let v1 = |json| PlanSender::with_protocol("sess_1", ProtocolVersion::V1, &caps(json));
+    vec![
+        ("v1, no capability", v1("{}"), Schema::stable(Version::V1)),
+        (
+            "v1, `plan: {}`",
+            v1(r#"{"plan":{}}"#),
+            Schema::unstable(Version::V1),
+        ),
+        (
+            "v2",
+            PlanSender::with_protocol("sess_1", ProtocolVersion::V2, &none),
+            Schema::stable(Version::V2),
+        ),
+        (
+            "v2, unstable opted in",
+            PlanSender::with_protocol("sess_1", ProtocolVersion::V2, &none).with_unstable(true),
+            Schema::unstable(Version::V2),
+        ),
+    ]
+}
+
+#[test]
+fn every_cell_of_the_version_table() {
+    // One row per mode, one column per case, in the order of `CASES`.
+    let expected: [[&str; 11]; 4] = [
+        [
+            "plan [a high pending]",
+            "plan [a (cancelled) high completed]",
+            "plan [a medium pending]",
+            "plan [a high pending]",
+            "plan [a medium pending]",
+            "plan [a medium pending]",
+            "plan [Plan: file:///x medium pending]",
+            "plan [_t plan p medium pending]",
+            "plan [timeline plan p medium pending]",
+            "plan []",
+            "nothing",
+        ],
+        [
+            "items p [a high pending]",
+            "items p [a (cancelled) high completed]",
+            "items p [a medium pending]",
+            "items p [a high pending]",
+            "items p [a medium pending]",
+            "markdown p",
+            "file p",
+            "items p [_t plan p medium pending]",
+            "items p [timeline plan p medium pending]",
+            "removed p",
+            "removed q",
+        ],
+        [
+            "items p [a high pending]",
+            "items p [a high cancelled]",
+            "items p [a _p pending]",
+            "items p [a high _s]",
+            "items p [a medium pending]",
+            "items p [a medium pending]",
+            "items p [Plan: file:///x medium pending]",
+            "_t p",
+            "items p [timeline plan p medium pending]",
+            "items p []",
+            "nothing",
+        ],
+        [
+            "items p [a high pending]",
+            "items p [a high cancelled]",
+            "items p [a _p pending]",
+            "items p [a high _s]",
+            "items p [a medium pending]",
+            "markdown p",
+            "file p",
+            "_t p",
+            "items p [timeline plan p medium pending]",
+            "removed p",
+            "removed q",
+        ],
+    ];
+    for ((mode, sender, schema), row) in modes().into_iter().zip(expected) {
+        let validator = schema.notification_validator();
+        for (case, want) in CASES.iter().zip(row) {
+            let sent = send_case(sender.clone(), case);
+            assert_eq!(describe(sent.as_ref()), want, "{mode}: {case}");
+            if let Some(sent) = sent {
+                let value: serde_json::Value =
+                    serde_json::from_str(&sent.to_json(sender.spelling())).unwrap();
+                let errors = validator.notification_errors(&value);
+                assert!(errors.is_empty(), "{mode}: {case}: {errors:#?}");
+                assert_eq!(sent.check(), Ok(()), "{mode}: {case}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_sender_is_built_from_the_initialize_request_of_either_version() {
+    use plan_core::{InitializeRequest, PlanSender, ProtocolVersion};
+    let cases = [
+        (
+            r#"{"protocolVersion":1}"#,
+            ProtocolVersion::V1,
+            false,
+            Spelling::Acp,
+        ),
+        (
+            r#"{"protocolVersion":1,"clientCapabilities":{"plan":{}}}"#,
+            ProtocolVersion::V1,
+            true,
+            Spelling::Acp,
+        ),
+        (
+            r#"{"protocolVersion":1,"clientCapabilities":{"planCapabilities":{}}}"#,
+            ProtocolVersion::V1,
+            true,
+            Spelling::Rfd,
+        ),
+        // A malformed capability is absent, as the SDKs read it.
+        (
+            r#"{"protocolVersion":1,"clientCapabilities":{"plan":true}}"#,
+            ProtocolVersion::V1,
+            false,
+            Spelling::Acp,
+        ),
+        (
+            r#"{"protocolVersion":1,"clientCapabilities":"all"}"#,
+            ProtocolVersion::V1,
+            false,
+            Spelling::Acp,
+        ),
+        (
+            r#"{"protocolVersion":2,"info":{"name":"c","version":"1"},"capabilities":{}}"#,
+            ProtocolVersion::V2,
+            true,
+            Spelling::Acp,
+        ),
+        (
+            r#"{"protocolVersion":9}"#,
+            ProtocolVersion::V2,
+            true,
+            Spelling::Acp,
+        ),
+    ];
+    for (json, protocol, operations, spelling) in cases {
+        let init = InitializeRequest::from_json(json).unwrap();
+        let sender = PlanSender::for_client("s", &init);
+        assert_eq!(sender.protocol(), protocol, "{json}");
+        assert_eq!(sender.supports_plan_operations(), operations, "{json}");
+        assert_eq!(sender.spelling(), spelling, "{json}");
+        assert_eq!(
+            init.skipped.is_empty(),
+            !json.contains("true") && !json.contains("all"),
+            "{json}: {:?}",
+            init.skipped
+        );
+    }
+    for bad in [
+        "{}",
+        r#"{"protocolVersion":"1"}"#,
+        r#"{"protocolVersion":-1}"#,
+        "[",
+        r#"{"jsonrpc":"2.0","id":1,"method":"session/new","params":{}}"#,
+    ] {
+        assert!(InitializeRequest::from_json(bad).is_err(), "{bad}");
+    }
+}

@@ -35,13 +35,13 @@ fn every_source_example_round_trips_in_the_rfd_spelling() {
 }
 
 #[test]
-fn the_rfd_spelling_is_what_plain_serde_writes() {
+fn the_acp_spelling_is_what_plain_serde_writes() {
     for (name, text) in common::json_files("spec/examples") {
         if name.ends_with(".update.json") {
             let update = SessionUpdate::from_json(&text).unwrap();
             assert_eq!(
                 serde_json::to_string(&update).unwrap(),
-                update.to_json(Spelling::Rfd)
+                update.to_json(Spelling::Acp)
             );
             let again: SessionUpdate = serde_json::from_str(&text).unwrap();
             assert_eq!(

@@ -6,133 +6,189 @@ use crate::capabilities::ClientCapabilities;
 use crate::content::PlanContent;
 use crate::entry::{PlanEntry, Priority, Status};
 use crate::id::{FileUri, PlanId, SessionId};
+use crate::initialize::{InitializeRequest, ProtocolVersion};
 use crate::markdown::markdown_checklist;
 use crate::notification::SessionNotification;
 use crate::update::SessionUpdate;
 use crate::wire::Spelling;
 
 /// Sends an agent's plans to one client session, in the form that client
-/// understands.
+/// can read: what the negotiated protocol version and the client's
+/// capabilities allow, and nothing else.
 ///
-/// - A client that advertised the plan capability gets `plan_update` and
-///   `plan_removed`, in the spelling it used to advertise it.
-/// - Any other client gets v1 `plan` updates: the sender keeps the live plans
-///   and sends, after every change, the v1 view that a legacy client should
-///   see, as [`Fallback`] defines it.
+/// | protocol | client | what is sent |
+/// |---|---|---|
+/// | v1 | no plan capability | v1 `plan` updates: the sender keeps the live plans and sends, after every change, the view [`Fallback`] defines |
+/// | v1 | plan capability (`plan`, or the RFD's `planCapabilities`) | `plan_update`/`plan_removed` in the spelling of the key it used; values v1 lacks (`cancelled`, custom `_x`) mapped by [`Fallback::entry`], custom types by [`Fallback::other`] |
+/// | v2 | any | `plan_update` with `items` and custom `_x` types, every v2 value; `file`, `markdown` and `plan_removed` (unstable in v2) only after [`with_unstable`](Self::with_unstable), else mapped by [`Fallback`] |
+///
+/// The published SDK readers drop an entry they cannot read without a word,
+/// so sending a value the version does not allow would be silent data loss;
+/// the mapping is explicit, and every rule of it can be replaced.
 ///
 /// ```
-/// use plan_core::{plan, ClientCapabilities, PlanSender, SessionUpdate, Spelling};
+/// use plan_core::{plan, ClientCapabilities, InitializeRequest, PlanSender, SessionUpdate, Spelling};
 ///
-/// // A client that never heard of plan_update.
+/// // A v1 client that never heard of plan_update.
 /// let legacy = ClientCapabilities::from_json(r#"{"fs":{"readTextFile":true}}"#)?;
 /// let mut sender = PlanSender::new("sess_1", &legacy);
 /// let sent = sender.update(plan! { id: "p", items: [high cancelled "Polish"] });
 /// assert_eq!(
-///     sent.to_json(Spelling::Rfd),
+///     sent.to_json(Spelling::Acp),
 ///     r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_1","update":{"sessionUpdate":"plan","entries":[{"content":"Polish (cancelled)","priority":"high","status":"completed"}]}}}"#
 /// );
 ///
-/// // A client that advertised plan support, in the ACP spelling.
-/// let modern = ClientCapabilities::from_json(r#"{"plan":{}}"#)?;
-/// let mut sender = PlanSender::new("sess_1", &modern);
-/// let sent = sender.update(plan! { id: "p", markdown: "- [ ] Refactor" });
-/// assert!(matches!(sent.update, SessionUpdate::PlanUpdate { .. }));
+/// // A v2 client, straight from its `initialize` request.
+/// let init = InitializeRequest::from_json(r#"{"protocolVersion":2,"info":{"name":"ed","version":"1"}}"#)?;
+/// let mut sender = PlanSender::for_client("sess_1", &init);
+/// let sent = sender.update(plan! { id: "p", items: [high cancelled "Polish"] });
+/// assert!(sent.to_json(Spelling::Acp).contains(r#""status":"cancelled""#));
 /// assert_eq!(sender.spelling(), Spelling::Acp);
 /// # Ok::<(), plan_core::Error>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct PlanSender {
     session: SessionId,
-    mode: Mode,
+    target: Target,
     fallback: Fallback,
-    /// Live plans, the most recently updated last.
+    /// Live plans, as the agent sent them, the most recently updated last.
     live: Vec<PlanContent>,
 }
 
+/// What the client on the other end reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    /// `plan_update` / `plan_removed`, in this spelling.
-    Operations(Spelling),
-    /// v1 `plan` only.
-    Legacy,
+enum Target {
+    /// v1 without the plan capability: v1 `plan` only.
+    V1Legacy,
+    /// v1 with the plan capability, advertised in this spelling.
+    V1Operations(Spelling),
+    /// v2; `unstable`: the agent opted in to v2's unstable plan variants.
+    V2 { unstable: bool },
 }
 
 impl PlanSender {
-    /// A sender for `session`, shaped by what the client advertised in
-    /// `initialize`.
+    /// A sender for `session` of a **v1** client, shaped by the capabilities
+    /// it advertised in `initialize`. For a client of either version, use
+    /// [`for_client`](Self::for_client).
     pub fn new(session: impl Into<SessionId>, client: &ClientCapabilities) -> Self {
-        let mode = match client.plan_spelling() {
-            Some(spelling) => Mode::Operations(spelling),
-            None => Mode::Legacy,
+        Self::with_protocol(session, ProtocolVersion::V1, client)
+    }
+
+    /// A sender for `session` of the client that sent `initialize`: the
+    /// version the agent answers with (see [`InitializeRequest::negotiated`])
+    /// and the client's capabilities, in one call.
+    pub fn for_client(session: impl Into<SessionId>, initialize: &InitializeRequest) -> Self {
+        Self::with_protocol(session, initialize.negotiated(), &initialize.capabilities)
+    }
+
+    /// A sender for `session` under `protocol`, for a client with `client`'s
+    /// capabilities (v2 has no plan capability; they are not consulted).
+    pub fn with_protocol(
+        session: impl Into<SessionId>,
+        protocol: ProtocolVersion,
+        client: &ClientCapabilities,
+    ) -> Self {
+        let target = match (protocol, client.plan_spelling()) {
+            (ProtocolVersion::V1, None) => Target::V1Legacy,
+            (ProtocolVersion::V1, Some(spelling)) => Target::V1Operations(spelling),
+            (ProtocolVersion::V2, _) => Target::V2 { unstable: false },
         };
         Self {
             session: session.into(),
-            mode,
+            target,
             fallback: Fallback::default(),
             live: Vec::new(),
         }
     }
 
-    /// The same sender with other fallback rules for legacy clients.
+    /// The same sender with other fallback rules.
     #[must_use]
     pub fn with_fallback(mut self, fallback: Fallback) -> Self {
         self.fallback = fallback;
         self
     }
 
-    /// Whether the client reads `plan_update` and `plan_removed`; if not,
-    /// every change is sent as a v1 `plan`.
-    pub fn supports_plan_operations(&self) -> bool {
-        matches!(self.mode, Mode::Operations(_))
+    /// Under v2, whether to send the variants that are still unstable there
+    /// (`file` and `markdown` plans, `plan_removed`) as they are: for a
+    /// client known to read v2's unstable schema. Off by default: they are
+    /// mapped by the [`Fallback`]. Under v1 it changes nothing.
+    #[must_use]
+    pub fn with_unstable(mut self, unstable: bool) -> Self {
+        if let Target::V2 { .. } = self.target {
+            self.target = Target::V2 { unstable };
+        }
+        self
     }
 
-    /// The spelling the client reads: the one it advertised the capability
-    /// in, else the RFD spelling (v1 `plan` updates read the same in both).
-    pub fn spelling(&self) -> Spelling {
-        match self.mode {
-            Mode::Operations(spelling) => spelling,
-            Mode::Legacy => Spelling::Rfd,
+    /// The protocol version the sender writes for.
+    pub fn protocol(&self) -> ProtocolVersion {
+        match self.target {
+            Target::V1Legacy | Target::V1Operations(_) => ProtocolVersion::V1,
+            Target::V2 { .. } => ProtocolVersion::V2,
         }
     }
 
-    /// The plans that are live (updated and not removed), least recently updated first.
+    /// Whether the client reads `plan_update`; if not, every change is sent
+    /// as a v1 `plan`.
+    pub fn supports_plan_operations(&self) -> bool {
+        self.target != Target::V1Legacy
+    }
+
+    /// The spelling the client reads: the RFD spelling only for a v1 client
+    /// that advertised `planCapabilities`; the ACP spelling for every other.
+    pub fn spelling(&self) -> Spelling {
+        match self.target {
+            Target::V1Operations(spelling) => spelling,
+            Target::V1Legacy | Target::V2 { .. } => Spelling::Acp,
+        }
+    }
+
+    /// The plans that are live (updated and not removed), as the agent gave
+    /// them (before any mapping), least recently updated first.
     pub fn live_plans(&self) -> &[PlanContent] {
         &self.live
     }
 
     /// Creates or replaces a plan; returns the notification to send.
     pub fn update(&mut self, plan: PlanContent) -> SessionNotification {
+        let update = match self.target {
+            Target::V1Legacy => None,
+            Target::V1Operations(_) => Some(self.fallback.v1_content(&plan)),
+            Target::V2 { unstable } => Some(self.fallback.v2_content(&plan, unstable)),
+        };
         self.live.retain(|p| p.id() != plan.id());
         self.live.push(plan);
-        let update = match self.mode {
-            Mode::Operations(_) => {
-                let plan = self
-                    .live
-                    .last()
-                    .cloned()
-                    .unwrap_or_else(|| unreachable!("just pushed"));
-                SessionUpdate::plan_update(plan)
-            }
-            Mode::Legacy => self.legacy_view(),
+        let update = match update {
+            Some(content) => SessionUpdate::plan_update(content),
+            None => self.legacy_view(),
         };
         SessionNotification::new(self.session.clone(), update)
     }
 
-    /// Dismisses a plan; returns the notification to send. A legacy client
-    /// is sent nothing for a plan it never saw (`None`).
+    /// Dismisses a plan; returns the notification to send, if any: a v1
+    /// client without the plan capability, or a v2 client without
+    /// [`with_unstable`](Self::with_unstable), is sent nothing for a plan it
+    /// never saw.
     pub fn remove(&mut self, id: &PlanId) -> Option<SessionNotification> {
         let was_live = self.live.iter().any(|p| p.id() == id);
         self.live.retain(|p| p.id() != id);
-        let update = match self.mode {
+        let update = match self.target {
             // Removing an unknown id is harmless for the client; send it anyway.
-            Mode::Operations(_) => SessionUpdate::plan_removed(id.clone()),
-            Mode::Legacy if was_live => self.legacy_view(),
-            Mode::Legacy => return None,
+            Target::V1Operations(_) | Target::V2 { unstable: true } => {
+                SessionUpdate::plan_removed(id.clone())
+            }
+            Target::V2 { unstable: false } if was_live => {
+                let content = (self.fallback.removed)(id)?;
+                SessionUpdate::plan_update(self.fallback.v2_content(&content, false))
+            }
+            Target::V1Legacy if was_live => self.legacy_view(),
+            Target::V1Legacy | Target::V2 { .. } => return None,
         };
         Some(SessionNotification::new(self.session.clone(), update))
     }
 
-    /// [`update`](Self::update), written to `out` as one NDJSON line.
+    /// [`update`](Self::update), written to `out` as one NDJSON line in the
+    /// client's [`spelling`](Self::spelling).
     ///
     /// # Errors
     /// The writer's error (a closed pipe is `BrokenPipe`); the plan is live
@@ -192,7 +248,9 @@ pub enum View {
     All,
 }
 
-/// How plans become a v1 `plan` for a client without the plan capability.
+/// How plans are mapped onto what the client's protocol can carry: the v1
+/// `plan` for a client without the plan capability, v1's closed sets for a
+/// v1 client with it, and v2's stable variants for a v2 client.
 /// Each rule is a plain function, so any of them can be replaced:
 ///
 /// ```
@@ -221,6 +279,10 @@ pub struct Fallback {
     /// A plan of a custom or reserved type as entries. Default: one pending
     /// entry `<type> plan <id>`.
     pub other: fn(&PlanContent) -> Vec<PlanEntry>,
+    /// Under v2 without the unstable `plan_removed`: what the removal of a
+    /// live plan becomes (`None`: nothing is sent, the client keeps showing
+    /// it). Default: the plan with no entries ([`Fallback::default_removed`]).
+    pub removed: fn(&PlanId) -> Option<PlanContent>,
 }
 
 impl Default for Fallback {
@@ -231,6 +293,7 @@ impl Default for Fallback {
             markdown: Self::default_markdown,
             file: Self::default_file,
             other: Self::default_other,
+            removed: Self::default_removed,
         }
     }
 }
@@ -248,6 +311,59 @@ impl Fallback {
         };
         // What a rule for whole plans returns is still mapped onto v1's sets.
         entries.iter().filter_map(self.entry).collect()
+    }
+
+    /// The plan as a v1 client with the plan capability reads it: `items`
+    /// with every entry through [`entry`](Self::entry); `file` and `markdown`
+    /// as they are; a custom or reserved type (not in v1's schema) as an
+    /// `items` plan of the same id, entries from [`other`](Self::other).
+    pub fn v1_content(&self, plan: &PlanContent) -> PlanContent {
+        match plan {
+            PlanContent::File { .. } | PlanContent::Markdown { .. } => plan.clone(),
+            PlanContent::Items { .. }
+            | PlanContent::Custom { .. }
+            | PlanContent::Reserved { .. } => items_like(plan, self.entries(plan)),
+        }
+    }
+
+    /// The plan as a v2 client reads it: `items` and custom `_x` types as
+    /// they are (reserved values, which no sender may send, mapped by
+    /// [`v2_entry`](Self::v2_entry)); `file` and `markdown` as they are if
+    /// `unstable`, else as an `items` plan of the same id from
+    /// [`file`](Self::file) or [`markdown`](Self::markdown); a reserved type
+    /// as an `items` plan from [`other`](Self::other).
+    pub fn v2_content(&self, plan: &PlanContent, unstable: bool) -> PlanContent {
+        let entries = match plan {
+            PlanContent::Items { entries, .. } => entries.clone(),
+            PlanContent::Custom { .. } => return plan.clone(),
+            PlanContent::File { .. } | PlanContent::Markdown { .. } if unstable => {
+                return plan.clone();
+            }
+            PlanContent::File { uri, .. } => (self.file)(uri),
+            PlanContent::Markdown { content, .. } => (self.markdown)(content),
+            PlanContent::Reserved { .. } => (self.other)(plan),
+        };
+        items_like(plan, entries.iter().map(Self::v2_entry).collect())
+    }
+
+    /// An entry as a v2 sender may send it: every known and custom `_x`
+    /// value kept; a reserved value (read from some peer, never sendable)
+    /// becomes `medium` or `pending`.
+    pub fn v2_entry(entry: &PlanEntry) -> PlanEntry {
+        let mut entry = entry.clone();
+        if let Priority::Reserved(_) = entry.priority {
+            entry.priority = Priority::Medium;
+        }
+        if let Status::Reserved(_) = entry.status {
+            entry.status = Status::Pending;
+        }
+        entry
+    }
+
+    /// The plan with no entries: a v2 client without `plan_removed` shows it
+    /// empty.
+    pub fn default_removed(id: &PlanId) -> Option<PlanContent> {
+        Some(PlanContent::items(id.clone(), []))
     }
 
     /// Priorities: known ones kept, custom ones `medium`. Statuses:
@@ -299,5 +415,14 @@ impl Fallback {
     pub fn default_other(plan: &PlanContent) -> Vec<PlanEntry> {
         let text = format!("{} plan {}", plan.type_name(), plan.id());
         vec![PlanEntry::new(text, Priority::Medium, Status::Pending)]
+    }
+}
+
+/// An `items` plan with `plan`'s id and `_meta` and these entries.
+fn items_like(plan: &PlanContent, entries: Vec<PlanEntry>) -> PlanContent {
+    PlanContent::Items {
+        id: plan.id().clone(),
+        entries,
+        meta: plan.meta().cloned(),
     }
 }

@@ -26,7 +26,9 @@ use crate::meta::Meta;
 /// | plan id in `plan_update`'s `plan` and in `plan_removed` | `id` | `planId` |
 /// | the client capability | `planCapabilities` | `plan` |
 ///
-/// Readers accept both; writers take the spelling as a parameter.
+/// Readers accept both; writers take the spelling as a parameter, and where
+/// none is given (`Serialize`, `Default`) write the ACP spelling: it is what
+/// every published SDK reads (they all refuse a plan id spelled `id`).
 ///
 /// ```
 /// use plan_core::{SessionUpdate, PlanId, Spelling};
@@ -38,10 +40,11 @@ use crate::meta::Meta;
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum Spelling {
-    /// The source documents' spelling: `id`, `planCapabilities`. The default.
-    #[default]
+    /// The source documents' spelling: `id`, `planCapabilities`. No published
+    /// SDK reads it; write it only to a peer that asked for it.
     Rfd,
-    /// The published ACP schema's spelling: `planId`, `plan`.
+    /// The published ACP schema's spelling: `planId`, `plan`. The default.
+    #[default]
     Acp,
 }
 
@@ -284,16 +287,17 @@ macro_rules! wire_methods {
             }
 
             /// A view that serializes in `spelling` with any serde serializer.
-            /// (The plain `Serialize` impl writes the RFD spelling.)
+            /// (The plain `Serialize` impl writes the ACP spelling.)
             pub fn spelled(&self, spelling: $crate::Spelling) -> impl ::serde::Serialize + '_ {
                 $crate::wire::Spelled(self, spelling)
             }
         }
 
-        /// Writes the RFD spelling; use `spelled` for the other.
+        /// Writes the ACP spelling (what the published SDKs read); use
+        /// `spelled` for the other.
         impl ::serde::Serialize for $ty {
             fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                <Self as $crate::wire::Wire>::write(self, $crate::Spelling::Rfd, s)
+                <Self as $crate::wire::Wire>::write(self, $crate::Spelling::Acp, s)
             }
         }
 

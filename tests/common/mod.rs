@@ -48,7 +48,7 @@ pub enum Version {
     V2,
 }
 
-/// The public ACP unstable schema of one version, ready to validate any of its `$defs`.
+/// One public ACP schema, ready to validate any of its `$defs`.
 pub struct Schema {
     root: Value,
     version: Version,
@@ -56,11 +56,20 @@ pub struct Schema {
 
 impl Schema {
     pub fn unstable(version: Version) -> Self {
+        Self::load(version, "schema.unstable.json")
+    }
+
+    /// The public ACP stable schema of one version.
+    pub fn stable(version: Version) -> Self {
+        Self::load(version, "schema.json")
+    }
+
+    fn load(version: Version, file: &str) -> Self {
         let folder = match version {
             Version::V1 => "v1",
             Version::V2 => "v2",
         };
-        let path = data_dir().join(format!("acp/schema/{folder}/schema.unstable.json"));
+        let path = data_dir().join(format!("acp/schema/{folder}/{file}"));
         let text = std::fs::read_to_string(&path).unwrap();
         Self {
             root: serde_json::from_str(&text).unwrap(),
@@ -81,7 +90,7 @@ impl Schema {
             .unwrap_or_else(|e| panic!("the {:?} schema does not compile: {e}", self.version));
         Validator {
             inner,
-            name: format!("{:?} unstable $defs/{def}", self.version),
+            name: format!("{:?} $defs/{def}", self.version),
         }
     }
 

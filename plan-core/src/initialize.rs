@@ -1,0 +1,190 @@
+//! What an agent learns in `initialize`: the protocol version both sides
+//! speak, and the client's capabilities, read as either version writes them.
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use crate::capabilities::ClientCapabilities;
+use crate::error::{Error, Path};
+use crate::wire::{self, Cx, Skipped};
+
+/// An ACP protocol version this crate speaks.
+///
+/// The two differ in what a plan message may carry (see [`PlanSender`]):
+/// - **v1**: the `plan` update; with the client's plan capability,
+///   `plan_update` and `plan_removed` too (unstable in v1), but always with
+///   v1's closed sets of priorities and statuses and only the `items`,
+///   `file` and `markdown` types.
+/// - **v2**: `plan_update` with `items` is stable, with `cancelled` and
+///   custom `_x` values and types; `file`, `markdown` and `plan_removed` are
+///   still unstable. There is no plan capability, and a v1 `plan` is an
+///   unknown update to a v2 reader.
+///
+/// [`PlanSender`]: crate::PlanSender
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ProtocolVersion {
+    /// Protocol version 1.
+    V1,
+    /// Protocol version 2.
+    V2,
+}
+
+impl ProtocolVersion {
+    /// The newest version this crate speaks.
+    pub const LATEST: Self = Self::V2;
+
+    /// The version number on the wire.
+    pub const fn number(self) -> u16 {
+        match self {
+            Self::V1 => 1,
+            Self::V2 => 2,
+        }
+    }
+
+    /// The version an agent answers a client that asked for `requested`
+    /// (its latest): the same if this crate speaks it, else the newest one
+    /// this crate speaks, as ACP's version negotiation says. A client that
+    /// cannot speak the answer disconnects.
+    ///
+    /// ```
+    /// use plan_core::ProtocolVersion;
+    ///
+    /// assert_eq!(ProtocolVersion::negotiate(1), ProtocolVersion::V1);
+    /// assert_eq!(ProtocolVersion::negotiate(2), ProtocolVersion::V2);
+    /// assert_eq!(ProtocolVersion::negotiate(7), ProtocolVersion::V2);
+    /// ```
+    pub const fn negotiate(requested: u64) -> Self {
+        match requested {
+            1 => Self::V1,
+            _ => Self::LATEST,
+        }
+    }
+}
+
+impl fmt::Display for ProtocolVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "v{}", self.number())
+    }
+}
+
+/// A client's `initialize` request, as far as plans are concerned: the
+/// protocol version it asked for and its capabilities.
+///
+/// v1 clients send their capabilities as `clientCapabilities`, v2 clients as
+/// `capabilities`; both are read (the one of the requested version first).
+/// Like the published SDKs, a malformed capability is read as absent
+/// (`x-deserialize-default-on-error` in the schema): it does not fail the
+/// request, and [`skipped`](Self::skipped) says what was dropped.
+///
+/// ```
+/// use plan_core::{InitializeRequest, ProtocolVersion};
+///
+/// let v1 = InitializeRequest::from_json(
+///     r#"{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true},"plan":{}}}"#,
+/// )?;
+/// assert_eq!(v1.negotiated(), ProtocolVersion::V1);
+/// assert!(v1.capabilities.supports_plan_operations());
+///
+/// // A whole JSON-RPC request reads too; a malformed capability is absent, and said so.
+/// let v2 = InitializeRequest::from_json(
+///     r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2,
+///         "info":{"name":"zed","version":"1.0"},"capabilities":{"plan":42}}}"#,
+/// )?;
+/// assert_eq!(v2.negotiated(), ProtocolVersion::V2);
+/// assert!(!v2.capabilities.supports_plan_operations());
+/// assert_eq!(v2.skipped[0].to_string(), "skipped `params.capabilities.plan`: expected an object or null, found a number");
+/// # Ok::<(), plan_core::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InitializeRequest {
+    /// The newest protocol version the client speaks, as it sent it.
+    pub protocol_version: u64,
+    /// The client's capabilities (defaults if it sent none).
+    pub capabilities: ClientCapabilities,
+    /// What was malformed and read as absent, as the SDKs read it.
+    pub skipped: Vec<Skipped>,
+}
+
+impl InitializeRequest {
+    /// The protocol version the agent answers with; see
+    /// [`ProtocolVersion::negotiate`].
+    pub fn negotiated(&self) -> ProtocolVersion {
+        ProtocolVersion::negotiate(self.protocol_version)
+    }
+
+    /// Reads the request's `params`, or a whole JSON-RPC `initialize` request.
+    ///
+    /// # Errors
+    /// Text that is not JSON, a request of another method, or a
+    /// `protocolVersion` that is missing or not a whole number.
+    pub fn from_json(json: &str) -> Result<Self, Error> {
+        let value: Value = serde_json::from_str(json).map_err(|e| Error::syntax(&e))?;
+        Self::from_value(value)
+    }
+
+    /// [`from_json`](Self::from_json) for a parsed value.
+    ///
+    /// # Errors
+    /// As [`from_json`](Self::from_json).
+    pub fn from_value(value: Value) -> Result<Self, Error> {
+        let root = Path::Root;
+        let mut map = wire::expect_object(value, &root)?;
+        if map.contains_key("jsonrpc") {
+            let method = wire::take_string(&mut map, "method", &root)?;
+            if method != "initialize" {
+                return Err(root.key("method").invalid(format_args!(
+                    "expected method `initialize`, found `{method}`"
+                )));
+            }
+            let params = map.remove("params").ok_or_else(|| root.missing("params"))?;
+            let at = root.key("params");
+            let params = wire::expect_object(params, &at)?;
+            Self::read_params(params, &at)
+        } else {
+            Self::read_params(map, &root)
+        }
+    }
+
+    fn read_params(mut params: Map<String, Value>, at: &Path<'_>) -> Result<Self, Error> {
+        let version_at = at.key("protocolVersion");
+        let protocol_version = match params.remove("protocolVersion") {
+            Some(Value::Number(n)) => n.as_u64().ok_or_else(|| {
+                version_at.invalid(format_args!("expected a whole number from 0, found {n}"))
+            })?,
+            Some(other) => return Err(wire::type_error(&version_at, "a number", &other)),
+            None => return Err(at.missing("protocolVersion")),
+        };
+        let keys = if ProtocolVersion::negotiate(protocol_version) == ProtocolVersion::V1 {
+            ["clientCapabilities", "capabilities"]
+        } else {
+            ["capabilities", "clientCapabilities"]
+        };
+        let mut cx = Cx::lenient();
+        let mut capabilities = ClientCapabilities::default();
+        if let Some((key, value)) = keys
+            .into_iter()
+            .find_map(|key| params.remove(key).map(|value| (key, value)))
+        {
+            let at = at.key(key);
+            let read = match value {
+                Value::Null => Ok(None),
+                value @ Value::Object(_) => {
+                    <ClientCapabilities as wire::Wire>::read(value, &mut cx, &at).map(Some)
+                }
+                other => Err(wire::type_error(&at, "an object", &other)),
+            };
+            match read {
+                Ok(Some(read)) => capabilities = read,
+                Ok(None) => {}
+                // Lenient: recorded as skipped, the defaults stay.
+                Err(err) => cx.skip_or_fail::<()>(err).map(|_| ())?,
+            }
+        }
+        Ok(Self {
+            protocol_version,
+            capabilities,
+            skipped: cx.into_skipped(),
+        })
+    }
+}
