@@ -1,0 +1,333 @@
+//! What we write, the published SDK reads; what it writes, we read.
+//!
+//! The judge is `agent-client-protocol-schema` 1.15.1, the types under the
+//! official Rust SDK: its v1 reader for messages sent under protocol v1, its
+//! v2 reader for v2. Every message must parse with the reader of its version
+//! **with no entry dropped and no value changed**: the SDK's own
+//! serialization of what it read equals what we sent, and the entries are
+//! counted before and after (the SDK readers skip entries they cannot read
+//! without a word). Then the other way: a plan lifecycle built with the SDK's
+//! types, serialized by the SDK, reads into a `PlanBoard` whose plans are
+//! exactly the SDK's.
+
+#[allow(dead_code, unreachable_pub)]
+#[path = "../examples/agent.rs"]
+mod agent;
+
+use agent_client_protocol_schema::{v1 as acp1, v2 as acp2};
+use plan_core::{
+    ClientCapabilities, PlanBoard, PlanContent, PlanId, PlanSender, ProtocolVersion,
+    SessionNotification, Spelling, TerminalStyle, plan,
+};
+use serde_json::Value;
+
+/// How many plan entries a `session/update`'s `params` carries.
+fn entry_count(params: &Value) -> usize {
+    let update = &params["update"];
+    let entries = match update["sessionUpdate"].as_str() {
+        Some("plan") => &update["entries"],
+        Some("plan_update") => &update["plan"]["entries"],
+        _ => return 0,
+    };
+    entries.as_array().map_or(0, Vec::len)
+}
+
+/// Parses one line we wrote with the SDK reader of `version` and checks
+/// that nothing was dropped or changed. Returns the `sessionUpdate` kind.
+fn sdk_reads(line: &str, version: ProtocolVersion, context: &str) -> String {
+    let message: Value = serde_json::from_str(line).unwrap();
+    assert_eq!(message["jsonrpc"], "2.0", "{context}");
+    assert_eq!(message["method"], "session/update", "{context}");
+    let params = message["params"].clone();
+    let kind = params["update"]["sessionUpdate"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let read_back = match version {
+        ProtocolVersion::V1 => {
+            let read: acp1::SessionNotification = serde_json::from_value(params.clone())
+                .unwrap_or_else(|e| panic!("{context}: the SDK's v1 reader refuses {line}: {e}"));
+            serde_json::to_value(&read).unwrap()
+        }
+        ProtocolVersion::V2 => {
+            let read: acp2::UpdateSessionNotification = serde_json::from_value(params.clone())
+                .unwrap_or_else(|e| panic!("{context}: the SDK's v2 reader refuses {line}: {e}"));
+            if let acp2::SessionUpdate::Other(other) = &read.update {
+                panic!(
+                    "{context}: the SDK's v2 reader takes {line} for an unknown update: {other:?}"
+                );
+            }
+            serde_json::to_value(&read).unwrap()
+        }
+    };
+    assert_eq!(
+        entry_count(&read_back),
+        entry_count(&params),
+        "{context}: the SDK dropped an entry of {line}"
+    );
+    assert_eq!(
+        read_back, params,
+        "{context}: the SDK read {line} differently"
+    );
+    kind
+}
+
+/// A scenario that uses every variant and value an agent may build.
+fn scenario(sender: &mut PlanSender) -> Vec<SessionNotification> {
+    let mut sent = vec![
+        sender.update(plan! {
+            id: "work",
+            items: [
+                high pending "Analyze" meta: { "step": 1, "tags": ["a", "b"] },
+                medium in_progress "Refactor",
+                low completed "Ship",
+                high cancelled "Polish",
+                _stretch _blocked "Celebrate",
+            ],
+        }),
+        sender.update(plan! { id: "notes", markdown: "## Notes\n- [ ] Ask\n- [x] Read" }),
+        sender.update(plan! { id: "doc", file: "file:///tmp/design%20doc.md" }),
+        sender.update(plan! { id: "timeline", type: _timeline, fields: { "events": [1, 2] } }),
+        sender.update(plan! { id: "empty", items: [] }),
+    ];
+    sent.extend(sender.remove(&PlanId::new("notes").unwrap()));
+    sent.extend(sender.remove(&PlanId::new("never-sent").unwrap()));
+    sent
+}
+
+fn modes() -> Vec<(&'static str, PlanSender)> {
+    let v1 = |json: &str| {
+        let caps = ClientCapabilities::from_json(json).unwrap();
+        PlanSender::with_protocol("sess_1", ProtocolVersion::V1, &caps)
+    };
+    let none = ClientCapabilities::default();
+    vec![
+        ("v1 without the plan capability", v1("{}")),
+        ("v1 with `plan: {}`", v1(r#"{"plan":{}}"#)),
+        (
+            "v2",
+            PlanSender::with_protocol("sess_1", ProtocolVersion::V2, &none),
+        ),
+        (
+            "v2 with unstable variants",
+            PlanSender::with_protocol("sess_1", ProtocolVersion::V2, &none).with_unstable(true),
+        ),
+    ]
+}
+
+#[test]
+fn every_mode_of_the_sender_is_read_by_the_sdk_of_its_version() {
+    for (mode, mut sender) in modes() {
+        let mut kinds = Vec::new();
+        for notification in scenario(&mut sender) {
+            let line = notification.to_json(sender.spelling());
+            kinds.push(sdk_reads(&line, sender.protocol(), mode));
+        }
+        // Each mode sends what its version knows, nothing else.
+        let expected: &[&str] = match mode {
+            "v1 without the plan capability" => &["plan"],
+            "v2" => &["plan_update"],
+            _ => &["plan_removed", "plan_update"],
+        };
+        kinds.sort();
+        kinds.dedup();
+        assert_eq!(kinds, expected, "{mode}");
+    }
+}
+
+#[test]
+fn the_agent_example_is_read_by_the_sdk_in_every_mode() {
+    let modes = [
+        ("default (v1, `plan: {}`)", agent::Options::default()),
+        (
+            "v1 without plan support",
+            agent::Options {
+                legacy_client: true,
+                ..agent::Options::default()
+            },
+        ),
+        (
+            "v2",
+            agent::Options {
+                protocol: ProtocolVersion::V2,
+                ..agent::Options::default()
+            },
+        ),
+    ];
+    for (mode, options) in modes {
+        let mut out = Vec::new();
+        let options = agent::Options {
+            json: true,
+            fast: true,
+            ..options
+        };
+        agent::run(options, &mut out, TerminalStyle::PLAIN, false, || {}).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.lines().count() >= 5, "{mode}");
+        for line in text.lines() {
+            sdk_reads(line, options.protocol, mode);
+        }
+    }
+}
+
+#[test]
+fn the_default_output_is_read_by_both_versions_readers() {
+    // What the agent writes by default (v1 with the plan capability) holds
+    // only values both versions know, so v2's (unstable) reader reads it too.
+    let mut out = Vec::new();
+    let options = agent::Options {
+        json: true,
+        fast: true,
+        ..agent::Options::default()
+    };
+    agent::run(options, &mut out, TerminalStyle::PLAIN, false, || {}).unwrap();
+    for line in String::from_utf8(out).unwrap().lines() {
+        sdk_reads(line, ProtocolVersion::V1, "default, v1 reader");
+        sdk_reads(line, ProtocolVersion::V2, "default, v2 reader");
+    }
+}
+
+#[test]
+fn the_acp_fixtures_are_read_by_the_sdk_and_the_rfd_fixture_is_not() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    // A derived plan's lifecycle, custom priority `_stretch` included: v2
+    // content (the v1 reader drops that entry), and `plan_removed` (v2 unstable).
+    let acp = std::fs::read_to_string(dir.join("refactor-lifecycle.acp.ndjson")).unwrap();
+    for line in acp.lines() {
+        sdk_reads(line, ProtocolVersion::V2, "refactor-lifecycle.acp.ndjson");
+    }
+    // The RFD spelling is read by us, never by the SDK: why it is not the default.
+    let rfd = std::fs::read_to_string(dir.join("refactor-lifecycle.rfd.ndjson")).unwrap();
+    let first = rfd.lines().next().unwrap();
+    assert!(SessionNotification::from_json(first).is_ok());
+    let params = serde_json::from_str::<Value>(first).unwrap()["params"].clone();
+    let err = serde_json::from_value::<acp1::SessionNotification>(params).unwrap_err();
+    assert!(err.to_string().contains("planId"), "{err}");
+}
+
+// ---- the other way: the SDK writes, the board reads ------------------------
+
+/// Applies each SDK-written `params` to a board, as a JSON-RPC line.
+fn board_reads(board: &mut PlanBoard, params: Value) {
+    let line = serde_json::json!({"jsonrpc": "2.0", "method": "session/update", "params": params});
+    board
+        .apply_json(&line.to_string())
+        .unwrap_or_else(|e| panic!("the board refuses the SDK's {line}: {e}"));
+}
+
+/// The board's plans as (id, the plan's ACP JSON), in order.
+fn board_plans(board: &PlanBoard) -> Vec<(String, Value)> {
+    board
+        .plans()
+        .map(|p| (p.id().to_string(), p.content().to_value(Spelling::Acp)))
+        .collect()
+}
+
+#[test]
+fn a_lifecycle_written_with_the_sdks_v2_types_reads_into_the_same_board() {
+    use acp2::{
+        PlanEntry, PlanEntryPriority as P, PlanEntryStatus as S, PlanFile, PlanItems, PlanMarkdown,
+        PlanRemoved, PlanUpdate, PlanUpdateContent, SessionUpdate, UpdateSessionNotification,
+    };
+    let entries = |statuses: [S; 3]| {
+        let [a, b, c] = statuses;
+        vec![
+            PlanEntry::new("Analyze", P::High, a),
+            PlanEntry::new("Refactor", P::Medium, b),
+            PlanEntry::new("Polish", P::Other("_stretch".into()), c),
+        ]
+    };
+    let items = |statuses| PlanUpdateContent::Items(PlanItems::new("work", entries(statuses)));
+    let updates = [
+        SessionUpdate::PlanUpdate(PlanUpdate::new(items([S::Pending, S::Pending, S::Pending]))),
+        SessionUpdate::PlanUpdate(PlanUpdate::new(PlanUpdateContent::Markdown(
+            PlanMarkdown::new("notes", "- [ ] Ask"),
+        ))),
+        SessionUpdate::PlanUpdate(PlanUpdate::new(PlanUpdateContent::File(PlanFile::new(
+            "doc",
+            "file:///tmp/plan.md",
+        )))),
+        SessionUpdate::PlanUpdate(PlanUpdate::new(items([
+            S::Completed,
+            S::InProgress,
+            S::Pending,
+        ]))),
+        SessionUpdate::PlanRemoved(PlanRemoved::new("notes")),
+        SessionUpdate::PlanUpdate(PlanUpdate::new(items([
+            S::Completed,
+            S::Completed,
+            S::Cancelled,
+        ]))),
+    ];
+    let mut board = PlanBoard::new("sess_1");
+    // What the SDK's client would hold: the last content of each live plan.
+    let mut model: Vec<(String, Value)> = Vec::new();
+    for update in updates {
+        match &update {
+            SessionUpdate::PlanUpdate(u) => {
+                let value = serde_json::to_value(&u.plan).unwrap();
+                let id = value["planId"].as_str().unwrap().to_owned();
+                match model.iter_mut().find(|(known, _)| *known == id) {
+                    Some(slot) => slot.1 = value,
+                    None => model.push((id, value)),
+                }
+            }
+            SessionUpdate::PlanRemoved(r) => model.retain(|(id, _)| **id != *r.plan_id.0),
+            _ => unreachable!(),
+        }
+        let params =
+            serde_json::to_value(UpdateSessionNotification::new("sess_1", update)).unwrap();
+        board_reads(&mut board, params);
+    }
+    assert_eq!(board_plans(&board), model);
+    assert_eq!(board.plans().count(), 2);
+}
+
+#[test]
+fn a_lifecycle_written_with_the_sdks_v1_types_reads_into_the_same_board() {
+    use acp1::{
+        Plan, PlanEntry, PlanEntryPriority as P, PlanEntryStatus as S, PlanItems, PlanUpdate,
+        PlanUpdateContent, SessionNotification as Sdk, SessionUpdate,
+    };
+    let entries = |a, b| {
+        vec![
+            PlanEntry::new("Analyze", P::High, a),
+            PlanEntry::new("Refactor", P::Low, b),
+        ]
+    };
+    let mut board = PlanBoard::new("sess_1");
+    for (a, b) in [(S::Pending, S::Pending), (S::Completed, S::InProgress)] {
+        let params = serde_json::to_value(Sdk::new(
+            "sess_1",
+            SessionUpdate::Plan(Plan::new(entries(a, b))),
+        ))
+        .unwrap();
+        board_reads(&mut board, params);
+    }
+    let items =
+        PlanUpdateContent::Items(PlanItems::new("work", entries(S::Completed, S::Completed)));
+    let params = serde_json::to_value(Sdk::new(
+        "sess_1",
+        SessionUpdate::PlanUpdate(PlanUpdate::new(items.clone())),
+    ))
+    .unwrap();
+    board_reads(&mut board, params);
+
+    let plans = board_plans(&board);
+    assert_eq!(
+        plans.len(),
+        2,
+        "the v1 plan and the plan `work` live side by side"
+    );
+    assert_eq!(
+        plans[1],
+        ("work".to_owned(), serde_json::to_value(&items).unwrap())
+    );
+    let legacy = board.plans().next().unwrap();
+    assert!(legacy.is_legacy());
+    let expected = serde_json::to_value(entries(S::Completed, S::InProgress)).unwrap();
+    let PlanContent::Items { entries, .. } = legacy.content() else {
+        panic!("the v1 plan is entries")
+    };
+    assert_eq!(serde_json::to_value(entries).unwrap(), expected);
+}
