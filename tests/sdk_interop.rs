@@ -208,7 +208,7 @@ fn the_acp_fixtures_are_read_by_the_sdk_and_the_rfd_fixture_is_not() {
 // ---- the other way: the SDK writes, the board reads ------------------------
 
 /// Applies each SDK-written `params` to a board, as a JSON-RPC line.
-fn board_reads(board: &mut PlanBoard, params: Value) {
+fn board_reads(board: &mut PlanBoard, params: &Value) {
     let line = serde_json::json!({"jsonrpc": "2.0", "method": "session/update", "params": params});
     board
         .apply_json(&line.to_string())
@@ -277,7 +277,7 @@ fn a_lifecycle_written_with_the_sdks_v2_types_reads_into_the_same_board() {
         }
         let params =
             serde_json::to_value(UpdateSessionNotification::new("sess_1", update)).unwrap();
-        board_reads(&mut board, params);
+        board_reads(&mut board, &params);
     }
     assert_eq!(board_plans(&board), model);
     assert_eq!(board.plans().count(), 2);
@@ -302,7 +302,7 @@ fn a_lifecycle_written_with_the_sdks_v1_types_reads_into_the_same_board() {
             SessionUpdate::Plan(Plan::new(entries(a, b))),
         ))
         .unwrap();
-        board_reads(&mut board, params);
+        board_reads(&mut board, &params);
     }
     let items =
         PlanUpdateContent::Items(PlanItems::new("work", entries(S::Completed, S::Completed)));
@@ -311,7 +311,7 @@ fn a_lifecycle_written_with_the_sdks_v1_types_reads_into_the_same_board() {
         SessionUpdate::PlanUpdate(PlanUpdate::new(items.clone())),
     ))
     .unwrap();
-    board_reads(&mut board, params);
+    board_reads(&mut board, &params);
 
     let plans = board_plans(&board);
     assert_eq!(
