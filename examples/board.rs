@@ -6,16 +6,20 @@
 //! cargo run --example agent -- --json | cargo run --example board
 //! cargo run --example board -- messages.ndjson
 //! cargo run --example board -- --json < messages.ndjson   # the final state as JSON
+//! cargo run --example board -- --strict messages.ndjson   # refuse what the SDKs would let through
 //! ```
 //!
-//! Invalid lines are reported on standard error with their line number and
+//! It reads as the published SDKs do: a malformed entry is skipped and the
+//! rest of its message applied, JSON-RPC requests and responses are ignored
+//! (and counted); each skip is reported on standard error with its line
+//! number. Invalid lines (not JSON, no usable plan) are reported and
 //! skipped; the exit status is 1 if there were any.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Write};
 use std::process::ExitCode;
 
-use plan_core::{SessionBoards, Spelling, TerminalStyle, render_board};
+use plan_core::{Applied, SessionBoards, Spelling, TerminalStyle, render_board};
 use serde_json::json;
 
 /// What the command line asked for.
@@ -25,6 +29,8 @@ pub struct Options {
     pub json: bool,
     /// Read this file instead of standard input.
     pub path: Option<String>,
+    /// Refuse what lenient reading would skip or let through.
+    pub strict: bool,
 }
 
 #[allow(dead_code)] // `main` is unused where the end-to-end test includes this file.
@@ -33,7 +39,7 @@ fn main() -> ExitCode {
         Ok(options) => options,
         Err(message) => {
             eprintln!("board: {message}");
-            eprintln!("usage: cargo run --example board [-- [--json] [FILE]]");
+            eprintln!("usage: cargo run --example board [-- [--json] [--strict] [FILE]]");
             return ExitCode::from(2);
         }
     };
@@ -77,6 +83,7 @@ pub fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String>
     for arg in args {
         match arg.as_str() {
             "--json" => options.json = true,
+            "--strict" => options.strict = true,
             flag if flag.starts_with("--") => return Err(format!("unknown argument `{flag}`")),
             path if options.path.is_none() => options.path = Some(path.to_owned()),
             extra => return Err(format!("one input file only; `{extra}` is a second")),
@@ -99,8 +106,12 @@ pub fn run(
     style: TerminalStyle,
     live: bool,
 ) -> io::Result<usize> {
-    let mut boards = SessionBoards::new();
-    let mut invalid = 0;
+    let mut boards = if options.strict {
+        SessionBoards::new().strict()
+    } else {
+        SessionBoards::new()
+    };
+    let (mut invalid, mut other_messages) = (0, 0);
     // Lines are read as bytes, so a line that is not UTF-8 is reported and
     // skipped like any other bad line instead of ending the stream.
     for (index, bytes) in input.split(b'\n').enumerate() {
@@ -109,16 +120,28 @@ pub fn run(
             continue;
         }
         match boards.apply_slice(&bytes) {
-            Ok(_) if live => {
-                write!(out, "\x1b[H\x1b[2J")?;
-                draw(&boards, out, style)?;
+            Ok(read) => {
+                for skipped in &read.skipped {
+                    writeln!(err, "board: line {}: {skipped}", index + 1)?;
+                }
+                if let Applied::OtherMessage { .. } = read.value {
+                    other_messages += 1;
+                } else if live {
+                    write!(out, "\x1b[H\x1b[2J")?;
+                    draw(&boards, out, style)?;
+                }
             }
-            Ok(_) => {}
             Err(e) => {
                 invalid += 1;
                 writeln!(err, "board: line {}: {e}", index + 1)?;
             }
         }
+    }
+    if other_messages > 0 {
+        writeln!(
+            err,
+            "board: {other_messages} JSON-RPC message(s) other than `session/update` ignored"
+        )?;
     }
     if options.json {
         let sessions: Vec<_> = boards
@@ -174,6 +197,54 @@ mod tests {
     }
 
     #[test]
+    fn raw_agent_output_reads_as_the_sdks_read_it() {
+        let input = concat!(
+            r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":1,"method":"session/request_permission","params":{}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"p","entries":[42,{"content":"a","priority":"high","status":"pending"}]}}}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan_update","plan":{"type":"file","planId":"","uri":"file:///tmp/my plan.md"}}}}"#,
+            "\n",
+        );
+        let run_with = |strict| {
+            let (mut out, mut err) = (Vec::new(), Vec::new());
+            let options = Options {
+                json: true,
+                strict,
+                ..Options::default()
+            };
+            let invalid = run(
+                &options,
+                input.as_bytes(),
+                &mut out,
+                &mut err,
+                TerminalStyle::PLAIN,
+                false,
+            )
+            .unwrap();
+            let state: serde_json::Value = serde_json::from_slice(&out).unwrap();
+            (invalid, state, String::from_utf8(err).unwrap())
+        };
+        let (invalid, state, err) = run_with(false);
+        assert_eq!(invalid, 0, "{err}");
+        let plans = &state["sessions"][0]["plans"];
+        assert_eq!(plans[0]["progress"]["total"], 1, "the good entry is kept");
+        assert_eq!(plans[1]["content"]["uri"], "file:///tmp/my plan.md");
+        assert_eq!(
+            err,
+            "board: line 3: skipped `params.update.plan.entries[0]`: expected an object, found a number\n\
+             board: line 4: let through `params.update.plan.planId`: a plan id cannot be empty\n\
+             board: line 4: let through `params.update.plan.uri`: ' ' cannot appear in a URI as it is; percent-encode it as UTF-8 bytes (a space is `%20`)\n\
+             board: 2 JSON-RPC message(s) other than `session/update` ignored\n"
+        );
+        let (invalid, state, _) = run_with(true);
+        assert_eq!(invalid, 2, "strict: the two plan lines are refused");
+        assert_eq!(state["sessions"], serde_json::json!([]));
+    }
+
+    #[test]
     fn a_line_that_is_not_utf8_is_reported_and_skipped() {
         let mut input = b"\xff\xfe\n".to_vec();
         input.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":\"s\",\"update\":{\"sessionUpdate\":\"plan_removed\",\"planId\":\"x\"}}}\n");
@@ -201,9 +272,11 @@ mod tests {
             parse(&["--json", "f.ndjson"]).unwrap(),
             Options {
                 json: true,
-                path: Some("f.ndjson".into())
+                path: Some("f.ndjson".into()),
+                strict: false,
             }
         );
+        assert!(parse(&["--strict"]).unwrap().strict);
         assert!(parse(&["a", "b"]).is_err());
         assert!(parse(&["--live"]).is_err());
     }

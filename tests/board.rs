@@ -38,7 +38,8 @@ fn plans_keep_the_order_of_first_appearance_and_are_replaced_whole() {
             "s",
             plan! { id: "b", items: [low completed "3"] }.into(),
         ))
-        .unwrap();
+        .unwrap()
+        .value;
     assert_eq!(
         applied,
         Applied::Updated {
@@ -73,14 +74,44 @@ fn removal_dismisses_and_unknown_removal_is_reported_harmlessly() {
 }
 
 #[test]
-fn a_v1_plan_is_the_legacy_plan_main() {
+fn a_v1_plan_is_the_legacy_plan_main_kept_apart_from_a_v2_plan_main() {
     let mut board = PlanBoard::new("s");
     board.apply_update(plan! { entries: [high pending "old"] }.into());
     board.apply_update(plan! { entries: [high completed "old", low pending "new"] }.into());
     assert_eq!(ids(&board), ["main"]);
-    let main = board.get(&PlanId::LEGACY).unwrap();
+    let main = board.legacy().unwrap();
     assert!(main.is_legacy());
     assert_eq!(main.progress().unwrap().to_string(), "1/2");
+    assert!(
+        board.get(&PlanId::LEGACY).is_none(),
+        "no v2 plan `main` yet"
+    );
+
+    // A v2 plan whose id is "main" lives beside it; neither overwrites the other.
+    board.apply_update(plan! { id: "main", items: [low pending "v2"] }.into());
+    board.apply_update(plan! { entries: [high completed "old", low completed "new"] }.into());
+    assert_eq!(ids(&board), ["main", "main"]);
+    assert_eq!(
+        board.legacy().unwrap().progress().unwrap().to_string(),
+        "2/2"
+    );
+    assert_eq!(
+        board
+            .get(&PlanId::LEGACY)
+            .unwrap()
+            .progress()
+            .unwrap()
+            .to_string(),
+        "0/1"
+    );
+    let json = board.to_json_value(Spelling::Acp);
+    assert_eq!(json["plans"][0]["legacy"], true);
+    assert!(json["plans"][1].get("legacy").is_none());
+
+    // `plan_removed` of "main" removes the v2 plan, not the v1 one.
+    board.apply_update(SessionUpdate::plan_removed(PlanId::LEGACY));
+    assert_eq!(ids(&board), ["main"]);
+    assert!(board.legacy().is_some());
 }
 
 #[test]
@@ -88,7 +119,7 @@ fn other_updates_are_ignored_and_custom_types_kept() {
     let mut board = PlanBoard::new("s");
     let chunk = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}}"#;
     assert_eq!(
-        board.apply_json(chunk).unwrap(),
+        board.apply_json(chunk).unwrap().value,
         Applied::Ignored {
             kind: "agent_message_chunk".into()
         }
@@ -110,7 +141,8 @@ fn sessions_are_kept_apart() {
     let before = board.clone();
     let applied = board
         .apply_json(&line("theirs", plan! { id: "p", markdown: "x" }.into()))
-        .unwrap();
+        .unwrap()
+        .value;
     assert!(matches!(applied, Applied::OtherSession { .. }));
     assert_eq!(board, before);
 
@@ -183,14 +215,80 @@ fn progress_and_the_task_in_progress() {
 
 #[test]
 fn a_malformed_message_is_an_error_with_its_place_and_changes_nothing() {
-    let mut board = PlanBoard::new("s");
+    let bad_entry = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"p","entries":[{"content":"a","priority":"high"}]}}}}"#;
+    let no_plan = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan_update"}}}"#;
+    let request = r#"{"jsonrpc":"2.0","id":3,"method":"session/update","params":{}}"#;
+
+    // Strict: the bad entry fails the whole message.
+    let mut board = PlanBoard::new("s").strict();
     board.apply_update(plan! { id: "p", items: [high pending "a"] }.into());
     let before = board.clone();
-    let bad = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"p","entries":[{"content":"a","priority":"high"}]}}}}"#;
-    let err = board.apply_json(bad).unwrap_err();
+    let err = board.apply_json(bad_entry).unwrap_err();
     assert_eq!(err.path(), "params.update.plan.entries[0]");
-    assert!(board.apply_json("{not json").is_err());
+    for bad in ["{not json", no_plan, request] {
+        assert!(board.apply_json(bad).is_err(), "{bad}");
+    }
     assert_eq!(board, before);
+
+    // Lenient (the default): the entry is skipped, said so, and the rest applied.
+    let mut board = PlanBoard::new("s");
+    board.apply_update(plan! { id: "p", items: [high pending "a"] }.into());
+    let read = board.apply_json(bad_entry).unwrap();
+    assert_eq!(
+        read.skipped[0].to_string(),
+        "skipped `params.update.plan.entries[0]`: missing required field `status`"
+    );
+    assert_eq!(
+        board
+            .get(&id("p"))
+            .unwrap()
+            .content()
+            .entries()
+            .unwrap()
+            .len(),
+        0
+    );
+    // What no lenient reading can use is still an error, and changes nothing.
+    let before = board.clone();
+    for bad in ["{not json", no_plan, request] {
+        assert!(board.apply_json(bad).is_err(), "{bad}");
+    }
+    assert_eq!(board, before);
+}
+
+#[test]
+fn other_json_rpc_messages_are_recognised_and_ignored() {
+    for mut board in [PlanBoard::new("s"), PlanBoard::new("s").strict()] {
+        let before = board.clone();
+        for (line, method) in [
+            (
+                r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1}}"#,
+                None,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"no"}}"#,
+                None,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{}}"#,
+                Some("session/prompt"),
+            ),
+            (
+                r#"{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}"#,
+                Some("session/cancel"),
+            ),
+        ] {
+            let read = board.apply_json(line).unwrap();
+            assert_eq!(
+                read.value,
+                Applied::OtherMessage {
+                    method: method.map(str::to_owned)
+                },
+                "{line}"
+            );
+        }
+        assert_eq!(board, before);
+    }
 }
 
 #[test]
@@ -229,25 +327,32 @@ proptest! {
 
 /// The reference model of SPEC.md's client semantics: plans by id in order
 /// of first appearance; `plan_update` replaces, `plan_removed` removes, a v1
-/// `plan` is the plan `main`.
+/// `plan` is the plan `main`, kept apart from a v2 plan of that id.
 fn model(updates: &[SessionUpdate]) -> Vec<PlanContent> {
-    let mut plans: Vec<PlanContent> = Vec::new();
+    // (is the v1 plan, content)
+    let mut plans: Vec<(bool, PlanContent)> = Vec::new();
     for update in updates {
-        let content = match update {
-            SessionUpdate::Plan(plan) => PlanContent::items(PlanId::LEGACY, plan.entries.clone()),
-            SessionUpdate::PlanUpdate { plan, .. } => plan.clone(),
+        let (legacy, content) = match update {
+            SessionUpdate::Plan(plan) => (
+                true,
+                PlanContent::items(PlanId::LEGACY, plan.entries.clone()),
+            ),
+            SessionUpdate::PlanUpdate { plan, .. } => (false, plan.clone()),
             SessionUpdate::PlanRemoved { id, .. } => {
-                plans.retain(|p| p.id() != id);
+                plans.retain(|(legacy, p)| *legacy || p.id() != id);
                 continue;
             }
             SessionUpdate::Other(_) => continue,
         };
-        match plans.iter_mut().find(|p| p.id() == content.id()) {
-            Some(existing) => *existing = content,
-            None => plans.push(content),
+        match plans
+            .iter_mut()
+            .find(|(l, p)| *l == legacy && p.id() == content.id())
+        {
+            Some(existing) => existing.1 = content,
+            None => plans.push((legacy, content)),
         }
     }
-    plans
+    plans.into_iter().map(|(_, content)| content).collect()
 }
 
 fn small_update() -> impl Strategy<Value = SessionUpdate> {

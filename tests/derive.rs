@@ -155,7 +155,10 @@ fn a_derived_plan_goes_through_the_sender_and_the_board() {
     };
     let sent = sender.update(plan);
     assert_eq!(
-        board.apply_json(&sent.to_json(sender.spelling())).unwrap(),
+        board
+            .apply_json(&sent.to_json(sender.spelling()))
+            .unwrap()
+            .value,
         Applied::Updated {
             id: PlanId::new("refactor").unwrap(),
             created: true

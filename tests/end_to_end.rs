@@ -28,7 +28,7 @@ fn pipe(options: agent::Options) -> Value {
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let board_options = board::Options {
         json: true,
-        path: None,
+        ..board::Options::default()
     };
     let invalid = board::run(
         &board_options,

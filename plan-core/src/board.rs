@@ -6,18 +6,30 @@ use crate::content::PlanContent;
 use crate::entry::{PlanEntry, Status};
 use crate::error::Error;
 use crate::id::{PlanId, SessionId};
+use crate::notification::METHOD;
 use crate::notification::SessionNotification;
 use crate::progress::Progress;
 use crate::update::SessionUpdate;
-use crate::wire::Spelling;
+use crate::wire::{Lenient, Spelling};
 
 /// The plans of one session, as a client shows them.
 ///
 /// Plans are kept by id in order of first appearance; `plan_update` replaces
 /// a plan's content whole, `plan_removed` dismisses it, and a v1 `plan`
-/// replaces the legacy plan, whose id is `main` (as the public ACP schema
-/// maps it). Other updates are ignored; plans of custom and reserved types
-/// are kept as they came.
+/// replaces the legacy plan, shown with the id `main` (as the public ACP
+/// schema maps it) but kept apart from a v2 plan whose id is `"main"`.
+/// Other updates are ignored; plans of custom and reserved types are kept as
+/// they came.
+///
+/// **Reading is lenient by default**, as the published SDKs read: a
+/// malformed entry is skipped and the rest of the message applied, an empty
+/// plan id or a file URI with a space is kept; each is reported in
+/// [`Lenient::skipped`]. JSON-RPC responses, requests and notifications
+/// other than `session/update` are recognised and ignored
+/// ([`Applied::OtherMessage`]), so an agent's raw output can be piped in.
+/// [`strict`](Self::strict) refuses all of that instead. Text that is not
+/// JSON, and a `session/update` with no usable plan, are errors in both
+/// modes, and leave the board as it was.
 ///
 /// ```
 /// use plan_core::{Applied, PlanBoard};
@@ -26,7 +38,7 @@ use crate::wire::Spelling;
 /// let line = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_1",
 ///   "update":{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"p","entries":[
 ///   {"content":"Analyze","priority":"high","status":"in_progress"}]}}}}"#;
-/// assert!(matches!(board.apply_json(line)?, Applied::Updated { created: true, .. }));
+/// assert!(matches!(board.apply_json(line)?.value, Applied::Updated { created: true, .. }));
 /// let plan = board.plans().next().unwrap();
 /// assert_eq!(plan.in_progress().unwrap().content, "Analyze");
 /// assert_eq!(plan.progress().unwrap().to_string(), "0/1");
@@ -36,6 +48,7 @@ use crate::wire::Spelling;
 pub struct PlanBoard {
     session: SessionId,
     plans: Vec<BoardPlan>,
+    strict: bool,
 }
 
 /// One plan on a board: its content now, and what the last update changed.
@@ -44,6 +57,7 @@ pub struct BoardPlan {
     content: PlanContent,
     version: u32,
     changes: Changes,
+    legacy: bool,
 }
 
 /// What an update changed in an items plan, compared with the version before.
@@ -100,6 +114,65 @@ pub enum Applied {
         /// The session it is for.
         session: SessionId,
     },
+    /// A JSON-RPC message that is not a `session/update` notification;
+    /// nothing changed.
+    OtherMessage {
+        /// The method of a request or notification; `None` for a response.
+        method: Option<String>,
+    },
+}
+
+/// Reads one JSON-RPC line and hands a `session/update` to `apply`; other
+/// JSON-RPC messages are recognised and ignored.
+fn apply_line(
+    line: &str,
+    strict: bool,
+    apply: impl FnOnce(SessionNotification) -> Applied,
+) -> Result<Lenient<Applied>, Error> {
+    let read = if strict {
+        SessionNotification::from_json(line).map(|value| Lenient {
+            value,
+            skipped: Vec::new(),
+        })
+    } else {
+        SessionNotification::from_json_lenient(line)
+    };
+    match read {
+        Ok(read) => Ok(Lenient {
+            value: apply(read.value),
+            skipped: read.skipped,
+        }),
+        Err(err) => match other_message(line) {
+            Some(applied) => Ok(Lenient {
+                value: applied,
+                skipped: Vec::new(),
+            }),
+            None => Err(err),
+        },
+    }
+}
+
+/// A JSON-RPC 2.0 message that is not a `session/update` notification: a
+/// request or notification of another method, or a response.
+fn other_message(line: &str) -> Option<Applied> {
+    let Ok(Value::Object(map)) = serde_json::from_str::<Value>(line) else {
+        return None;
+    };
+    if map.get("jsonrpc")? != "2.0" {
+        return None;
+    }
+    match map.get("method") {
+        Some(Value::String(method)) if method != METHOD => Some(Applied::OtherMessage {
+            method: Some(method.clone()),
+        }),
+        None if map.contains_key("id")
+            && (map.contains_key("result") || map.contains_key("error")) =>
+        {
+            Some(Applied::OtherMessage { method: None })
+        }
+        // A broken `session/update` stays an error.
+        Some(_) | None => None,
+    }
 }
 
 impl PlanBoard {
@@ -108,7 +181,16 @@ impl PlanBoard {
         Self {
             session: session.into(),
             plans: Vec::new(),
+            strict: false,
         }
+    }
+
+    /// The same board, reading strictly: a message with any malformed part,
+    /// or a value that breaks a rule of the protocol, is an error.
+    #[must_use]
+    pub fn strict(mut self) -> Self {
+        self.strict = true;
+        self
     }
 
     /// The session this board belongs to.
@@ -121,18 +203,25 @@ impl PlanBoard {
         self.plans.iter()
     }
 
-    /// One plan by id.
+    /// One plan of `plan_update`s by id (not the v1 plan; see [`legacy`](Self::legacy)).
     pub fn get(&self, id: &PlanId) -> Option<&BoardPlan> {
-        self.plans.iter().find(|p| p.content.id() == id)
+        self.plans
+            .iter()
+            .find(|p| !p.legacy && p.content.id() == id)
     }
 
-    /// Reads one JSON-RPC line and applies it.
+    /// The v1 plan, from `plan` updates, if there was one.
+    pub fn legacy(&self) -> Option<&BoardPlan> {
+        self.plans.iter().find(|p| p.legacy)
+    }
+
+    /// Reads one JSON-RPC line and applies it; what lenient reading skipped
+    /// or let through is in [`Lenient::skipped`].
     ///
     /// # Errors
     /// A malformed message, with where it is wrong; the board is unchanged.
-    pub fn apply_json(&mut self, line: &str) -> Result<Applied, Error> {
-        let notification = SessionNotification::from_json(line)?;
-        Ok(self.apply(notification))
+    pub fn apply_json(&mut self, line: &str) -> Result<Lenient<Applied>, Error> {
+        apply_line(line, self.strict, |notification| self.apply(notification))
     }
 
     /// Applies one notification, in order.
@@ -148,15 +237,18 @@ impl PlanBoard {
     /// Applies one update (the caller has checked it belongs to this session).
     pub fn apply_update(&mut self, update: SessionUpdate) -> Applied {
         match update {
-            SessionUpdate::Plan(plan) => self.replace(PlanContent::Items {
-                id: PlanId::LEGACY,
-                entries: plan.entries,
-                meta: plan.meta,
-            }),
-            SessionUpdate::PlanUpdate { plan, .. } => self.replace(plan),
+            SessionUpdate::Plan(plan) => self.replace(
+                PlanContent::Items {
+                    id: PlanId::LEGACY,
+                    entries: plan.entries,
+                    meta: plan.meta,
+                },
+                true,
+            ),
+            SessionUpdate::PlanUpdate { plan, .. } => self.replace(plan, false),
             SessionUpdate::PlanRemoved { id, .. } => {
                 let before = self.plans.len();
-                self.plans.retain(|p| p.content.id() != &id);
+                self.plans.retain(|p| p.legacy || p.content.id() != &id);
                 if self.plans.len() < before {
                     Applied::Removed { id }
                 } else {
@@ -169,9 +261,13 @@ impl PlanBoard {
         }
     }
 
-    fn replace(&mut self, content: PlanContent) -> Applied {
+    fn replace(&mut self, content: PlanContent, legacy: bool) -> Applied {
         let id = content.id().clone();
-        if let Some(plan) = self.plans.iter_mut().find(|p| p.content.id() == &id) {
+        if let Some(plan) = self
+            .plans
+            .iter_mut()
+            .find(|p| p.legacy == legacy && p.content.id() == &id)
+        {
             plan.changes = Changes::between(plan.content.entries(), content.entries());
             plan.content = content;
             plan.version += 1;
@@ -182,13 +278,15 @@ impl PlanBoard {
                 content,
                 version: 1,
                 changes,
+                legacy,
             });
             Applied::Updated { id, created: true }
         }
     }
 
     /// The board as JSON: the session, and every plan in order with its
-    /// type, its content in `spelling`, and its progress.
+    /// type, its content in `spelling`, and its progress; the v1 plan has
+    /// `"legacy": true`.
     pub fn to_json_value(&self, spelling: Spelling) -> Value {
         let plans: Vec<Value> = self
             .plans
@@ -200,6 +298,9 @@ impl PlanBoard {
                     "version": plan.version,
                     "content": plan.content.to_value(spelling),
                 });
+                if plan.legacy {
+                    value["legacy"] = Value::Bool(true);
+                }
                 if let Some(progress) = plan.progress() {
                     value["progress"] = json!({
                         "completed": progress.completed,
@@ -248,9 +349,10 @@ impl BoardPlan {
             .find(|e| e.status == Status::InProgress)
     }
 
-    /// Whether the plan is the v1 session plan (id `main`, from `plan` updates).
+    /// Whether the plan is the v1 session plan (shown as `main`, from `plan`
+    /// updates), not a v2 plan.
     pub fn is_legacy(&self) -> bool {
-        self.content.id() == &PlanId::LEGACY
+        self.legacy
     }
 }
 
@@ -291,6 +393,7 @@ impl Changes {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SessionBoards {
     boards: Vec<PlanBoard>,
+    strict: bool,
 }
 
 impl SessionBoards {
@@ -299,14 +402,21 @@ impl SessionBoards {
         Self::default()
     }
 
+    /// Boards that read strictly (see [`PlanBoard::strict`]).
+    #[must_use]
+    pub fn strict(mut self) -> Self {
+        self.strict = true;
+        self
+    }
+
     /// Reads one JSON-RPC line and applies it to its session's board
-    /// (created on first sight).
+    /// (created on first sight), leniently unless [`strict`](Self::strict),
+    /// as [`PlanBoard::apply_json`] does.
     ///
     /// # Errors
     /// A malformed message, with where it is wrong; no board changes.
-    pub fn apply_json(&mut self, line: &str) -> Result<Applied, Error> {
-        let notification = SessionNotification::from_json(line)?;
-        Ok(self.apply(notification))
+    pub fn apply_json(&mut self, line: &str) -> Result<Lenient<Applied>, Error> {
+        apply_line(line, self.strict, |notification| self.apply(notification))
     }
 
     /// [`apply_json`](Self::apply_json) for bytes as a transport hands them
@@ -314,9 +424,8 @@ impl SessionBoards {
     ///
     /// # Errors
     /// A malformed message; no board changes.
-    pub fn apply_slice(&mut self, line: &[u8]) -> Result<Applied, Error> {
-        let notification = SessionNotification::from_slice(line)?;
-        Ok(self.apply(notification))
+    pub fn apply_slice(&mut self, line: &[u8]) -> Result<Lenient<Applied>, Error> {
+        self.apply_json(crate::wire::utf8(line)?)
     }
 
     /// Applies one notification to its session's board.
@@ -328,8 +437,9 @@ impl SessionBoards {
         {
             Some(index) => index,
             None => {
-                self.boards
-                    .push(PlanBoard::new(notification.session_id.clone()));
+                let mut board = PlanBoard::new(notification.session_id.clone());
+                board.strict = self.strict;
+                self.boards.push(board);
                 self.boards.len() - 1
             }
         };

@@ -235,7 +235,7 @@ impl Wire for PlanContent {
     fn read(value: Value, cx: &mut Cx, at: &Path<'_>) -> Result<Self, Error> {
         let mut map = wire::expect_object(value, at)?;
         let kind = wire::take_string(&mut map, "type", at)?;
-        let id = wire::take_plan_id(&mut map, at)?;
+        let id = wire::take_plan_id(&mut map, cx, at)?;
         let meta = wire::take_meta(&mut map, cx, at)?;
         Ok(match names::classify(kind, &KNOWN_PLAN_TYPES) {
             Classified::Known(0) => {
@@ -245,7 +245,7 @@ impl Wire for PlanContent {
             }
             Classified::Known(1) => {
                 let uri = wire::take_string(&mut map, "uri", at)?;
-                let uri = FileUri::new(uri).map_err(|e| at.key("uri").invalid(e))?;
+                let uri = wire::file_uri(uri, cx, &at.key("uri"))?;
                 Self::File { id, uri, meta }
             }
             Classified::Known(_) => {

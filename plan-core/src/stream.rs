@@ -20,7 +20,7 @@ use serde_json::{Map, Value};
 use crate::content::PlanContent;
 use crate::entry::{self, PlanEntry};
 use crate::error::{Error, ErrorKind, Path};
-use crate::id::{FileUri, PlanId, SessionId};
+use crate::id::{PlanId, SessionId};
 use crate::meta::Meta;
 use crate::names::{self, Classified};
 use crate::notification::{METHOD, SessionNotification};
@@ -538,7 +538,8 @@ impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
                 Ok(SessionUpdate::PlanUpdate { plan, meta })
             }
             _ => {
-                let id = plan_id(rfd_id, acp_id, at).map_err(|err| self.st.fail(err))?;
+                let id =
+                    plan_id(rfd_id, acp_id, self.st.cx, at).map_err(|err| self.st.fail(err))?;
                 Ok(SessionUpdate::PlanRemoved { id, meta })
             }
         }
@@ -546,7 +547,12 @@ impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
 }
 
 /// The plan id from its two spellings, as `wire::take_plan_id` reads it.
-fn plan_id(rfd: Option<Value>, acp: Option<Value>, at: &Path<'_>) -> Result<PlanId, Error> {
+fn plan_id(
+    rfd: Option<Value>,
+    acp: Option<Value>,
+    cx: &mut Cx,
+    at: &Path<'_>,
+) -> Result<PlanId, Error> {
     let mut map = Map::new();
     if let Some(rfd) = rfd {
         map.insert(Spelling::Rfd.plan_id_key().into(), rfd);
@@ -554,7 +560,7 @@ fn plan_id(rfd: Option<Value>, acp: Option<Value>, at: &Path<'_>) -> Result<Plan
     if let Some(acp) = acp {
         map.insert(Spelling::Acp.plan_id_key().into(), acp);
     }
-    wire::take_plan_id(&mut map, at)
+    wire::take_plan_id(&mut map, cx, at)
 }
 
 /// The tag was not the first key: collect the object and read it with the
@@ -635,7 +641,7 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
                 }
             }
         }
-        let id = plan_id(rfd_id, acp_id, at).map_err(|err| self.st.fail(err))?;
+        let id = plan_id(rfd_id, acp_id, self.st.cx, at).map_err(|err| self.st.fail(err))?;
         let meta = read_meta(self.st, meta, at)?;
         let content = match classified {
             Classified::Known(0) => match (entries, early_entries) {
@@ -650,7 +656,7 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
             Classified::Known(1) => text
                 .ok_or_else(|| at.missing("uri"))
                 .and_then(|uri| wire::expect_string(uri, &at.key("uri")))
-                .and_then(|uri| FileUri::new(uri).map_err(|e| at.key("uri").invalid(e)))
+                .and_then(|uri| wire::file_uri(uri, self.st.cx, &at.key("uri")))
                 .map(|uri| PlanContent::File { id, uri, meta }),
             Classified::Known(_) => text
                 .ok_or_else(|| at.missing("content"))

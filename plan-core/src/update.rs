@@ -196,7 +196,7 @@ impl Wire for SessionUpdate {
                 Self::PlanUpdate { plan, meta }
             }
             "plan_removed" => {
-                let id = wire::take_plan_id(&mut map, at)?;
+                let id = wire::take_plan_id(&mut map, cx, at)?;
                 let meta = wire::take_meta(&mut map, cx, at)?;
                 Self::PlanRemoved { id, meta }
             }

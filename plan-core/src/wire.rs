@@ -13,8 +13,9 @@ use serde::ser::{SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
 use crate::error::{Error, ErrorKind, Path};
-use crate::id::PlanId;
+use crate::id::{FileUri, PlanId};
 use crate::meta::Meta;
+use crate::rules;
 
 /// Which of the two spellings in use today a message is written in.
 ///
@@ -78,27 +79,38 @@ impl fmt::Display for Spelling {
 /// Something lenient reading dropped instead of failing the message.
 ///
 /// See [`Lenient`] for what lenient reading skips.
+/// It is also how lenient reading reports a departure from the protocol that
+/// it let through because the published SDKs read it (an empty plan id, a
+/// file URI with a space): then [`kept`](Self::kept) is `true`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Skipped {
     path: String,
     reason: String,
+    kept: bool,
 }
 
 impl Skipped {
-    /// Where the dropped value was, e.g. `params.update.plan.entries[0]`.
+    /// Where the value was, e.g. `params.update.plan.entries[0]`.
     pub fn path(&self) -> &str {
         &self.path
     }
 
-    /// Why it was dropped: the error strict reading would have reported.
+    /// What was wrong with it: the error strict reading would have reported.
     pub fn reason(&self) -> &str {
         &self.reason
+    }
+
+    /// `true` if the value was kept as it came (the SDKs read it), `false`
+    /// if it was dropped.
+    pub fn kept(&self) -> bool {
+        self.kept
     }
 }
 
 impl fmt::Display for Skipped {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "skipped `{}`: {}", self.path, self.reason)
+        let verb = if self.kept { "let through" } else { "skipped" };
+        write!(f, "{verb} `{}`: {}", self.path, self.reason)
     }
 }
 
@@ -110,6 +122,10 @@ impl fmt::Display for Skipped {
 /// - a malformed entry inside `entries` (`x-deserialize-skip-invalid-items`);
 /// - a `_meta` that is not an object or `null` (`x-deserialize-default-on-error`);
 /// - a plan capability that is not an object or `null` (read as absent).
+///
+/// and keeps, reporting each as [`Skipped::kept`], what breaks a rule of
+/// ours that the SDKs do not enforce on reading: an empty or blank plan id,
+/// a file URI that is not an RFC 3986 URI.
 ///
 /// Everything else (a missing plan id, `entries` that is not an array, a known
 /// plan type without its fields) is an error in both modes.
@@ -146,13 +162,25 @@ impl Cx {
     /// In lenient mode, records `err` as skipped and returns `None`; in strict
     /// mode, returns the error.
     pub(crate) fn skip_or_fail<T>(&mut self, err: Error) -> Result<Option<T>, Error> {
+        self.record(err, false)?;
+        Ok(None)
+    }
+
+    /// In lenient mode, records `err` as let through (the value is kept);
+    /// in strict mode, returns the error.
+    pub(crate) fn let_through(&mut self, err: Error) -> Result<(), Error> {
+        self.record(err, true)
+    }
+
+    fn record(&mut self, err: Error, kept: bool) -> Result<(), Error> {
         if self.lenient {
             let reason = err.kind().to_string();
             self.skipped.push(Skipped {
                 path: err.path().to_owned(),
                 reason,
+                kept,
             });
-            Ok(None)
+            Ok(())
         } else {
             Err(err)
         }
@@ -371,7 +399,11 @@ pub(crate) fn take_array(
 }
 
 /// Removes and returns the plan id, in either spelling; both at once is an error.
-pub(crate) fn take_plan_id(map: &mut Map<String, Value>, at: &Path<'_>) -> Result<PlanId, Error> {
+pub(crate) fn take_plan_id(
+    map: &mut Map<String, Value>,
+    cx: &mut Cx,
+    at: &Path<'_>,
+) -> Result<PlanId, Error> {
     let rfd = Spelling::Rfd.plan_id_key();
     let acp = Spelling::Acp.plan_id_key();
     let (key, value) = match (map.remove(rfd), map.remove(acp)) {
@@ -382,7 +414,32 @@ pub(crate) fn take_plan_id(map: &mut Map<String, Value>, at: &Path<'_>) -> Resul
     };
     let at = at.key(key);
     let id = expect_string(value, &at)?;
-    PlanId::new(id).map_err(|e| at.invalid(e))
+    plan_id(id, cx, &at)
+}
+
+/// A plan id read from a message: checked; lenient reading keeps a blank
+/// one (the SDKs read any string) and reports it.
+pub(crate) fn plan_id(id: String, cx: &mut Cx, at: &Path<'_>) -> Result<PlanId, Error> {
+    checked(id, rules::check_plan_id, cx, at).map(PlanId::new_unchecked)
+}
+
+/// A file URI read from a message: checked; lenient reading keeps one that
+/// is not an RFC 3986 URI (the SDKs read any string) and reports it.
+pub(crate) fn file_uri(uri: String, cx: &mut Cx, at: &Path<'_>) -> Result<FileUri, Error> {
+    checked(uri, rules::check_uri, cx, at).map(FileUri::new_unchecked)
+}
+
+/// `text` if it passes `rule`, or if lenient reading lets it through.
+fn checked<P: fmt::Display>(
+    text: String,
+    rule: fn(&str) -> Result<(), P>,
+    cx: &mut Cx,
+    at: &Path<'_>,
+) -> Result<Cow<'static, str>, Error> {
+    if let Err(problem) = rule(&text) {
+        cx.let_through(at.invalid(problem))?;
+    }
+    Ok(owned(text))
 }
 
 /// Removes and returns the optional `_meta` field.
