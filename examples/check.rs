@@ -1,28 +1,39 @@
 //! A validator people can run: checks files of ACP plan messages against the
-//! protocol's rules, in either spelling, and prints one line per problem.
+//! protocol's rules and what the published SDKs read, and prints one line
+//! per problem.
 //!
 //! ```text
 //! cargo run --example check -- recorded.ndjson fixture.json ...
+//! cargo run --example check -- --protocol 1 recorded.ndjson     # as a v1 client reads it
 //! cargo run --example agent -- --json > out.ndjson && cargo run --example check -- out.ndjson
 //! ```
 //!
 //! A file is one JSON message (a notification, an update or plan content),
 //! or NDJSON (one message per line). Each problem is printed as
-//! `FILE:LINE: PATH: RULE`; the exit status is 1 if there was any, 2 if a
-//! file could not be read.
+//! `FILE:LINE: at PATH: WHAT [RULE]`; the exit status is 1 if there was any,
+//! 2 if a file could not be read. Without `--protocol`, only the rules of
+//! every version apply (and the RFD spelling, which no SDK reads); with it,
+//! also what that version's SDK reader rejects or drops.
 
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use plan_core::{PlanContent, SessionNotification, SessionUpdate, Violation};
+use plan_core::{PlanContent, ProtocolVersion, SessionNotification, SessionUpdate, Violation};
+use serde_json::Value;
+
+/// The rule of the RFD spelling: the plan id written `id`.
+pub const ACP_SPELLING: &str = "acp-spelling";
 
 #[allow(dead_code)] // `main` is unused where a test includes this file.
 fn main() -> ExitCode {
-    let paths: Vec<String> = std::env::args().skip(1).collect();
-    if paths.is_empty() || paths.iter().any(|p| p.starts_with("--")) {
-        eprintln!("usage: cargo run --example check -- FILE...");
-        return ExitCode::from(2);
-    }
+    let (protocol, paths) = match parse_args(std::env::args().skip(1)) {
+        Ok(parsed) => parsed,
+        Err(message) => {
+            eprintln!("check: {message}");
+            eprintln!("usage: cargo run --example check -- [--protocol 1|2] FILE...");
+            return ExitCode::from(2);
+        }
+    };
     let mut out = io::stdout().lock();
     let mut problems = 0;
     for path in &paths {
@@ -33,7 +44,7 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-        match check_file(path, &bytes, &mut out) {
+        match check_file(path, &bytes, protocol, &mut out) {
             Ok(found) => problems += found,
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return ExitCode::SUCCESS,
             Err(e) => {
@@ -49,11 +60,47 @@ fn main() -> ExitCode {
     }
 }
 
+/// Reads the command line: the protocol version, if given, and the files.
+///
+/// # Errors
+/// What is wrong with it, in one sentence.
+pub fn parse_args(
+    mut args: impl Iterator<Item = String>,
+) -> Result<(Option<ProtocolVersion>, Vec<String>), String> {
+    let (mut protocol, mut paths) = (None, Vec::new());
+    while let Some(arg) = args.next() {
+        let value = match arg.as_str() {
+            "--protocol" => Some(args.next().ok_or("`--protocol` needs a value: 1 or 2")?),
+            other => other.strip_prefix("--protocol=").map(str::to_owned),
+        };
+        match value.as_deref() {
+            Some("1") => protocol = Some(ProtocolVersion::V1),
+            Some("2") => protocol = Some(ProtocolVersion::V2),
+            Some(other) => {
+                return Err(format!(
+                    "unknown protocol version `{other}`; expected 1 or 2"
+                ));
+            }
+            None if arg.starts_with("--") => return Err(format!("unknown argument `{arg}`")),
+            None => paths.push(arg),
+        }
+    }
+    if paths.is_empty() {
+        return Err("no file to check".to_owned());
+    }
+    Ok((protocol, paths))
+}
+
 /// Checks one file's bytes; writes a line per problem and returns how many.
 ///
 /// # Errors
 /// Only an error writing the report.
-pub fn check_file(name: &str, bytes: &[u8], out: &mut impl Write) -> io::Result<usize> {
+pub fn check_file(
+    name: &str,
+    bytes: &[u8],
+    protocol: Option<ProtocolVersion>,
+    out: &mut impl Write,
+) -> io::Result<usize> {
     let Ok(text) = std::str::from_utf8(bytes) else {
         let err = SessionNotification::from_slice(bytes)
             .err()
@@ -75,7 +122,7 @@ pub fn check_file(name: &str, bytes: &[u8], out: &mut impl Write) -> io::Result<
     };
     let mut problems = 0;
     for (line, message) in messages {
-        for problem in check_message(message) {
+        for problem in check_message(message, protocol) {
             writeln!(out, "{name}:{line}: {problem}")?;
             problems += 1;
         }
@@ -85,32 +132,63 @@ pub fn check_file(name: &str, bytes: &[u8], out: &mut impl Write) -> io::Result<
 
 /// The problems of one message: why it cannot be read, or what a sender must
 /// not send. A notification, an update or plan content, told apart by their keys.
-fn check_message(text: &str) -> Vec<String> {
-    let kind = serde_json::from_str::<serde_json::Value>(text)
-        .ok()
-        .and_then(|value| {
-            let object = value.as_object()?;
-            ["jsonrpc", "sessionUpdate", "type"]
-                .into_iter()
-                .find(|key| object.contains_key(*key))
-        });
-    let violations = |result: Result<(), Vec<Violation>>| -> Vec<String> {
-        result
-            .err()
-            .unwrap_or_default()
-            .iter()
-            .map(ToString::to_string)
-            .collect()
+fn check_message(text: &str, protocol: Option<ProtocolVersion>) -> Vec<String> {
+    let value = serde_json::from_str::<Value>(text).ok();
+    let kind = value.as_ref().and_then(|value| {
+        let object = value.as_object()?;
+        ["jsonrpc", "sessionUpdate", "type"]
+            .into_iter()
+            .find(|key| object.contains_key(*key))
+    });
+    let check = |update: &SessionUpdate| match protocol {
+        Some(protocol) => update.check_for(protocol),
+        None => update.check(),
     };
     let read = match kind {
-        Some("sessionUpdate") => SessionUpdate::from_json(text).map(|u| violations(u.check())),
-        Some("type") => {
-            PlanContent::from_json(text).map(|p| violations(SessionUpdate::plan_update(p).check()))
-        }
+        Some("sessionUpdate") => SessionUpdate::from_json(text).map(|u| check(&u)),
+        Some("type") => PlanContent::from_json(text).map(|p| check(&SessionUpdate::plan_update(p))),
         // A notification, or anything else (its error will say what is missing).
-        _ => SessionNotification::from_json(text).map(|n| violations(n.check())),
+        _ => SessionNotification::from_json(text).map(|n| match protocol {
+            Some(protocol) => n.check_for(protocol),
+            None => n.check(),
+        }),
     };
-    read.unwrap_or_else(|err| vec![err.to_string()])
+    match read {
+        Ok(result) => {
+            let mut found = value.as_ref().map(rfd_spelling).unwrap_or_default();
+            found.extend(result.err().unwrap_or_default());
+            found
+                .iter()
+                .map(|v| format!("{v} [{}]", v.rule()))
+                .collect()
+        }
+        Err(err) => vec![err.to_string()],
+    }
+}
+
+/// Plan ids written `id` (the RFD spelling), which no published SDK reads.
+fn rfd_spelling(message: &Value) -> Vec<Violation> {
+    // Where a plan id can be, by what the message is.
+    let (update, prefix) = match message.get("params") {
+        Some(params) => (&params["update"], "params.update."),
+        None => (message, ""),
+    };
+    let places = if update.get("sessionUpdate").is_some() {
+        [(&update["plan"], "plan."), (update, "")]
+    } else {
+        [(update, ""), (&Value::Null, "")]
+    };
+    places
+        .into_iter()
+        .filter(|(object, _)| object.get("id").is_some() && object.get("planId").is_none())
+        .map(|(_, at)| {
+            Violation::new(
+                format!("{prefix}{at}id"),
+                ACP_SPELLING,
+                "`id` is the RFD spelling of the plan id, which no published SDK reads (they require `planId`); write `planId`",
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -119,7 +197,7 @@ mod tests {
 
     fn report(name: &str, text: &str) -> (usize, String) {
         let mut out = Vec::new();
-        let problems = check_file(name, text.as_bytes(), &mut out).unwrap();
+        let problems = check_file(name, text.as_bytes(), None, &mut out).unwrap();
         (problems, String::from_utf8(out).unwrap())
     }
 
@@ -144,11 +222,73 @@ mod tests {
         assert_eq!(problems, 4);
         assert_eq!(
             out,
-            "rec.ndjson:1: at `entries[0].priority`: custom names must begin with `_`; `urgent` is reserved for future ACP versions (write `_urgent`)\n\
-             rec.ndjson:1: at `entries[0].status`: `cancelled` does not exist in protocol v1; a v1 `plan` update knows only `pending`, `in_progress` and `completed`\n\
+            "rec.ndjson:1: at `entries[0].priority`: custom names must begin with `_`; `urgent` is reserved for future ACP versions (write `_urgent`) [reserved-name]\n\
+             rec.ndjson:1: at `entries[0].status`: `cancelled` does not exist in protocol v1, only `pending`, `in_progress` and `completed`; a v1 reader drops this entry without a word [v1-values]\n\
              rec.ndjson:2: at `entries[0]`: missing required field `status`\n\
              rec.ndjson:3: invalid JSON at line 1, column 2: expected ident\n"
         );
+    }
+
+    #[test]
+    fn what_the_sdks_would_not_read_is_reported_with_its_rule() {
+        let rfd = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan_update","plan":{"type":"items","id":"p","entries":[{"content":"a","priority":"_p","status":"cancelled"}]}}}}"#;
+        let removed = r#"{"sessionUpdate":"plan_removed","id":"p"}"#;
+        let v1_plan = r#"{"sessionUpdate":"plan","entries":[]}"#;
+        let text = [rfd, removed, v1_plan].join("\n");
+        let rules = |protocol| {
+            let mut out = Vec::new();
+            check_file("r.ndjson", text.as_bytes(), protocol, &mut out).unwrap();
+            let out = String::from_utf8(out).unwrap();
+            out.lines()
+                .map(|line| {
+                    let (place, rest) = line.split_once(": at `").unwrap();
+                    let rule = rest.rsplit_once('[').unwrap().1.trim_end_matches(']');
+                    format!("{place} {} {rule}", rest.split_once('`').unwrap().0)
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            rules(None),
+            [
+                "r.ndjson:1 params.update.plan.id acp-spelling",
+                "r.ndjson:2 id acp-spelling"
+            ]
+        );
+        assert_eq!(
+            rules(Some(ProtocolVersion::V1)),
+            [
+                "r.ndjson:1 params.update.plan.id acp-spelling",
+                "r.ndjson:1 params.update.plan.entries[0].priority v1-values",
+                "r.ndjson:1 params.update.plan.entries[0].status v1-values",
+                "r.ndjson:2 id acp-spelling",
+            ]
+        );
+        assert_eq!(
+            rules(Some(ProtocolVersion::V2)),
+            [
+                "r.ndjson:1 params.update.plan.id acp-spelling",
+                "r.ndjson:2 id acp-spelling",
+                "r.ndjson:2 sessionUpdate v2-unstable",
+                "r.ndjson:3 sessionUpdate v2-no-v1-plan",
+            ]
+        );
+    }
+
+    #[test]
+    fn flags() {
+        let parse = |args: &[&str]| parse_args(args.iter().map(|s| (*s).to_owned()));
+        assert_eq!(parse(&["a"]), Ok((None, vec!["a".to_owned()])));
+        assert_eq!(
+            parse(&["--protocol", "2", "a"]).unwrap().0,
+            Some(ProtocolVersion::V2)
+        );
+        assert_eq!(
+            parse(&["--protocol=1", "a"]).unwrap().0,
+            Some(ProtocolVersion::V1)
+        );
+        assert!(parse(&["--protocol", "3", "a"]).is_err());
+        assert!(parse(&["--fix", "a"]).is_err());
+        assert!(parse(&[]).is_err());
     }
 
     #[test]

@@ -6,18 +6,30 @@ use std::fmt;
 use crate::content::PlanContent;
 use crate::entry::{PlanEntry, Priority, Status};
 use crate::error::Path;
+use crate::initialize::ProtocolVersion;
 use crate::notification::SessionNotification;
 use crate::rules::{ExplainName, NameProblem};
 use crate::update::SessionUpdate;
 
-/// One thing in a message that a conforming peer must not send.
+/// One thing in a message that a conforming peer must not send, or that a
+/// published SDK reader of the protocol version would reject or drop.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Violation {
     path: String,
     message: String,
+    rule: &'static str,
 }
 
 impl Violation {
+    /// A violation of `rule` at `path` (for checks of your own, beside these).
+    pub fn new(path: impl Into<String>, rule: &'static str, message: impl Into<String>) -> Self {
+        Self {
+            path: path.into(),
+            message: message.into(),
+            rule,
+        }
+    }
+
     /// Where it is, e.g. `plan.entries[0].priority`.
     pub fn path(&self) -> &str {
         &self.path
@@ -27,7 +39,35 @@ impl Violation {
     pub fn message(&self) -> &str {
         &self.message
     }
+
+    /// The rule's name, one of [`Violation::RULES`].
+    pub fn rule(&self) -> &'static str {
+        self.rule
+    }
+
+    /// Every rule `check` applies, by name:
+    /// - `reserved-name`: a non-`_` name that is not known (reserved for ACP);
+    /// - `v1-values`: `cancelled` or a custom `_x` value where v1 is read
+    ///   (a v1 `plan`; any plan under protocol v1): the v1 reader drops the entry;
+    /// - `v1-plan-types`: a plan type v1 does not have (custom or reserved)
+    ///   under protocol v1: the v1 reader rejects the message;
+    /// - `v2-no-v1-plan`: a v1 `plan` under protocol v2, an unknown update there;
+    /// - `v2-unstable`: `file`, `markdown` or `plan_removed` under protocol
+    ///   v2, read only by readers of v2's unstable schema.
+    pub const RULES: &'static [&'static str] = &[
+        RESERVED,
+        V1_VALUES,
+        V1_PLAN_TYPES,
+        V2_NO_V1_PLAN,
+        V2_UNSTABLE,
+    ];
 }
+
+const RESERVED: &str = "reserved-name";
+const V1_VALUES: &str = "v1-values";
+const V1_PLAN_TYPES: &str = "v1-plan-types";
+const V2_NO_V1_PLAN: &str = "v2-no-v1-plan";
+const V2_UNSTABLE: &str = "v2-unstable";
 
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -37,19 +77,28 @@ impl fmt::Display for Violation {
 
 impl std::error::Error for Violation {}
 
-struct Checker(Vec<Violation>);
+struct Checker {
+    found: Vec<Violation>,
+    protocol: Option<ProtocolVersion>,
+}
 
 impl Checker {
-    fn report(&mut self, at: &Path<'_>, message: impl fmt::Display) {
-        self.0.push(Violation {
-            path: at.render(),
-            message: message.to_string(),
-        });
+    fn new(protocol: Option<ProtocolVersion>) -> Self {
+        Self {
+            found: Vec::new(),
+            protocol,
+        }
+    }
+
+    fn report(&mut self, at: &Path<'_>, rule: &'static str, message: impl fmt::Display) {
+        self.found
+            .push(Violation::new(at.render(), rule, message.to_string()));
     }
 
     fn reserved(&mut self, at: &Path<'_>, name: &str) {
         self.report(
             at,
+            RESERVED,
             ExplainName {
                 problem: NameProblem::Reserved,
                 name,
@@ -68,8 +117,8 @@ impl Checker {
     fn priority(&mut self, priority: &Priority, v1: bool, at: &Path<'_>) {
         match priority {
             Priority::Reserved(name) => self.reserved(at, name.as_str()),
-            Priority::Custom(name) if v1 => self.report(at, format_args!(
-                "a v1 `plan` update cannot carry the custom priority `{name}`; v1 knows only `high`, `medium` and `low`"
+            Priority::Custom(name) if v1 => self.report(at, V1_VALUES, format_args!(
+                "protocol v1 has no custom priority `{name}`, only `high`, `medium` and `low`; a v1 reader drops this entry without a word"
             )),
             _ => {}
         }
@@ -80,47 +129,75 @@ impl Checker {
             Status::Reserved(name) => self.reserved(at, name.as_str()),
             Status::Cancelled if v1 => self.report(
                 at,
-                "`cancelled` does not exist in protocol v1; a v1 `plan` update knows only `pending`, `in_progress` and `completed`",
+                V1_VALUES,
+                "`cancelled` does not exist in protocol v1, only `pending`, `in_progress` and `completed`; a v1 reader drops this entry without a word",
             ),
-            Status::Custom(name) if v1 => self.report(at, format_args!(
-                "a v1 `plan` update cannot carry the custom status `{name}`; v1 knows only `pending`, `in_progress` and `completed`"
+            Status::Custom(name) if v1 => self.report(at, V1_VALUES, format_args!(
+                "protocol v1 has no custom status `{name}`, only `pending`, `in_progress` and `completed`; a v1 reader drops this entry without a word"
             )),
             _ => {}
         }
     }
 
     fn update(&mut self, update: &SessionUpdate, at: &Path<'_>) {
+        let v1 = self.protocol == Some(ProtocolVersion::V1);
+        let v2 = self.protocol == Some(ProtocolVersion::V2);
         match update {
-            SessionUpdate::Plan(plan) => self.entries(&plan.entries, true, &at.key("entries")),
+            SessionUpdate::Plan(plan) => {
+                if v2 {
+                    self.report(
+                        &at.key("sessionUpdate"),
+                        V2_NO_V1_PLAN,
+                        "a v2 reader takes the v1 `plan` update for an unknown update and shows nothing; send `plan_update` with an `items` plan",
+                    );
+                }
+                self.entries(&plan.entries, true, &at.key("entries"));
+            }
             SessionUpdate::PlanUpdate { plan, .. } => {
                 let at = at.key("plan");
                 match plan {
                     PlanContent::Items { entries, .. } => {
-                        self.entries(entries, false, &at.key("entries"));
+                        self.entries(entries, v1, &at.key("entries"));
                     }
                     PlanContent::Reserved { kind, .. } => {
                         self.reserved(&at.key("type"), kind.as_str());
                     }
+                    PlanContent::Custom { kind, .. } if v1 => self.report(
+                        &at.key("type"),
+                        V1_PLAN_TYPES,
+                        format_args!("protocol v1 knows only the plan types `items`, `file` and `markdown`; a v1 reader rejects the custom type `{kind}`"),
+                    ),
+                    PlanContent::File { .. } | PlanContent::Markdown { .. } if v2 => self.report(
+                        &at.key("type"),
+                        V2_UNSTABLE,
+                        format_args!("`{}` plans are unstable in protocol v2: only a reader of v2's unstable schema shows them", plan.type_name()),
+                    ),
                     _ => {}
                 }
             }
+            SessionUpdate::PlanRemoved { .. } if v2 => self.report(
+                &at.key("sessionUpdate"),
+                V2_UNSTABLE,
+                "`plan_removed` is unstable in protocol v2: only a reader of v2's unstable schema acts on it",
+            ),
             SessionUpdate::PlanRemoved { .. } | SessionUpdate::Other(_) => {}
         }
     }
 
     fn finish(self) -> Result<(), Vec<Violation>> {
-        if self.0.is_empty() {
+        if self.found.is_empty() {
             Ok(())
         } else {
-            Err(self.0)
+            Err(self.found)
         }
     }
 }
 
 impl SessionUpdate {
-    /// Checks what a conforming agent may send: no reserved (non-`_`) names,
-    /// and in a v1 `plan` update, only v1's closed sets of priorities and
-    /// statuses (no `cancelled`, no custom values).
+    /// Checks what a conforming agent may send under any protocol version:
+    /// no reserved (non-`_`) names, and in a v1 `plan` update, only v1's
+    /// closed sets of priorities and statuses (no `cancelled`, no custom
+    /// values). [`check_for`](Self::check_for) adds the rules of one version.
     ///
     /// Reading is tolerant (it keeps such values so messages round-trip);
     /// this is the strict, sender's view. Values built with this crate's
@@ -134,13 +211,38 @@ impl SessionUpdate {
     /// )?;
     /// let violations = update.check().unwrap_err();
     /// assert_eq!(violations[0].path(), "entries[0].status");
+    /// assert_eq!(violations[0].rule(), "v1-values");
     /// # Ok::<(), plan_core::Error>(())
     /// ```
     ///
     /// # Errors
     /// Every violation, in message order.
     pub fn check(&self) -> Result<(), Vec<Violation>> {
-        let mut checker = Checker(Vec::new());
+        let mut checker = Checker::new(None);
+        checker.update(self, &Path::Root);
+        checker.finish()
+    }
+
+    /// [`check`](Self::check), plus what the published SDK reader of
+    /// `protocol` would reject, drop or not understand: under v1, v2-only
+    /// values and custom plan types; under v2, the v1 `plan` update and the
+    /// variants still unstable there.
+    ///
+    /// ```
+    /// use plan_core::{ProtocolVersion, SessionUpdate};
+    ///
+    /// let update = SessionUpdate::from_json(
+    ///     r#"{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"p","entries":[{"content":"a","priority":"_p","status":"pending"}]}}"#,
+    /// )?;
+    /// assert!(update.check_for(ProtocolVersion::V2).is_ok());
+    /// assert_eq!(update.check_for(ProtocolVersion::V1).unwrap_err()[0].rule(), "v1-values");
+    /// # Ok::<(), plan_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// Every violation, in message order.
+    pub fn check_for(&self, protocol: ProtocolVersion) -> Result<(), Vec<Violation>> {
+        let mut checker = Checker::new(Some(protocol));
         checker.update(self, &Path::Root);
         checker.finish()
     }
@@ -153,7 +255,20 @@ impl SessionNotification {
     /// # Errors
     /// Every violation, in message order.
     pub fn check(&self) -> Result<(), Vec<Violation>> {
-        let mut checker = Checker(Vec::new());
+        self.checked(None)
+    }
+
+    /// [`SessionUpdate::check_for`] for the notification's update; paths
+    /// start at `params.update`.
+    ///
+    /// # Errors
+    /// Every violation, in message order.
+    pub fn check_for(&self, protocol: ProtocolVersion) -> Result<(), Vec<Violation>> {
+        self.checked(Some(protocol))
+    }
+
+    fn checked(&self, protocol: Option<ProtocolVersion>) -> Result<(), Vec<Violation>> {
+        let mut checker = Checker::new(protocol);
         let params = Path::Root;
         let params = params.key("params");
         checker.update(&self.update, &params.key("update"));
