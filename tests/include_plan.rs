@@ -24,7 +24,7 @@ fn plan_content_in_the_acp_spelling() {
             .as_ref()
             .unwrap()
             .get("ratio"),
-        Some(&serde_json::json!(0.5))
+        Some(serde_json::json!(0.5))
     );
 }
 

@@ -63,6 +63,32 @@ fn invalid_utf8_is_an_error_that_says_where() {
 }
 
 #[test]
+fn a_deep_meta_is_read_exactly_as_deep_as_serde_json_reads() {
+    // `_meta` is kept as raw text, which serde_json captures without its
+    // recursion limit; the reader applies the limit itself, at the same depth.
+    for depth in 115..=130 {
+        let nested = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        for text in [
+            message(&format!(
+                r#"{{"sessionUpdate":"plan_removed","planId":"p","_meta":{{"x":{nested}}}}}"#
+            )),
+            items(&format!(
+                r#"{{"content":"a","priority":"high","status":"pending","_meta":{{"x":{nested}}}}}"#
+            )),
+        ] {
+            let serde = serde_json::from_str::<serde_json::Value>(&text).is_ok();
+            let ours = SessionNotification::from_json(&text);
+            assert_eq!(ours.is_ok(), serde, "depth {depth}: {ours:?}");
+            if let Ok(read) = ours {
+                // What was read writes back and converts to a value.
+                assert_eq!(read.to_json(plan_core::Spelling::Acp), text);
+                let _ = read.to_value(plan_core::Spelling::Acp);
+            }
+        }
+    }
+}
+
+#[test]
 fn deep_nesting_stops_at_serde_jsons_recursion_limit() {
     let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
     let meta = message(&format!(
@@ -122,5 +148,57 @@ fn duplicate_ids_and_keys() {
             .unwrap_err()
             .to_string()
             .contains("appears twice")
+    );
+}
+
+#[test]
+fn meta_is_written_back_byte_for_byte() {
+    let meta = r#"{"z":1,"a":123456789012345678901234567890,"m":{"y":1.50,"b":[],"e":-0.0e5}}"#;
+    let texts = [
+        message(&format!(
+            r#"{{"sessionUpdate":"plan_removed","planId":"p","_meta":{meta}}}"#
+        )),
+        items(&format!(
+            r#"{{"content":"a","priority":"high","status":"pending","_meta":{meta}}}"#
+        )),
+        format!(
+            r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"s","update":{{"sessionUpdate":"plan","entries":[],"_meta":{meta}}},"_meta":{meta}}}}}"#
+        ),
+    ];
+    for text in texts {
+        let read = SessionNotification::from_json(&text).unwrap();
+        assert_eq!(read.to_json(plan_core::Spelling::Acp), text);
+        assert_eq!(
+            serde_json::to_string(&read).unwrap(),
+            text,
+            "through serde too"
+        );
+    }
+    // Pretty-printed `_meta` comes back compact (one NDJSON line), in its order.
+    let pretty = message(
+        "{\"sessionUpdate\":\"plan_removed\",\"planId\":\"p\",\"_meta\":{\n  \"z\": [1, 2],\n  \"a\": \"x y\"\n}}",
+    );
+    let read = SessionNotification::from_json(&pretty).unwrap();
+    assert!(
+        read.to_json(plan_core::Spelling::Acp)
+            .ends_with(r#""_meta":{"z":[1,2],"a":"x y"}}}}"#)
+    );
+}
+
+#[test]
+fn meta_declared_in_plan_keeps_its_source_order() {
+    let plan: plan_core::PlanContent = plan_core::plan! {
+        id: "p",
+        items: [high pending "a" meta: { "z": 1, "a": { "y": true, "b": null } }],
+        meta: { "owner": "ci", "attempt": 2 },
+    };
+    let json = plan.to_json(plan_core::Spelling::Acp);
+    assert!(
+        json.contains(r#""_meta":{"z":1,"a":{"y":true,"b":null}}"#),
+        "{json}"
+    );
+    assert!(
+        json.ends_with(r#""_meta":{"owner":"ci","attempt":2}}"#),
+        "{json}"
     );
 }

@@ -102,11 +102,7 @@ impl<W: Write> Emitter<W> {
     fn meta(&mut self, meta: Option<&Meta>) -> io::Result<()> {
         let Some(meta) = meta else { return Ok(()) };
         self.raw(b",\"_meta\":")?;
-        match meta.as_object() {
-            Some(map) => serde_json::to_writer(&mut self.out, &crate::wire::SortedMap(map))
-                .map_err(io::Error::from),
-            None => self.raw(b"null"),
-        }
+        self.raw(meta.as_json().as_bytes())
     }
 
     /// `,"id":"..."` or `,"planId":"..."`.

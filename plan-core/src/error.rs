@@ -164,6 +164,15 @@ impl<'a> Path<'a> {
         Path::Index(self, index)
     }
 
+    /// How many steps the path has (the containers a value at it sits in,
+    /// the outermost one aside).
+    pub(crate) fn depth(&self) -> usize {
+        match self {
+            Path::Root => 0,
+            Path::Key(parent, _) | Path::Index(parent, _) => parent.depth() + 1,
+        }
+    }
+
     pub(crate) fn render(&self) -> String {
         let mut out = String::new();
         self.write(&mut out);

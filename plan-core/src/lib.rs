@@ -203,6 +203,11 @@ pub mod __private {
         "text is owned or static; `.to_string()` a borrowed `&str`"
     );
 
+    /// `meta: { ... }` of literal JSON, written at compile time (an object).
+    pub const fn meta_json(json: &'static str) -> Meta {
+        Meta::from_json_unchecked(json)
+    }
+
     /// `meta: { ... }`, written with `serde_json::json!` (always an object).
     pub fn meta(value: Value) -> Meta {
         Meta::from_value(value).unwrap_or_default()

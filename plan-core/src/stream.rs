@@ -27,6 +27,7 @@ use crate::notification::{METHOD, SessionNotification};
 use crate::rules::KNOWN_PLAN_TYPES;
 use crate::update::{OtherUpdate, Plan, SessionUpdate};
 use crate::wire::{self, Cx, Spelling, Wire};
+use serde_json::value::RawValue;
 
 /// Reading state: the mode, and the first rule broken (which stops the parse).
 struct State<'c> {
@@ -419,7 +420,7 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_, '_> {
                         at: &update_at,
                     })?);
                 }
-                Key::Meta => meta = Some(map.next_value::<Value>()?),
+                Key::Meta => meta = Some(map.next_value::<&'de RawValue>()?),
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                 }
@@ -447,17 +448,21 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_, '_> {
 /// Checks a `_meta` value; lenient reading drops a bad one.
 fn read_meta<E: de::Error>(
     st: &mut State<'_>,
-    meta: Option<Value>,
+    meta: Option<&RawValue>,
     at: &Path<'_>,
 ) -> Result<Option<Meta>, E> {
-    match meta.map(Meta::from_value) {
+    // serde_json's recursion limit counts the containers `_meta` sits in:
+    // every step of `at`, and the object that holds it.
+    let max_depth = crate::meta::MAX_DEPTH.saturating_sub(at.depth() + 1);
+    match meta.map(|raw| Meta::from_raw(raw, max_depth)) {
         None => Ok(None),
-        Some(Ok(meta)) => Ok(Some(meta)),
-        Some(Err(found)) => st.skip(wire::type_error(
+        Some(Some(Ok(meta))) => Ok(Some(meta)),
+        Some(Some(Err(found))) => st.skip(wire::type_error(
             &at.key(Meta::KEY),
             "an object or null",
             &found,
         )),
+        Some(None) => Err(st.fail(at.key(Meta::KEY).invalid(crate::meta::TOO_DEEP))),
     }
 }
 
@@ -521,7 +526,7 @@ impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
                 }
                 Key::Id => rfd_id = Some(map.next_value::<Value>()?),
                 Key::PlanId => acp_id = Some(map.next_value::<Value>()?),
-                Key::Meta => meta = Some(map.next_value::<Value>()?),
+                Key::Meta => meta = Some(map.next_value::<&'de RawValue>()?),
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                 }
@@ -610,7 +615,7 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
             match key {
                 Key::Id => rfd_id = Some(map.next_value::<Value>()?),
                 Key::PlanId => acp_id = Some(map.next_value::<Value>()?),
-                Key::Meta => meta = Some(map.next_value::<Value>()?),
+                Key::Meta => meta = Some(map.next_value::<&'de RawValue>()?),
                 // Before the id, keep the entries to read after it, so a
                 // missing id is reported first, as the reference reader does.
                 Key::Entries
@@ -766,7 +771,7 @@ impl<'de> Visitor<'de> for EntrySeed<'_, '_, '_> {
                 Key::Content => content = Some(map.next_value::<Value>()?),
                 Key::Priority => priority = Some(map.next_value::<Value>()?),
                 Key::Status => status = Some(map.next_value::<Value>()?),
-                Key::Meta => meta = Some(map.next_value::<Value>()?),
+                Key::Meta => meta = Some(map.next_value::<&'de RawValue>()?),
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                 }

@@ -1,9 +1,9 @@
-//! JSON text written at compile time, byte for byte as `serde_json` writes it
-//! at run time (compact, map keys in sorted order, the same string escapes).
+//! JSON text written at compile time, byte for byte as plan-core writes it
+//! at run time (compact, the same string escapes; `_meta` objects in source
+//! order, kept as written, custom plan fields with their keys sorted).
 //! The expansion tests in `tests/plan_macro.rs` hold the two producers to
 //! one output.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
@@ -16,11 +16,22 @@ pub(crate) enum Json {
     Int(i128),
     Str(String),
     Array(Vec<Json>),
-    Object(BTreeMap<String, Json>),
+    /// Members in source order (keys are unique).
+    Object(Vec<(String, Json)>),
 }
 
 impl Json {
+    /// Writes compact JSON, object members in source order.
     pub(crate) fn write(&self, out: &mut String) {
+        self.write_in(out, false);
+    }
+
+    /// Writes compact JSON, every object's members sorted by key.
+    pub(crate) fn write_sorted(&self, out: &mut String) {
+        self.write_in(out, true);
+    }
+
+    fn write_in(&self, out: &mut String, sorted: bool) {
         match self {
             Self::Null => out.push_str("null"),
             Self::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -34,30 +45,33 @@ impl Json {
                     if i > 0 {
                         out.push(',');
                     }
-                    item.write(out);
+                    item.write_in(out, sorted);
                 }
                 out.push(']');
             }
-            Self::Object(map) => write_object(out, map.iter()),
+            Self::Object(members) => {
+                out.push('{');
+                for (i, (key, value)) in sorted_if(members, sorted).into_iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write_str(out, key);
+                    out.push(':');
+                    value.write_in(out, sorted);
+                }
+                out.push('}');
+            }
         }
     }
 }
 
-/// Writes `{"k":v,...}` for entries already in order.
-pub(crate) fn write_object<'a>(
-    out: &mut String,
-    entries: impl Iterator<Item = (&'a String, &'a Json)>,
-) {
-    out.push('{');
-    for (i, (key, value)) in entries.enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        write_str(out, key);
-        out.push(':');
-        value.write(out);
+/// The members, sorted by key if `sorted`.
+pub(crate) fn sorted_if(members: &[(String, Json)], sorted: bool) -> Vec<&(String, Json)> {
+    let mut members: Vec<&(String, Json)> = members.iter().collect();
+    if sorted {
+        members.sort_by(|a, b| a.0.cmp(&b.0));
     }
-    out.push('}');
+    members
 }
 
 /// Writes a JSON string literal with `serde_json`'s escapes: `"`, `\`, the
@@ -86,7 +100,7 @@ pub(crate) fn write_str(out: &mut String, s: &str) {
 /// Reads the tokens of a `{ ... }` group written in `serde_json::json!`
 /// syntax as a literal JSON object. `Err` carries the span of the first token
 /// that is not literal JSON (an interpolated expression, a float, ...) and why.
-pub(crate) fn parse_object(group: &Group) -> Result<BTreeMap<String, Json>, (Span, String)> {
+pub(crate) fn parse_object(group: &Group) -> Result<Vec<(String, Json)>, (Span, String)> {
     match parse_group(group)? {
         Json::Object(map) => Ok(map),
         _ => Err((group.span(), "expected a JSON object".into())),
@@ -102,7 +116,7 @@ fn parse_group(group: &Group) -> Result<Json, (Span, String)> {
             .collect::<Result<_, _>>()
             .map(Json::Array),
         Delimiter::Brace => {
-            let mut map = BTreeMap::new();
+            let mut members: Vec<(String, Json)> = Vec::new();
             for part in &parts {
                 let (key, value) = match part.as_slice() {
                     [TokenTree::Literal(key), TokenTree::Punct(colon), value @ ..]
@@ -121,14 +135,13 @@ fn parse_group(group: &Group) -> Result<Json, (Span, String)> {
                 let Json::Str(name) = parse_literal(key)? else {
                     return Err((key.span(), "a JSON key must be a string literal".into()));
                 };
-                if map
-                    .insert(name.clone(), parse_value(value, key.span())?)
-                    .is_some()
-                {
+                if members.iter().any(|(known, _)| *known == name) {
                     return Err((key.span(), format!("duplicate JSON key `{name}`")));
                 }
+                let value = parse_value(value, key.span())?;
+                members.push((name, value));
             }
-            Ok(Json::Object(map))
+            Ok(Json::Object(members))
         }
         _ => Err((group.span(), "expected `{...}` or `[...]`".into())),
     }
@@ -229,11 +242,18 @@ mod tests {
         let Some(TokenTree::Group(group)) = tokens.into_iter().next() else {
             panic!()
         };
+        let object = Json::Object(parse_object(&group).unwrap());
         let mut ours = String::new();
-        Json::Object(parse_object(&group).unwrap()).write(&mut ours);
+        object.write_sorted(&mut ours);
         let theirs =
             serde_json::json!({ "b": [1, -2, true, null, "x"], "a": { "z": "é\n", "y": {} } });
         assert_eq!(ours, theirs.to_string());
+        let mut in_order = String::new();
+        object.write(&mut in_order);
+        assert_eq!(
+            in_order,
+            r#"{"b":[1,-2,true,null,"x"],"a":{"z":"é\n","y":{}}}"#
+        );
     }
 
     #[test]

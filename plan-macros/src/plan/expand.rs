@@ -16,11 +16,7 @@ pub(crate) fn value(plan: &Plan) -> TokenStream {
 }
 
 fn body(plan: &Plan) -> TokenStream {
-    let meta = option(
-        plan.meta
-            .as_ref()
-            .map(|g| quote!(__plan::meta(__plan::serde_json::json!(#g)))),
-    );
+    let meta = option(plan.meta.as_ref().map(meta_value));
     match &plan.shape {
         Shape::V1(entries) => {
             let entries = entries.iter().map(entry);
@@ -102,11 +98,7 @@ fn entry(e: &CheckedEntry) -> TokenStream {
     let content = text(&e.content);
     let priority = name(&e.priority, &quote!(Priority), "dyn_priority");
     let status = name(&e.status, &quote!(Status), "dyn_status");
-    let meta = option(
-        e.meta
-            .as_ref()
-            .map(|g| quote!(__plan::meta(__plan::serde_json::json!(#g)))),
-    );
+    let meta = option(e.meta.as_ref().map(meta_value));
     // A struct literal, not a call: less for the compiler to do per entry.
     quote!(__plan::PlanEntry { content: #content, priority: #priority, status: #status, meta: #meta })
 }
@@ -183,12 +175,13 @@ fn update_json(plan: &Plan, id_key: &str, dynamic: &mut Vec<(Span, String)>) -> 
                     text_json(&mut out, uri, dynamic);
                 }
                 Shape::Custom(_, _, Some(fields)) => {
-                    if let Some(Json::Object(map)) = literal_json(fields, dynamic) {
-                        for (key, value) in &map {
+                    // Custom fields are written with sorted keys, as at run time.
+                    if let Some(Json::Object(members)) = literal_json(fields, dynamic) {
+                        for (key, value) in json::sorted_if(&members, true) {
                             out.push(',');
                             json::write_str(&mut out, key);
                             out.push(':');
-                            value.write(&mut out);
+                            value.write_sorted(&mut out);
                         }
                     }
                 }
@@ -257,4 +250,18 @@ fn entries_json(out: &mut String, entries: &[CheckedEntry], dynamic: &mut Vec<(S
 /// Records a part `plan_json!` cannot write: a `{ expression }`.
 fn run_time(dynamic: &mut Vec<(Span, String)>, span: Span) {
     dynamic.push((span, "this expression is only known at run time".into()));
+}
+
+/// A `meta: { ... }` value: all-literal JSON is written now, in source order
+/// (the runtime writes `_meta` back as it is); anything else is built with
+/// `serde_json::json!` at run time.
+fn meta_value(group: &Group) -> TokenStream {
+    match json::parse_object(group) {
+        Ok(members) => {
+            let mut text = String::new();
+            Json::Object(members).write(&mut text);
+            quote!(__plan::meta_json(#text))
+        }
+        Err(_) => quote!(__plan::meta(__plan::serde_json::json!(#group))),
+    }
 }
