@@ -1,84 +1,80 @@
-//! An agent works through a refactor and shows its plans to the editor over
-//! ACP. Its plans are declared with `plan!`, sent by a `PlanSender` shaped by
-//! the client's capabilities, and drawn live as the client's `PlanBoard`
-//! sees them.
+//! A real ACP agent on standard input and output: it answers `initialize`
+//! (protocol versions 1 and 2), `session/new`, `session/prompt` and
+//! `session/cancel`, and on each prompt works through a refactor, showing
+//! its plans to the client as it goes. The plans are declared with `plan!`
+//! and `#[derive(Plan)]` and sent by a `PlanSender` shaped by what the client
+//! said in `initialize`, so every client gets only what it can read.
 //!
 //! ```text
-//! cargo run --example agent                          # watch it live
-//! cargo run --example agent -- --fast                # no pauses
-//! cargo run --example agent -- --json                # the JSON-RPC lines instead (NDJSON)
-//! cargo run --example agent -- --protocol 2          # a v2 client (reads `cancelled`, custom values)
-//! cargo run --example agent -- --spelling rfd        # a v1 client that advertised `planCapabilities`
-//! cargo run --example agent -- --legacy-client       # a v1 client without plan support: v1 fallback
-//! cargo run --example agent -- --json | cargo run --example board
+//! cargo run --example board -- cargo run -q --example agent      # our client drives it
+//! cargo run --example agent                                     # speak JSON-RPC to it by hand
+//! cargo run --example agent -- --fast                           # no pauses between steps
 //! ```
+//!
+//! One JSON-RPC message per line. Standard output carries only the
+//! protocol; everything else goes to standard error. Malformed lines,
+//! unknown methods, bad parameters and unknown sessions are answered with
+//! JSON-RPC errors, and the agent keeps serving until its input closes.
 
-use std::io::{self, IsTerminal, Write};
+use std::collections::VecDeque;
+use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
-use std::time::Duration;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use plan_core::{
-    ClientCapabilities, PlanBoard, PlanContent, PlanEntry, PlanSender, Priority, ProtocolVersion,
-    SessionNotification, Spelling, Status, TerminalStyle, plan, render_board,
+    InitializeRequest, Plan, PlanContent, PlanEntry, PlanId, PlanSender, Priority, ProtocolVersion,
+    Status, plan,
 };
+use serde_json::{Value, json};
 
-const SESSION: &str = "sess_abc123def456";
+/// The agent's name and version, as `initialize` reports them.
+pub const NAME: &str = "plan-core-example-agent";
+
+/// JSON-RPC error codes.
+pub mod code {
+    /// The line is not JSON.
+    pub const PARSE_ERROR: i64 = -32700;
+    /// The JSON is not a JSON-RPC request (or came before `initialize`).
+    pub const INVALID_REQUEST: i64 = -32600;
+    /// The method is not one the agent serves.
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    /// The parameters are wrong (an unknown session among them).
+    pub const INVALID_PARAMS: i64 = -32602;
+}
 
 /// What the command line asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
-    /// No pauses between steps.
-    pub fast: bool,
-    /// Print the JSON-RPC stream instead of drawing it.
-    pub json: bool,
-    /// The spelling the simulated client advertised its plan support in.
-    pub spelling: Spelling,
-    /// The simulated client did not advertise plan support at all.
-    pub legacy_client: bool,
-    /// The protocol version agreed in `initialize`.
-    pub protocol: ProtocolVersion,
+    /// The pause between two steps of a turn.
+    pub pause: Duration,
 }
 
 impl Default for Options {
     fn default() -> Self {
         Self {
-            fast: false,
-            json: false,
-            spelling: Spelling::Acp,
-            legacy_client: false,
-            protocol: ProtocolVersion::V1,
+            pause: Duration::from_millis(400),
         }
     }
 }
 
-#[allow(dead_code)] // `main` is unused where the end-to-end test includes this file.
+#[allow(dead_code)] // `main` is unused where a test includes this file.
 fn main() -> ExitCode {
     let options = match parse_args(std::env::args().skip(1)) {
         Ok(options) => options,
         Err(message) => {
             eprintln!("agent: {message}");
-            eprintln!(
-                "usage: cargo run --example agent [-- [--fast] [--json] [--protocol 1|2] [--spelling rfd|acp] [--legacy-client]]"
-            );
+            eprintln!("usage: cargo run --example agent [-- [--fast]]");
             return ExitCode::from(2);
         }
     };
-    let stdout = io::stdout();
-    let live = !options.json && stdout.is_terminal();
-    let style = TerminalStyle::detect(&stdout);
-    let pause = if options.fast || options.json {
-        Duration::ZERO
-    } else {
-        Duration::from_millis(700)
-    };
-    match run(options, &mut stdout.lock(), style, live, || {
-        std::thread::sleep(pause);
-    }) {
+    let stdin = io::BufReader::new(io::stdin());
+    match serve(stdin, io::stdout().lock(), io::stderr(), options) {
         Ok(()) => ExitCode::SUCCESS,
-        // The reader went away (e.g. `| head`): not a crash, just stop.
+        // The client went away while we wrote: not a crash, just stop.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("agent: cannot write: {e}");
+            eprintln!("agent: {e}");
             ExitCode::FAILURE
         }
     }
@@ -88,299 +84,573 @@ fn main() -> ExitCode {
 ///
 /// # Errors
 /// What is wrong with it, in one sentence.
-pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
+pub fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String> {
     let mut options = Options::default();
-    while let Some(arg) = args.next() {
+    for arg in args {
         match arg.as_str() {
-            "--fast" => options.fast = true,
-            "--json" => options.json = true,
-            "--legacy-client" => options.legacy_client = true,
-            "--spelling" => {
-                let value = args
-                    .next()
-                    .ok_or("`--spelling` needs a value: rfd or acp")?;
-                options.spelling = parse_spelling(&value)?;
-            }
-            "--protocol" => {
-                let value = args.next().ok_or("`--protocol` needs a value: 1 or 2")?;
-                options.protocol = parse_protocol(&value)?;
-            }
-            other => {
-                if let Some(value) = other.strip_prefix("--spelling=") {
-                    options.spelling = parse_spelling(value)?;
-                } else if let Some(value) = other.strip_prefix("--protocol=") {
-                    options.protocol = parse_protocol(value)?;
-                } else {
-                    return Err(format!("unknown argument `{other}`"));
-                }
-            }
+            "--fast" => options.pause = Duration::ZERO,
+            other => return Err(format!("unknown argument `{other}`")),
         }
     }
     Ok(options)
 }
 
-fn parse_spelling(value: &str) -> Result<Spelling, String> {
-    match value {
-        "rfd" => Ok(Spelling::Rfd),
-        "acp" => Ok(Spelling::Acp),
-        other => Err(format!("unknown spelling `{other}`; expected rfd or acp")),
-    }
+/// Serves one client: reads JSON-RPC lines from `input` until it closes,
+/// writes answers and notifications to `out`, logs to `log`.
+///
+/// # Errors
+/// An error writing to `out` (a closed pipe is `BrokenPipe`).
+pub fn serve<R, W, L>(input: R, out: W, log: L, options: Options) -> io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write,
+    L: Write,
+{
+    // Not a scoped thread: if writing fails (the client stopped reading),
+    // the agent returns without waiting for its input to close.
+    let (lines, inbox) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in input.split(b'\n') {
+            let Ok(line) = line else { break };
+            if lines.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut agent = Agent {
+        out,
+        log,
+        options,
+        inbox,
+        protocol: None,
+        client: None,
+        sessions: Vec::new(),
+        queued: VecDeque::new(),
+        next_session: 0,
+    };
+    agent.run()
 }
 
-fn parse_protocol(value: &str) -> Result<ProtocolVersion, String> {
-    match value {
-        "1" => Ok(ProtocolVersion::V1),
-        "2" => Ok(ProtocolVersion::V2),
-        other => Err(format!(
-            "unknown protocol version `{other}`; expected 1 or 2"
-        )),
-    }
+/// One session: its id and the sender shaped for the client.
+struct Session {
+    id: String,
+    sender: PlanSender,
 }
 
-/// The client's capabilities as it would send them in `initialize`.
-fn client_capabilities(options: Options) -> ClientCapabilities {
-    if options.legacy_client {
-        ClientCapabilities::default()
-    } else {
-        ClientCapabilities::with_plan_support(options.spelling)
-    }
+/// A message read from the client.
+enum Incoming {
+    /// A request: answer it.
+    Request {
+        id: Value,
+        method: String,
+        params: Value,
+    },
+    /// A notification: act on it, answer nothing.
+    Notification { method: String, params: Value },
+    /// A response to a request of ours (this agent sends none): ignored.
+    Response,
 }
 
-/// Where the agent's messages go: the wire (JSON lines), or a client board
-/// drawn for a person.
-struct Screen<'a, W: Write> {
-    out: &'a mut W,
+struct Agent<W, L> {
+    out: W,
+    log: L,
     options: Options,
-    board: PlanBoard,
-    style: TerminalStyle,
-    live: bool,
-    frame: usize,
+    inbox: Receiver<Vec<u8>>,
+    protocol: Option<ProtocolVersion>,
+    client: Option<InitializeRequest>,
+    sessions: Vec<Session>,
+    /// Requests that arrived during a turn, served after it.
+    queued: VecDeque<Incoming>,
+    next_session: u64,
 }
 
-impl<W: Write> Screen<'_, W> {
-    fn show(
+/// How a turn ended.
+enum TurnEnd {
+    Done,
+    Cancelled,
+    /// The client closed its side.
+    Closed,
+}
+
+impl<W: Write, L: Write> Agent<W, L> {
+    fn run(&mut self) -> io::Result<()> {
+        loop {
+            let message = match self.queued.pop_front() {
+                Some(message) => message,
+                None => match self.inbox.recv() {
+                    Ok(line) => match self.read(&line)? {
+                        Some(message) => message,
+                        None => continue,
+                    },
+                    Err(_) => {
+                        let _ = writeln!(self.log, "agent: the client closed its side; done");
+                        return Ok(());
+                    }
+                },
+            };
+            if let TurnEnd::Closed = self.handle(message)? {
+                let _ = writeln!(self.log, "agent: the client closed its side mid-turn; done");
+                return Ok(());
+            }
+        }
+    }
+
+    /// Reads one line; a line that is not a JSON-RPC message is answered
+    /// with an error here (`None`).
+    fn read(&mut self, line: &[u8]) -> io::Result<Option<Incoming>> {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            return Ok(None);
+        }
+        let value: Value = match serde_json::from_slice(line) {
+            Ok(value) => value,
+            Err(e) => {
+                self.error(&Value::Null, code::PARSE_ERROR, &format!("not JSON: {e}"))?;
+                return Ok(None);
+            }
+        };
+        let Value::Object(mut object) = value else {
+            self.error(
+                &Value::Null,
+                code::INVALID_REQUEST,
+                "a JSON-RPC message is an object",
+            )?;
+            return Ok(None);
+        };
+        let id = object.remove("id");
+        if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+            let id = id.unwrap_or(Value::Null);
+            self.error(
+                &id,
+                code::INVALID_REQUEST,
+                "expected `\"jsonrpc\": \"2.0\"`",
+            )?;
+            return Ok(None);
+        }
+        let params = object.remove("params").unwrap_or(Value::Null);
+        Ok(Some(match (object.remove("method"), id) {
+            (Some(Value::String(method)), Some(id)) => Incoming::Request { id, method, params },
+            (Some(Value::String(method)), None) => Incoming::Notification { method, params },
+            (None, Some(_)) if object.contains_key("result") || object.contains_key("error") => {
+                Incoming::Response
+            }
+            (_, id) => {
+                let id = id.unwrap_or(Value::Null);
+                self.error(&id, code::INVALID_REQUEST, "`method` must be a string")?;
+                return Ok(None);
+            }
+        }))
+    }
+
+    fn handle(&mut self, message: Incoming) -> io::Result<TurnEnd> {
+        match message {
+            Incoming::Request { id, method, params } => self.request(&id, &method, params),
+            Incoming::Notification { method, .. } => {
+                // `session/cancel` outside a turn has nothing to cancel.
+                if method != "session/cancel" {
+                    let _ = writeln!(self.log, "agent: ignored notification `{method}`");
+                }
+                Ok(TurnEnd::Done)
+            }
+            Incoming::Response => Ok(TurnEnd::Done),
+        }
+    }
+
+    fn request(&mut self, id: &Value, method: &str, params: Value) -> io::Result<TurnEnd> {
+        if method == "initialize" {
+            self.initialize(id, params)?;
+            return Ok(TurnEnd::Done);
+        }
+        let Some(protocol) = self.protocol else {
+            self.error(id, code::INVALID_REQUEST, "send `initialize` first")?;
+            return Ok(TurnEnd::Done);
+        };
+        match method {
+            "session/new" => self.new_session(id, &params, protocol)?,
+            "session/prompt" => return self.prompt(id, &params, protocol),
+            other => self.error(
+                id,
+                code::METHOD_NOT_FOUND,
+                &format!("method `{other}` is not served by this agent"),
+            )?,
+        }
+        Ok(TurnEnd::Done)
+    }
+
+    fn initialize(&mut self, id: &Value, params: Value) -> io::Result<()> {
+        if self.protocol.is_some() {
+            return self.error(id, code::INVALID_REQUEST, "already initialized");
+        }
+        let client = match InitializeRequest::from_value(params) {
+            Ok(client) => client,
+            Err(e) => return self.error(id, code::INVALID_PARAMS, &e.to_string()),
+        };
+        for skipped in &client.skipped {
+            let _ = writeln!(self.log, "agent: initialize: {skipped} (read as absent)");
+        }
+        let protocol = client.negotiated();
+        let info = json!({ "name": NAME, "version": env!("CARGO_PKG_VERSION") });
+        let result = match protocol {
+            ProtocolVersion::V1 => json!({
+                "protocolVersion": 1,
+                "agentCapabilities": {},
+                "authMethods": [],
+                "agentInfo": info,
+            }),
+            ProtocolVersion::V2 => json!({
+                "protocolVersion": 2,
+                "info": info,
+                "capabilities": {},
+            }),
+        };
+        let _ = writeln!(
+            self.log,
+            "agent: speaking protocol {protocol}; the client asked for {}",
+            client.protocol_version
+        );
+        self.protocol = Some(protocol);
+        self.client = Some(client);
+        self.respond(id, &result)
+    }
+
+    fn new_session(
         &mut self,
-        caption: &str,
-        sent: &SessionNotification,
-        spelling: Spelling,
+        id: &Value,
+        params: &Value,
+        protocol: ProtocolVersion,
     ) -> io::Result<()> {
-        if self.options.json {
-            return sent.write_line(&mut *self.out, spelling);
+        if !params["cwd"].is_string() {
+            return self.error(
+                id,
+                code::INVALID_PARAMS,
+                "`cwd` must be a string (an absolute path)",
+            );
         }
-        self.board.apply(sent.clone());
-        self.frame += 1;
-        if self.live {
-            // Redraw in place: home the cursor and clear the screen.
-            write!(self.out, "\x1b[H\x1b[2J")?;
-        } else if self.frame > 1 {
-            writeln!(self.out)?;
+        self.next_session += 1;
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let session = format!(
+            "sess_{}_{nanos:08x}_{}",
+            std::process::id(),
+            self.next_session
+        );
+        let client = self
+            .client
+            .as_ref()
+            .map(|c| c.capabilities.clone())
+            .unwrap_or_default();
+        // Our own client reads v2's unstable plan variants; an SDK client may
+        // not, so only the stable ones go to a v2 client.
+        let sender = PlanSender::with_protocol(session.clone(), protocol, &client);
+        self.sessions.push(Session {
+            id: session.clone(),
+            sender,
+        });
+        self.respond(id, &json!({ "sessionId": session }))
+    }
+
+    fn prompt(
+        &mut self,
+        id: &Value,
+        params: &Value,
+        protocol: ProtocolVersion,
+    ) -> io::Result<TurnEnd> {
+        let Some(session) = params["sessionId"].as_str() else {
+            self.error(id, code::INVALID_PARAMS, "`sessionId` must be a string")?;
+            return Ok(TurnEnd::Done);
+        };
+        let Some(index) = self.sessions.iter().position(|s| s.id == session) else {
+            self.error(
+                id,
+                code::INVALID_PARAMS,
+                &format!("unknown session `{session}`"),
+            )?;
+            return Ok(TurnEnd::Done);
+        };
+        if !params["prompt"].is_array() {
+            self.error(
+                id,
+                code::INVALID_PARAMS,
+                "`prompt` must be an array of content blocks",
+            )?;
+            return Ok(TurnEnd::Done);
         }
-        let kind = sent.update.kind();
-        writeln!(self.out, "── {}. agent: {caption}  [{kind}]", self.frame)?;
-        write!(self.out, "{}", render_board(&self.board, self.style))?;
+        if protocol == ProtocolVersion::V2 {
+            // v2: the response only accepts the prompt; the turn's end is a state update.
+            self.respond(id, &json!({}))?;
+            self.state(index, json!({ "state": "running" }))?;
+        }
+        let end = self.turn(index)?;
+        let stop = match end {
+            TurnEnd::Done => "end_turn",
+            TurnEnd::Cancelled => "cancelled",
+            TurnEnd::Closed => return Ok(TurnEnd::Closed),
+        };
+        match protocol {
+            ProtocolVersion::V1 => self.respond(id, &json!({ "stopReason": stop }))?,
+            ProtocolVersion::V2 => {
+                self.state(index, json!({ "state": "idle", "stopReason": stop }))?;
+            }
+        }
+        Ok(end)
+    }
+
+    /// The work of one prompt: a refactor, its notes and design document,
+    /// and a verification plan declared as a type.
+    fn turn(&mut self, index: usize) -> io::Result<TurnEnd> {
+        let refactor_id = PlanId::new("refactor").unwrap_or_else(|_| unreachable!("a valid id"));
+        let mut refactor = vec![
+            PlanEntry::new(
+                "Analyze the existing codebase structure",
+                Priority::High,
+                Status::Pending,
+            ),
+            PlanEntry::new(
+                "Identify components that need refactoring",
+                Priority::High,
+                Status::Pending,
+            ),
+            PlanEntry::new(
+                "Create unit tests for critical functions",
+                Priority::Medium,
+                Status::Pending,
+            ),
+            PlanEntry::new("Update the changelog", Priority::Low, Status::Pending),
+        ];
+        let notes = plan! { id: "notes", markdown: "## Notes\n- [ ] Ask about the auth module\n- [x] Check the CI budget" };
+        let design = plan! { id: "design-doc", file: "file:///tmp/refactor-design.md" };
+        let mut verify = Verify::start().one_at_a_time();
+
+        let items = |entries: &[PlanEntry]| {
+            Step::Update(PlanContent::items(refactor_id.clone(), entries.to_vec()))
+        };
+        let session_id = self.sessions[index].id.clone();
+        for stage in 0.. {
+            let (r, v) = (&mut refactor, &mut verify);
+            let actions = match stage {
+                0 => vec![items(r)],
+                1 => vec![Step::Update(notes.clone()), Step::Update(design.clone())],
+                2 => {
+                    r[0].status = Status::InProgress;
+                    vec![items(r)]
+                }
+                3 => {
+                    r[0].status = Status::Completed;
+                    r[1].status = Status::InProgress;
+                    vec![items(r)]
+                }
+                4 => {
+                    // A discovery: a new task joins the plan, after the current one.
+                    let found = "Fix the circular dependency in the auth module";
+                    r.insert(2, PlanEntry::new(found, Priority::High, Status::Pending));
+                    vec![items(r)]
+                }
+                5 => {
+                    r[1].status = Status::Completed;
+                    r[2].status = Status::InProgress;
+                    vec![items(r), Step::Remove(notes.id().clone())]
+                }
+                6 => {
+                    r[2].status = Status::Completed;
+                    r[3].status = Status::InProgress;
+                    let _ = v.begin(Verify::Lint);
+                    vec![items(r), Step::Update(v.content())]
+                }
+                7 => {
+                    r[3].status = Status::Completed;
+                    let _ = v.finish(Verify::Lint);
+                    let _ = v.begin(Verify::Test);
+                    vec![items(r), Step::Update(v.content())]
+                }
+                8 => {
+                    // The changelog is not needed after all.
+                    r[4].status = Status::Cancelled;
+                    let _ = v.finish(Verify::Test);
+                    vec![items(r), Step::Update(v.content())]
+                }
+                _ => return Ok(TurnEnd::Done),
+            };
+            for action in actions {
+                self.send(index, action)?;
+            }
+            match self.pause(&session_id) {
+                Pause::Go => {}
+                Pause::Closed => return Ok(TurnEnd::Closed),
+                Pause::Cancelled => {
+                    // Stop: what is not done will not be done in this turn.
+                    for entry in &mut refactor {
+                        if entry.status != Status::Completed {
+                            entry.status = Status::Cancelled;
+                        }
+                    }
+                    self.send(index, items(&refactor))?;
+                    if verify.steps().any(|(_, s)| *s != Status::Pending) {
+                        let _ = verify.abandon();
+                        self.send(index, Step::Update(verify.content()))?;
+                    }
+                    return Ok(TurnEnd::Cancelled);
+                }
+            }
+        }
+        Ok(TurnEnd::Done)
+    }
+
+    /// Waits the pause between steps, reading what the client sends
+    /// meanwhile: a `session/cancel` for this session stops the turn;
+    /// requests wait for the turn to end.
+    fn pause(&mut self, session: &str) -> Pause {
+        let deadline = std::time::Instant::now() + self.options.pause;
+        loop {
+            let wait = deadline.saturating_duration_since(std::time::Instant::now());
+            let line = if wait.is_zero() {
+                match self.inbox.try_recv() {
+                    Ok(line) => line,
+                    Err(mpsc::TryRecvError::Empty) => return Pause::Go,
+                    Err(mpsc::TryRecvError::Disconnected) => return Pause::Closed,
+                }
+            } else {
+                match self.inbox.recv_timeout(wait) {
+                    Ok(line) => line,
+                    Err(RecvTimeoutError::Timeout) => return Pause::Go,
+                    Err(RecvTimeoutError::Disconnected) => return Pause::Closed,
+                }
+            };
+            match self.read(&line) {
+                Ok(Some(Incoming::Notification { method, params }))
+                    if method == "session/cancel" && params["sessionId"] == session =>
+                {
+                    return Pause::Cancelled;
+                }
+                Ok(Some(message)) => self.queued.push_back(message),
+                Ok(None) => {}
+                Err(_) => return Pause::Closed,
+            }
+        }
+    }
+
+    fn send(&mut self, index: usize, step: Step) -> io::Result<()> {
+        let session = &mut self.sessions[index];
+        match step {
+            Step::Update(plan) => session.sender.send_update(&mut self.out, plan).map(drop),
+            Step::Remove(id) => session.sender.send_remove(&mut self.out, &id).map(drop),
+        }
+    }
+
+    /// A v2 `state_update` for the session.
+    fn state(&mut self, index: usize, state: Value) -> io::Result<()> {
+        let mut update = state;
+        update["sessionUpdate"] = json!("state_update");
+        let params = json!({ "sessionId": self.sessions[index].id, "update": update });
+        self.write(&json!({ "jsonrpc": "2.0", "method": "session/update", "params": params }))
+    }
+
+    fn respond(&mut self, id: &Value, result: &Value) -> io::Result<()> {
+        self.write(&json!({ "jsonrpc": "2.0", "id": id, "result": result }))
+    }
+
+    fn error(&mut self, id: &Value, code: i64, message: &str) -> io::Result<()> {
+        let _ = writeln!(self.log, "agent: error {code}: {message}");
+        self.write(
+            &json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } }),
+        )
+    }
+
+    fn write(&mut self, message: &Value) -> io::Result<()> {
+        serde_json::to_writer(&mut self.out, message)?;
+        self.out.write_all(b"\n")?;
         self.out.flush()
     }
 }
 
-/// Runs the whole story, writing to `out` and calling `pause` between steps.
-///
-/// # Errors
-/// The writer's error.
-pub fn run<W: Write>(
-    options: Options,
-    out: &mut W,
-    style: TerminalStyle,
-    live: bool,
-    mut pause: impl FnMut(),
-) -> io::Result<()> {
-    // The simulated client is a `PlanBoard`, which reads v2's unstable variants.
-    let mut sender =
-        PlanSender::with_protocol(SESSION, options.protocol, &client_capabilities(options))
-            .with_unstable(true);
-    let spelling = sender.spelling();
-    let mut screen = Screen {
-        out,
-        options,
-        board: PlanBoard::new(SESSION),
-        style,
-        live,
-        frame: 0,
-    };
+/// One thing a turn sends.
+enum Step {
+    Update(PlanContent),
+    Remove(PlanId),
+}
 
-    // The plans, declared once and checked by the compiler.
-    let refactor = plan! {
-        id: "refactor",
-        items: [
-            high   pending "Analyze the existing codebase structure",
-            high   pending "Identify components that need refactoring",
-            medium pending "Create unit tests for critical functions",
-            low    pending "Update the changelog",
-        ],
-    };
-    let notes = plan! { id: "notes", markdown: "## Notes\n- [ ] Ask about the auth module\n- [ ] Check the CI budget" };
-    let design = plan! { id: "design-doc", file: "file:///tmp/refactor-design.md" };
+/// What happened during a pause.
+enum Pause {
+    Go,
+    Cancelled,
+    Closed,
+}
 
-    let PlanContent::Items {
-        id,
-        entries: mut steps,
-        ..
-    } = refactor
-    else {
-        unreachable!("declared as an items plan above")
-    };
-    let mut step = |screen: &mut Screen<'_, W>,
-                    sender: &mut PlanSender,
-                    steps: &[PlanEntry],
-                    caption: &str|
-     -> io::Result<()> {
-        let sent = sender.update(PlanContent::items(id.clone(), steps.to_vec()));
-        screen.show(caption, &sent, spelling)?;
-        pause();
-        Ok(())
-    };
-
-    step(&mut screen, &mut sender, &steps, "plans the refactor")?;
-    let notes_id = notes.id().clone();
-    let sent = sender.update(notes);
-    screen.show("jots down notes beside it", &sent, spelling)?;
-    let sent = sender.update(design);
-    screen.show("links the design document", &sent, spelling)?;
-
-    steps[0].status = Status::InProgress;
-    step(&mut screen, &mut sender, &steps, "starts the analysis")?;
-    steps[0].status = Status::Completed;
-    steps[1].status = Status::InProgress;
-    step(
-        &mut screen,
-        &mut sender,
-        &steps,
-        "finishes the analysis, starts on the components",
-    )?;
-
-    // A discovery: a new task joins the plan, right after the current one.
-    let found = PlanEntry::new(
-        "Fix the circular dependency in the auth module",
-        Priority::High,
-        Status::Pending,
-    );
-    steps.insert(2, found);
-    step(
-        &mut screen,
-        &mut sender,
-        &steps,
-        "finds a circular dependency and adds a task",
-    )?;
-
-    steps[1].status = Status::Completed;
-    steps[2].status = Status::InProgress;
-    step(&mut screen, &mut sender, &steps, "fixes the dependency")?;
-    let sent = sender.remove(&notes_id);
-    if let Some(sent) = sent {
-        screen.show(
-            "has asked its questions; dismisses the notes",
-            &sent,
-            spelling,
-        )?;
-    }
-    steps[2].status = Status::Completed;
-    steps[3].status = Status::InProgress;
-    step(&mut screen, &mut sender, &steps, "writes the tests")?;
-    steps[3].status = Status::Completed;
-    steps[4].status = Status::Cancelled;
-    step(
-        &mut screen,
-        &mut sender,
-        &steps,
-        "is done; the changelog is not needed after all",
-    )?;
-    Ok(())
+/// The verification that follows a refactor, declared as a type: the
+/// compiler knows every step, and a run can only name these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Plan)]
+#[plan(id = "verify")]
+pub enum Verify {
+    /// Run the linters
+    #[step(priority = high)]
+    Lint,
+    /// Run the test suite
+    #[step(priority = high)]
+    Test,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn lines(options: Options) -> Vec<String> {
+    /// Runs the agent on `input` (client lines) and returns its output lines.
+    fn talk(input: &str) -> Vec<Value> {
         let mut out = Vec::new();
-        run(
-            Options {
-                json: true,
-                ..options
-            },
+        let options = Options {
+            pause: Duration::ZERO,
+        };
+        serve(
+            io::Cursor::new(input.to_owned().into_bytes()),
             &mut out,
-            TerminalStyle::PLAIN,
-            false,
-            || {},
+            io::sink(),
+            options,
         )
         .unwrap();
         String::from_utf8(out)
             .unwrap()
             .lines()
-            .map(str::to_owned)
+            .map(|line| serde_json::from_str(line).unwrap())
             .collect()
     }
 
     #[test]
-    fn every_line_is_a_notification_that_reads_back_in_the_clients_spelling() {
-        for spelling in [Spelling::Rfd, Spelling::Acp] {
-            let lines = lines(Options {
-                spelling,
-                ..Options::default()
-            });
-            assert_eq!(lines.len(), 10);
-            for line in &lines {
-                let message = SessionNotification::from_json(line).unwrap();
-                assert_eq!(message.to_json(spelling), *line);
-                assert_eq!(message.check(), Ok(()));
-            }
-            assert_eq!(lines[0].contains("\"planId\""), spelling == Spelling::Acp);
-        }
-    }
-
-    #[test]
-    fn a_legacy_client_gets_only_v1_plans() {
-        let lines = lines(Options {
-            legacy_client: true,
-            ..Options::default()
-        });
-        for line in &lines {
-            let message = SessionNotification::from_json(line).unwrap();
-            assert_eq!(message.update.kind(), "plan", "{line}");
-            assert_eq!(message.check(), Ok(()));
-        }
-    }
-
-    #[test]
-    fn flags_choose_the_options_and_bad_ones_say_why() {
+    fn flags() {
         let parse = |args: &[&str]| parse_args(args.iter().map(|s| (*s).to_owned()));
         assert_eq!(parse(&[]), Ok(Options::default()));
-        let all = parse(&["--fast", "--json", "--spelling", "acp", "--legacy-client"]).unwrap();
+        assert_eq!(parse(&["--fast"]).unwrap().pause, Duration::ZERO);
+        assert!(parse(&["--json"]).unwrap_err().contains("unknown argument"));
+    }
+
+    #[test]
+    fn bad_input_gets_errors_and_the_agent_keeps_serving() {
+        let out = talk(concat!(
+            "not json\n",
+            "[1,2]\n",
+            "{\"jsonrpc\":\"1.0\",\"id\":1,\"method\":\"initialize\"}\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"session/new\",\"params\":{\"cwd\":\"/\"}}\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"one\"}}\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"initialize\",\"params\":{\"protocolVersion\":1}}\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"session/load\",\"params\":{}}\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"session/prompt\",\"params\":{\"sessionId\":\"nope\",\"prompt\":[]}}\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"session/new\",\"params\":{}}\n",
+        ));
+        let codes: Vec<(Value, Value)> = out
+            .iter()
+            .map(|m| (m["id"].clone(), m["error"]["code"].clone()))
+            .collect();
         assert_eq!(
-            all,
-            Options {
-                fast: true,
-                json: true,
-                spelling: Spelling::Acp,
-                legacy_client: true,
-                protocol: ProtocolVersion::V1,
-            }
+            codes,
+            [
+                (Value::Null, json!(code::PARSE_ERROR)),
+                (Value::Null, json!(code::INVALID_REQUEST)),
+                (json!(1), json!(code::INVALID_REQUEST)),
+                (json!(2), json!(code::INVALID_REQUEST)),
+                (json!(3), json!(code::INVALID_PARAMS)),
+                (json!(4), Value::Null),
+                (json!(5), json!(code::METHOD_NOT_FOUND)),
+                (json!(6), json!(code::INVALID_PARAMS)),
+                (json!(7), json!(code::INVALID_PARAMS)),
+            ]
         );
-        assert_eq!(parse(&["--spelling=rfd"]).unwrap().spelling, Spelling::Rfd);
-        assert_eq!(
-            parse(&["--protocol", "2"]).unwrap().protocol,
-            ProtocolVersion::V2
-        );
-        assert!(parse(&["--protocol=3"]).unwrap_err().contains("1 or 2"));
-        assert!(
-            parse(&["--spelling", "xml"])
-                .unwrap_err()
-                .contains("unknown spelling")
-        );
-        assert!(parse(&["--spelling"]).is_err());
-        assert!(
-            parse(&["--colour"])
-                .unwrap_err()
-                .contains("unknown argument")
-        );
+        assert_eq!(out[5]["result"]["protocolVersion"], 1);
     }
 }

@@ -1,13 +1,24 @@
-//! A client: reads `session/update` notifications (NDJSON, one JSON-RPC
-//! message per line) from a file or standard input, applies them to one
-//! `PlanBoard` per session, and draws the boards.
+//! A client: starts an ACP agent and draws the plans it shows, live; or
+//! reads `session/update` notifications (NDJSON, one JSON-RPC message per
+//! line) from a file or standard input. Either way it applies them to one
+//! `PlanBoard` per session and draws the boards.
 //!
 //! ```text
-//! cargo run --example agent -- --json | cargo run --example board
+//! cargo run --example board -- cargo run -q --example agent         # drive an agent over ACP
+//! cargo run --example board -- --protocol 1 -- ./my-agent --acp     # any ACP agent, protocol v1
+//! cargo run --example board -- --json -- cargo run -q --example agent -- --fast
 //! cargo run --example board -- messages.ndjson
 //! cargo run --example board -- --json < messages.ndjson   # the final state as JSON
 //! cargo run --example board -- --strict messages.ndjson   # refuse what the SDKs would let through
 //! ```
+//!
+//! Driving an agent, it is its client: `initialize` (advertising plan
+//! support; `--protocol 1|2`, default 2), `session/new` in the current
+//! directory, one `session/prompt` (`--prompt TEXT`); it answers the
+//! agent's permission requests by rejecting (and says so on standard
+//! error), and when the turn ends prints the final drawing, or with
+//! `--json` the final state. It exits 1 if the agent died, broke the
+//! protocol or did not answer in time, saying why.
 //!
 //! It reads as the published SDKs do: a malformed entry is skipped and the
 //! rest of its message applied, JSON-RPC requests and responses are ignored
@@ -17,13 +28,15 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Write};
-use std::process::ExitCode;
+use std::process::{Command, ExitCode, Stdio};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::Duration;
 
-use plan_core::{Applied, SessionBoards, Spelling, TerminalStyle, render_board};
-use serde_json::json;
+use plan_core::{Applied, ProtocolVersion, SessionBoards, Spelling, TerminalStyle, render_board};
+use serde_json::{Value, json};
 
 /// What the command line asked for.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
     /// Print the final state as JSON instead of drawing it.
     pub json: bool,
@@ -31,6 +44,31 @@ pub struct Options {
     pub path: Option<String>,
     /// Refuse what lenient reading would skip or let through.
     pub strict: bool,
+    /// The agent to start and drive (a command and its arguments).
+    pub command: Vec<String>,
+    /// The protocol version to ask the agent for.
+    pub protocol: ProtocolVersion,
+    /// Whether to advertise plan support (`plan: {}`, protocol v1).
+    pub plan_capability: bool,
+    /// The prompt to send.
+    pub prompt: String,
+    /// How long to wait for each message of the agent before giving up.
+    pub timeout: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            json: false,
+            path: None,
+            strict: false,
+            command: Vec::new(),
+            protocol: ProtocolVersion::LATEST,
+            plan_capability: true,
+            prompt: "Refactor the auth module and show me your plan.".to_owned(),
+            timeout: Duration::from_mins(1),
+        }
+    }
 }
 
 #[allow(dead_code)] // `main` is unused where the end-to-end test includes this file.
@@ -40,9 +78,24 @@ fn main() -> ExitCode {
         Err(message) => {
             eprintln!("board: {message}");
             eprintln!("usage: cargo run --example board [-- [--json] [--strict] [FILE]]");
+            eprintln!(
+                "       cargo run --example board -- [--json] [--protocol 1|2] [--no-plan-capability] [--prompt TEXT] [--timeout SECONDS] -- COMMAND [ARGS...]"
+            );
             return ExitCode::from(2);
         }
     };
+    let stdout = io::stdout();
+    let style = TerminalStyle::detect(&stdout);
+    let live = !options.json && stdout.is_terminal();
+    if !options.command.is_empty() {
+        return match client(&options, &mut stdout.lock(), &mut io::stderr(), style, live) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(reason) => {
+                eprintln!("board: {reason}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let input: Box<dyn BufRead> = match &options.path {
         Some(path) => match File::open(path) {
             Ok(file) => Box::new(BufReader::new(file)),
@@ -53,9 +106,6 @@ fn main() -> ExitCode {
         },
         None => Box::new(io::stdin().lock()),
     };
-    let stdout = io::stdout();
-    let style = TerminalStyle::detect(&stdout);
-    let live = !options.json && stdout.is_terminal();
     match run(
         &options,
         input,
@@ -80,14 +130,54 @@ fn main() -> ExitCode {
 /// What is wrong with it, in one sentence.
 pub fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String> {
     let mut options = Options::default();
-    for arg in args {
+    let mut args = args.peekable();
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| args.next().ok_or_else(|| format!("`{name}` needs a value"));
         match arg.as_str() {
             "--json" => options.json = true,
             "--strict" => options.strict = true,
+            "--no-plan-capability" => options.plan_capability = false,
+            "--protocol" => {
+                options.protocol = match value("--protocol")?.as_str() {
+                    "1" => ProtocolVersion::V1,
+                    "2" => ProtocolVersion::V2,
+                    other => {
+                        return Err(format!(
+                            "unknown protocol version `{other}`; expected 1 or 2"
+                        ));
+                    }
+                }
+            }
+            "--prompt" => options.prompt = value("--prompt")?,
+            "--timeout" => {
+                let text = value("--timeout")?;
+                let seconds: u64 = text
+                    .parse()
+                    .map_err(|_| format!("`--timeout` takes whole seconds, not `{text}`"))?;
+                options.timeout = Duration::from_secs(seconds);
+            }
+            "--" => {
+                options.command = args.by_ref().collect();
+                if options.command.is_empty() {
+                    return Err("`--` must be followed by the agent's command".to_owned());
+                }
+            }
             flag if flag.starts_with("--") => return Err(format!("unknown argument `{flag}`")),
+            // `board cargo run ...`: the first word that is not a file to read starts a command.
+            word if options.path.is_none()
+                && options.command.is_empty()
+                && args.peek().is_some() =>
+            {
+                options.command = std::iter::once(word.to_owned())
+                    .chain(args.by_ref())
+                    .collect();
+            }
             path if options.path.is_none() => options.path = Some(path.to_owned()),
             extra => return Err(format!("one input file only; `{extra}` is a second")),
         }
+    }
+    if options.path.is_some() && !options.command.is_empty() {
+        return Err("either a file to read or an agent to start, not both".to_owned());
     }
     Ok(options)
 }
@@ -156,6 +246,381 @@ pub fn run(
     }
     out.flush()?;
     Ok(invalid)
+}
+
+/// Starts `options.command` as an ACP agent and drives one prompt turn
+/// (see [`drive`]), then closes its input and waits for it to exit.
+///
+/// # Errors
+/// Why the turn did not end well, in one sentence.
+pub fn client(
+    options: &Options,
+    out: &mut impl Write,
+    err: &mut impl Write,
+    style: TerminalStyle,
+    live: bool,
+) -> Result<(), String> {
+    let (program, args) = options
+        .command
+        .split_first()
+        .ok_or("no agent command to start")?;
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|e| format!("cannot start `{program}`: {e}"))?;
+    let (Some(agent_in), Some(agent_out)) = (child.stdin.take(), child.stdout.take()) else {
+        unreachable!("both were piped")
+    };
+    let outcome = drive(
+        options,
+        BufReader::new(agent_out),
+        agent_in,
+        out,
+        err,
+        style,
+        live,
+    );
+    // The turn is over: its input closed, the agent should exit. One that
+    // failed is not waited for.
+    let grace = if outcome.is_ok() { Duration::from_secs(5) } else { Duration::ZERO };
+    let deadline = std::time::Instant::now() + grace;
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break;
+            }
+        }
+    }
+    outcome
+}
+
+/// What one line from the agent is.
+enum FromAgent {
+    Notification(String, Value),
+    Request(Value, String, Value),
+    Response(Value, Result<Value, Value>),
+}
+
+/// Reads one line from the agent.
+fn from_agent(line: &[u8]) -> Result<FromAgent, String> {
+    let text = String::from_utf8_lossy(line);
+    let value: Value = serde_json::from_slice(line)
+        .map_err(|e| format!("the agent broke the protocol: not JSON ({e}): {text}"))?;
+    if value["jsonrpc"] != "2.0" {
+        return Err(format!(
+            "the agent broke the protocol: not JSON-RPC 2.0: {text}"
+        ));
+    }
+    let (id, method) = (value.get("id").cloned(), value["method"].as_str());
+    Ok(match (id, method) {
+        (None, Some(method)) => FromAgent::Notification(method.to_owned(), value["params"].clone()),
+        (Some(id), Some(method)) => {
+            FromAgent::Request(id, method.to_owned(), value["params"].clone())
+        }
+        (Some(id), None) => match (value.get("result"), value.get("error")) {
+            (Some(result), None) => FromAgent::Response(id, Ok(result.clone())),
+            (None, Some(error)) => FromAgent::Response(id, Err(error.clone())),
+            _ => {
+                return Err(format!(
+                    "the agent broke the protocol: a response needs `result` or `error`: {text}"
+                ));
+            }
+        },
+        (None, None) => {
+            return Err(format!(
+                "the agent broke the protocol: neither a request, a notification nor a response: {text}"
+            ));
+        }
+    })
+}
+
+/// The client's side of one prompt turn with an agent that reads
+/// `agent_in` and writes `agent_out`; the boards are drawn to `out` (live,
+/// or once at the end, or as JSON), what happens is said on `err`.
+///
+/// # Errors
+/// Why the turn did not end well: the agent died, broke the protocol,
+/// refused a request, or did not answer within `options.timeout`.
+pub fn drive<R: BufRead + Send + 'static, W: Write>(
+    options: &Options,
+    agent_out: R,
+    agent_in: W,
+    out: &mut impl Write,
+    err: &mut impl Write,
+    style: TerminalStyle,
+    live: bool,
+) -> Result<(), String> {
+    // Not a scoped thread: an agent that never closes its output must not
+    // keep the client waiting; the thread ends when the agent's output does.
+    let (sender, inbox) = mpsc::channel();
+    std::thread::spawn(move || {
+        for read in agent_out.split(b'\n') {
+            let Ok(bytes) = read else { break };
+            if sender.send(bytes).is_err() {
+                break;
+            }
+        }
+    });
+    let mut client = Client {
+        options,
+        inbox,
+        agent_in,
+        boards: if options.strict {
+            SessionBoards::new().strict()
+        } else {
+            SessionBoards::new()
+        },
+        protocol: None,
+        accepted: false,
+        waiting: "the answer to `initialize`",
+        updates: 0,
+        other_messages: 0,
+    };
+    client.initialize()?;
+    let stop = loop {
+        let bytes = client.next()?;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let ended = match from_agent(&bytes)? {
+            FromAgent::Response(id, result) => client.on_response(&id, result)?,
+            FromAgent::Request(id, method, params) => {
+                client.on_request(&id, &method, &params, err)?;
+                None
+            }
+            FromAgent::Notification(method, params) => {
+                let drawn = client.on_notification(&method, &params, &bytes, err)?;
+                if drawn.is_none() && live && method == "session/update" {
+                    write!(out, "\x1b[H\x1b[2J").map_err(write_error)?;
+                    draw(&client.boards, out, style).map_err(write_error)?;
+                }
+                drawn
+            }
+        };
+        if let Some(stop) = ended {
+            break stop;
+        }
+    };
+    let _ = writeln!(
+        err,
+        "board: the turn ended ({stop}); {} session update(s), {} other message(s)",
+        client.updates, client.other_messages
+    );
+    if options.json {
+        let sessions: Vec<_> = client
+            .boards
+            .boards()
+            .map(|b| b.to_json_value(Spelling::Acp))
+            .collect();
+        serde_json::to_writer_pretty(&mut *out, &json!({ "sessions": sessions }))
+            .map_err(|e| format!("cannot write: {e}"))?;
+        writeln!(out).map_err(write_error)?;
+    } else if !live {
+        draw(&client.boards, out, style).map_err(write_error)?;
+    }
+    out.flush().map_err(write_error)
+}
+
+#[allow(clippy::needless_pass_by_value)] // the shape `map_err` wants
+fn write_error(e: io::Error) -> String {
+    format!("cannot write: {e}")
+}
+
+/// The client's side of one conversation.
+struct Client<'o, W> {
+    options: &'o Options,
+    inbox: mpsc::Receiver<Vec<u8>>,
+    agent_in: W,
+    boards: SessionBoards,
+    /// The version the agent answered `initialize` with.
+    protocol: Option<ProtocolVersion>,
+    /// v2: the agent accepted the prompt; an idle state ends the turn.
+    accepted: bool,
+    /// What the client waits for, to say so if it does not come.
+    waiting: &'static str,
+    updates: usize,
+    other_messages: usize,
+}
+
+impl<W: Write> Client<'_, W> {
+    fn send(&mut self, message: &Value) -> Result<(), String> {
+        let mut line = message.to_string();
+        line.push('\n');
+        self.agent_in
+            .write_all(line.as_bytes())
+            .and_then(|()| self.agent_in.flush())
+            .map_err(|e| format!("the agent closed its input (it exited?): {e}"))
+    }
+
+    fn request(&mut self, id: u64, method: &str, params: &Value) -> Result<(), String> {
+        self.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
+    }
+
+    /// The next line from the agent, within the timeout.
+    fn next(&self) -> Result<Vec<u8>, String> {
+        let waiting = self.waiting;
+        match self.inbox.recv_timeout(self.options.timeout) {
+            Ok(bytes) => Ok(bytes),
+            Err(RecvTimeoutError::Timeout) => Err(format!(
+                "the agent sent nothing for {} s while the client waited for {waiting}",
+                self.options.timeout.as_secs()
+            )),
+            Err(RecvTimeoutError::Disconnected) => Err(format!(
+                "the agent closed its output (it exited?) while the client waited for {waiting}"
+            )),
+        }
+    }
+
+    fn initialize(&mut self) -> Result<(), String> {
+        let info =
+            json!({ "name": "plan-core-example-board", "version": env!("CARGO_PKG_VERSION") });
+        let params = match self.options.protocol {
+            ProtocolVersion::V1 => {
+                let mut capabilities = json!({ "fs": { "readTextFile": false, "writeTextFile": false }, "terminal": false });
+                if self.options.plan_capability {
+                    capabilities["plan"] = json!({});
+                }
+                json!({ "protocolVersion": 1, "clientCapabilities": capabilities, "clientInfo": info })
+            }
+            // v2 has no plan capability: `plan_update` is part of the protocol.
+            ProtocolVersion::V2 => {
+                json!({ "protocolVersion": 2, "info": info, "capabilities": {} })
+            }
+        };
+        self.request(0, "initialize", &params)
+    }
+
+    /// A response of the agent; `Some(stop reason)` when it ends the turn.
+    fn on_response(
+        &mut self,
+        id: &Value,
+        result: Result<Value, Value>,
+    ) -> Result<Option<String>, String> {
+        let result = result.map_err(|e| format!("the agent refused request {id}: {e}"))?;
+        match id.as_u64() {
+            Some(0) => {
+                let agreed = match result["protocolVersion"].as_u64() {
+                    Some(1) => ProtocolVersion::V1,
+                    Some(2) => ProtocolVersion::V2,
+                    _ => {
+                        return Err(format!(
+                            "the agent answered protocol version {}, which this client does not speak",
+                            result["protocolVersion"]
+                        ));
+                    }
+                };
+                self.protocol = Some(agreed);
+                let cwd =
+                    std::env::current_dir().map_err(|e| format!("no current directory: {e}"))?;
+                self.request(1, "session/new", &json!({ "cwd": cwd, "mcpServers": [] }))?;
+                self.waiting = "the answer to `session/new`";
+            }
+            Some(1) => {
+                let session = result["sessionId"].as_str().ok_or(
+                    "the agent broke the protocol: `session/new` answered without a `sessionId`",
+                )?;
+                let prompt = json!([{ "type": "text", "text": self.options.prompt }]);
+                self.request(
+                    2,
+                    "session/prompt",
+                    &json!({ "sessionId": session, "prompt": prompt }),
+                )?;
+                self.waiting = "the end of the turn";
+            }
+            Some(2) if self.protocol == Some(ProtocolVersion::V1) => {
+                return Ok(Some(
+                    result["stopReason"].as_str().unwrap_or("(none)").to_owned(),
+                ));
+            }
+            // v2: the prompt is accepted; the turn ends with an idle state.
+            Some(2) => self.accepted = true,
+            _ => self.other_messages += 1,
+        }
+        Ok(None)
+    }
+
+    /// A request of the agent: permissions are rejected (a reject option
+    /// if there is one, else `cancelled`); anything else is not served.
+    fn on_request(
+        &mut self,
+        id: &Value,
+        method: &str,
+        params: &Value,
+        err: &mut impl Write,
+    ) -> Result<(), String> {
+        let answer = if method == "session/request_permission" {
+            let offered = params["options"].as_array().cloned().unwrap_or_default();
+            let reject = offered
+                .iter()
+                .find(|o| o["kind"].as_str().is_some_and(|k| k.starts_with("reject")));
+            let outcome = match reject {
+                Some(option) => json!({ "outcome": "selected", "optionId": option["optionId"] }),
+                None => json!({ "outcome": "cancelled" }),
+            };
+            let _ = writeln!(
+                err,
+                "board: the agent asked for permission; answered {outcome}"
+            );
+            json!({ "jsonrpc": "2.0", "id": id, "result": { "outcome": outcome } })
+        } else {
+            let _ = writeln!(
+                err,
+                "board: the agent asked for `{method}`, which this client does not serve"
+            );
+            let message = format!("`{method}` is not served by this client");
+            json!({ "jsonrpc": "2.0", "id": id, "error": { "code": -32601, "message": message } })
+        };
+        self.send(&answer)
+    }
+
+    /// A notification of the agent: plan updates go on the board; v2's idle
+    /// state after the prompt ends the turn (`Some(stop reason)`).
+    fn on_notification(
+        &mut self,
+        method: &str,
+        params: &Value,
+        bytes: &[u8],
+        err: &mut impl Write,
+    ) -> Result<Option<String>, String> {
+        if method != "session/update" {
+            self.other_messages += 1;
+            return Ok(None);
+        }
+        let update = &params["update"];
+        if update["sessionUpdate"] == "state_update" {
+            let after_prompt = self.accepted || self.protocol == Some(ProtocolVersion::V1);
+            if update["state"] == "idle" && after_prompt {
+                return Ok(Some(
+                    update["stopReason"].as_str().unwrap_or("(none)").to_owned(),
+                ));
+            }
+            return Ok(None);
+        }
+        match self.boards.apply_json(&String::from_utf8_lossy(bytes)) {
+            Ok(read) => {
+                self.updates += 1;
+                for skipped in &read.skipped {
+                    let _ = writeln!(err, "board: {skipped}");
+                }
+            }
+            Err(e) if self.options.strict => {
+                return Err(format!("the agent broke the protocol: {e}"));
+            }
+            Err(e) => {
+                let _ = writeln!(err, "board: an update was not read: {e}");
+            }
+        }
+        Ok(None)
+    }
 }
 
 fn draw(boards: &SessionBoards, out: &mut impl Write, style: TerminalStyle) -> io::Result<()> {
@@ -273,11 +738,54 @@ mod tests {
             Options {
                 json: true,
                 path: Some("f.ndjson".into()),
-                strict: false,
+                ..Options::default()
             }
         );
         assert!(parse(&["--strict"]).unwrap().strict);
-        assert!(parse(&["a", "b"]).is_err());
         assert!(parse(&["--live"]).is_err());
+        // An agent to start: after `--`, or from the first word that is not a file.
+        let drive = parse(&[
+            "--protocol",
+            "1",
+            "--",
+            "cargo",
+            "run",
+            "--example",
+            "agent",
+        ])
+        .unwrap();
+        assert_eq!(drive.command, ["cargo", "run", "--example", "agent"]);
+        assert_eq!(drive.protocol, ProtocolVersion::V1);
+        assert_eq!(
+            parse(&["./agent", "--fast"]).unwrap().command,
+            ["./agent", "--fast"]
+        );
+        assert_eq!(parse(&["a", "b"]).unwrap().command, ["a", "b"]);
+        let custom = parse(&[
+            "--prompt",
+            "hi",
+            "--timeout",
+            "5",
+            "--no-plan-capability",
+            "--",
+            "x",
+        ])
+        .unwrap();
+        assert_eq!(
+            (
+                custom.prompt.as_str(),
+                custom.timeout.as_secs(),
+                custom.plan_capability
+            ),
+            ("hi", 5, false)
+        );
+        for bad in [
+            &["--protocol", "3", "--", "x"][..],
+            &["--timeout", "soon"],
+            &["--"],
+            &["--prompt"],
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?}");
+        }
     }
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Seeds the fuzz corpora with real messages: the protocol's examples and
-# vectors (from tests/data), and the agent example's stream in both spellings.
+# vectors (from tests/data), and the agent example's stream in every protocol mode.
 set -euo pipefail
 cd "$(dirname "$0")"
 shared=${ACP_TEST_DATA:-../tests/data}
@@ -8,8 +8,11 @@ mkdir -p corpus/parse_message corpus/board
 for f in "$shared"/spec/examples/*.json "$shared"/acp/vectors/[0-9]*.json; do
     cp "$f" corpus/parse_message/
 done
-for spelling in rfd acp; do
-    (cd .. && cargo run -q --example agent -- --json --spelling "$spelling") >"corpus/board/agent-$spelling.ndjson"
-    (cd .. && cargo run -q --example agent -- --json --legacy-client --spelling "$spelling") >"corpus/board/legacy-$spelling.ndjson"
+# What the agent writes in each protocol mode, recorded while our client drives it.
+for mode in "1" "1 --no-plan-capability" "2"; do
+    name=$(echo "agent-v$mode" | tr ' ' '_')
+    # shellcheck disable=SC2086
+    (cd .. && cargo run -q --example board -- --json --protocol $mode -- \
+        sh -c "cargo run -q --example agent -- --fast | tee fuzz/corpus/board/$name.ndjson") >/dev/null
 done
-head -n 1 corpus/board/agent-acp.ndjson >corpus/parse_message/agent-line.json
+grep -m 1 plan_update corpus/board/agent-v1.ndjson >corpus/parse_message/agent-line.json

@@ -1,6 +1,6 @@
-//! The agent example piped into the board example, as in
-//! `cargo run --example agent -- --json | cargo run --example board -- --json`:
-//! the two programs' own code, joined by an in-memory pipe.
+//! The board example driving the agent example over ACP, as in
+//! `cargo run --example board -- --json -- cargo run -q --example agent`:
+//! the two programs' own code, joined by OS pipes, in every protocol mode.
 
 #[allow(dead_code, unreachable_pub)]
 #[path = "../examples/agent.rs"]
@@ -13,40 +13,33 @@ mod board;
 mod check;
 mod common;
 
-use plan_core::{ProtocolVersion, Spelling, TerminalStyle};
-use serde_json::Value;
+use std::time::Duration;
 
-/// The board's final state after reading the agent's JSON-RPC stream.
-fn pipe(options: agent::Options) -> Value {
-    let mut wire = Vec::new();
-    let agent_options = agent::Options {
+use plan_core::ProtocolVersion;
+use serde_json::{Value, json};
+
+#[path = "common/talk.rs"]
+mod talk;
+
+fn client(protocol: ProtocolVersion, plan_capability: bool) -> board::Options {
+    board::Options {
         json: true,
-        fast: true,
-        ..options
-    };
-    agent::run(agent_options, &mut wire, TerminalStyle::PLAIN, false, || {}).unwrap();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let board_options = board::Options {
-        json: true,
+        protocol,
+        plan_capability,
         ..board::Options::default()
-    };
-    let invalid = board::run(
-        &board_options,
-        wire.as_slice(),
-        &mut out,
-        &mut err,
-        TerminalStyle::PLAIN,
-        false,
-    )
-    .unwrap();
-    assert_eq!(invalid, 0, "{}", String::from_utf8_lossy(&err));
-    serde_json::from_slice(&out).unwrap()
+    }
 }
 
+/// Each plan as (id, type, progress).
 fn plan_summary(state: &Value) -> Vec<(String, String, Value)> {
     let sessions = state["sessions"].as_array().unwrap();
     assert_eq!(sessions.len(), 1);
-    assert_eq!(sessions[0]["sessionId"], "sess_abc123def456");
+    assert!(
+        sessions[0]["sessionId"]
+            .as_str()
+            .unwrap()
+            .starts_with("sess_")
+    );
     sessions[0]["plans"]
         .as_array()
         .unwrap()
@@ -61,73 +54,82 @@ fn plan_summary(state: &Value) -> Vec<(String, String, Value)> {
         .collect()
 }
 
-#[test]
-fn a_client_with_plan_support_ends_with_the_agents_plans() {
-    // v1 with the plan capability, in either spelling: `cancelled` is not in
-    // v1, so the last step arrives completed, marked; v2 carries it as it is.
-    let modes = [
-        (Spelling::Rfd, ProtocolVersion::V1),
-        (Spelling::Acp, ProtocolVersion::V1),
-        (Spelling::Acp, ProtocolVersion::V2),
-    ];
-    for (spelling, protocol) in modes {
-        let state = pipe(agent::Options {
-            spelling,
-            protocol,
-            ..agent::Options::default()
-        });
-        let v2 = protocol == ProtocolVersion::V2;
-        let progress = serde_json::json!({"completed": if v2 { 4 } else { 5 }, "cancelled": u8::from(v2), "total": 5});
-        assert_eq!(
-            plan_summary(&state),
-            [
-                ("refactor".to_owned(), "items".to_owned(), progress),
-                ("design-doc".to_owned(), "file".to_owned(), Value::Null),
-            ],
-            "the notes were dismissed; the refactor is done"
-        );
-        let entries = &state["sessions"][0]["plans"][0]["content"]["entries"];
-        assert_eq!(
-            entries[2]["content"],
-            "Fix the circular dependency in the auth module"
-        );
-        if v2 {
-            assert_eq!(entries[4]["status"], "cancelled");
-        } else {
-            assert_eq!(entries[4]["status"], "completed");
-            assert_eq!(entries[4]["content"], "Update the changelog (cancelled)");
-        }
-    }
+fn progress(completed: u32, cancelled: u32, total: u32) -> Value {
+    json!({"completed": completed, "cancelled": cancelled, "total": total})
 }
 
 #[test]
-fn a_legacy_client_ends_with_one_v1_plan() {
-    let state = pipe(agent::Options {
-        legacy_client: true,
-        ..agent::Options::default()
-    });
-    let progress = serde_json::json!({"completed": 5, "cancelled": 0, "total": 5});
+fn a_v1_client_with_plan_support_ends_with_the_agents_plans() {
+    let talk = talk::converse(client(ProtocolVersion::V1, true));
+    let state = talk.state();
+    // `cancelled` is not in v1: the changelog arrives completed, marked;
+    // the notes were dismissed.
     assert_eq!(
         plan_summary(&state),
-        [("main".to_owned(), "items".to_owned(), progress)]
+        [
+            ("refactor".to_owned(), "items".to_owned(), progress(5, 0, 5)),
+            ("design-doc".to_owned(), "file".to_owned(), Value::Null),
+            ("verify".to_owned(), "items".to_owned(), progress(2, 0, 2)),
+        ]
     );
     let entries = &state["sessions"][0]["plans"][0]["content"]["entries"];
+    assert_eq!(
+        entries[2]["content"],
+        "Fix the circular dependency in the auth module"
+    );
     assert_eq!(entries[4]["content"], "Update the changelog (cancelled)");
+    assert!(
+        talk.err.contains("the turn ended (end_turn)"),
+        "{}",
+        talk.err
+    );
 }
 
 #[test]
-fn the_drawn_story_shows_every_step() {
-    let mut out = Vec::new();
-    let options = agent::Options {
-        fast: true,
-        ..agent::Options::default()
-    };
-    agent::run(options, &mut out, TerminalStyle::PLAIN, false, || {}).unwrap();
-    let text = String::from_utf8(out).unwrap();
-    assert_eq!(text.matches("── ").count(), 10);
-    assert!(text.contains("finds a circular dependency and adds a task  [plan_update]"));
-    assert!(text.contains("○ Fix the circular dependency in the auth module  high  (new)"));
-    assert!(!text.contains('\x1b'), "plain text when not a terminal");
+fn a_v1_client_without_plan_support_ends_with_one_v1_plan() {
+    let talk = talk::converse(client(ProtocolVersion::V1, false));
+    // The legacy view: the most recently updated plan, as a v1 `plan`.
+    assert_eq!(
+        plan_summary(&talk.state()),
+        [("main".to_owned(), "items".to_owned(), progress(2, 0, 2))]
+    );
+    assert!(talk.agent_lines.iter().all(|l| !l.contains("plan_update")));
+}
+
+#[test]
+fn a_v2_client_ends_with_the_agents_plans_in_v2s_stable_variants() {
+    let talk = talk::converse(client(ProtocolVersion::V2, true));
+    let state = talk.state();
+    // v2 carries `cancelled`; `file`, `markdown` and `plan_removed` are
+    // unstable in v2, so they arrive as `items` plans (the notes emptied).
+    assert_eq!(
+        plan_summary(&state),
+        [
+            ("refactor".to_owned(), "items".to_owned(), progress(4, 1, 5)),
+            ("notes".to_owned(), "items".to_owned(), progress(0, 0, 0)),
+            (
+                "design-doc".to_owned(),
+                "items".to_owned(),
+                progress(0, 0, 1)
+            ),
+            ("verify".to_owned(), "items".to_owned(), progress(2, 0, 2)),
+        ]
+    );
+    assert_eq!(
+        state["sessions"][0]["plans"][0]["content"]["entries"][4]["status"],
+        "cancelled"
+    );
+    // The turn ends as v2 says: the prompt is acknowledged, then the state goes idle.
+    let idle = talk
+        .agent_lines
+        .iter()
+        .rev()
+        .find(|l| l.contains("state_update"))
+        .unwrap();
+    assert!(
+        idle.contains(r#""state":"idle""#) && idle.contains(r#""stopReason":"end_turn""#),
+        "{idle}"
+    );
 }
 
 #[test]
@@ -153,32 +155,217 @@ fn the_validator_finds_a_problem_in_exactly_the_bad_vectors() {
             String::from_utf8_lossy(&out)
         );
     }
-    // And the agent's own stream, in both spellings and for a legacy client.
-    for options in [
-        agent::Options::default(),
-        agent::Options {
-            legacy_client: true,
-            ..agent::Options::default()
-        },
+    // And the agent's own stream, in every mode, under its version's rules.
+    for (protocol, capability) in [
+        (ProtocolVersion::V1, true),
+        (ProtocolVersion::V1, false),
+        (ProtocolVersion::V2, true),
     ] {
-        let mut wire = Vec::new();
-        agent::run(
-            agent::Options {
-                json: true,
-                ..options
-            },
-            &mut wire,
-            TerminalStyle::PLAIN,
-            false,
-            || {},
-        )
-        .unwrap();
-        // Under the rules of its protocol version too (v1 here).
-        for protocol in [None, Some(ProtocolVersion::V1)] {
-            assert_eq!(
-                check::check_file("agent.ndjson", &wire, protocol, &mut Vec::new()).unwrap(),
-                0
-            );
+        let talk = talk::converse(client(protocol, capability));
+        let updates: String = talk
+            .agent_lines
+            .iter()
+            .filter(|l| l.contains("session/update") && !l.contains("state_update"))
+            .fold(String::new(), |text, l| text + l + "\n");
+        for rules in [None, Some(protocol)] {
+            let mut report = Vec::new();
+            let problems =
+                check::check_file("agent.ndjson", updates.as_bytes(), rules, &mut report).unwrap();
+            assert_eq!(problems, 0, "{}", String::from_utf8_lossy(&report));
         }
     }
+}
+
+fn initialize(agent: &mut talk::Agent, protocol: u64) -> String {
+    let params = if protocol == 1 {
+        json!({"protocolVersion": 1, "clientCapabilities": {"plan": {}}})
+    } else {
+        json!({"protocolVersion": 2, "info": {"name": "test", "version": "1"}})
+    };
+    let answer = agent.call(0, "initialize", &params);
+    assert_eq!(answer["result"]["protocolVersion"], protocol);
+    let session = agent.call(1, "session/new", &json!({"cwd": "/tmp", "mcpServers": []}));
+    session["result"]["sessionId"].as_str().unwrap().to_owned()
+}
+
+fn prompt(session: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": 2, "method": "session/prompt",
+           "params": {"sessionId": session, "prompt": [{"type": "text", "text": "go"}]}})
+}
+
+/// Whether `m` ends the turn: the v1 prompt response, or v2's idle state.
+fn ends_turn(m: &Value) -> bool {
+    m["result"]["stopReason"].is_string() || m["params"]["update"]["state"] == "idle"
+}
+
+#[test]
+fn a_cancel_stops_the_turn_and_cancels_what_is_unfinished() {
+    for protocol in [1, 2] {
+        let mut agent = talk::Agent::start(Duration::from_millis(50));
+        let session = initialize(&mut agent, protocol);
+        agent.send(&prompt(&session));
+        // The first plan arrives; then the client cancels.
+        agent.recv_until(|m| m["params"]["update"]["sessionUpdate"] == "plan_update");
+        agent.send(&json!({"jsonrpc": "2.0", "method": "session/cancel", "params": {"sessionId": session}}));
+        let rest = agent.recv_until(ends_turn);
+        let end = rest.last().unwrap();
+        let stop = if protocol == 1 {
+            &end["result"]["stopReason"]
+        } else {
+            &end["params"]["update"]["stopReason"]
+        };
+        assert_eq!(stop, "cancelled", "v{protocol}: {end}");
+        let last_refactor = rest
+            .iter()
+            .rev()
+            .find(|m| m["params"]["update"]["plan"]["planId"] == "refactor")
+            .unwrap();
+        let statuses: Vec<&str> = last_refactor["params"]["update"]["plan"]["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["status"].as_str().unwrap())
+            .collect();
+        // v2 says `cancelled`; v1 has no such status, so the sender maps it.
+        let expected = if protocol == 1 {
+            "completed"
+        } else {
+            "cancelled"
+        };
+        assert!(
+            statuses.iter().all(|s| *s == expected),
+            "v{protocol}: {statuses:?}"
+        );
+        // The agent keeps serving: a new prompt runs a whole turn.
+        agent.send(&prompt(&session));
+        assert!(agent.recv_until(ends_turn).len() > 9);
+        agent.close().unwrap();
+    }
+}
+
+#[test]
+fn one_agent_serves_several_sessions_and_prompts_one_after_another() {
+    let mut agent = talk::Agent::start(Duration::ZERO);
+    let first = initialize(&mut agent, 2);
+    let second = agent.call(3, "session/new", &json!({"cwd": "/tmp"}))["result"]["sessionId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_ne!(first, second, "a fresh session id each time");
+    for session in [&first, &second, &first] {
+        agent.send(&prompt(session));
+        let turn = agent.recv_until(ends_turn);
+        assert_eq!(
+            turn.last().unwrap()["params"]["update"]["stopReason"],
+            "end_turn"
+        );
+        assert!(
+            turn.iter()
+                .filter(|m| m["method"] == "session/update")
+                .all(|m| m["params"]["sessionId"] == **session)
+        );
+    }
+    agent.close().unwrap();
+}
+
+#[test]
+fn a_client_that_closes_its_pipe_mid_turn_ends_the_agent_cleanly() {
+    let mut agent = talk::Agent::start(Duration::from_millis(50));
+    let session = initialize(&mut agent, 1);
+    agent.send(&prompt(&session));
+    agent.recv_until(|m| m["method"] == "session/update");
+    // No cancel, no answer: the input closes under the turn.
+    assert!(agent.close().is_ok());
+}
+
+#[test]
+fn hostile_input_gets_json_rpc_errors_never_a_hang() {
+    let mut agent = talk::Agent::start(Duration::ZERO);
+    let before = agent.call(
+        7,
+        "session/prompt",
+        &json!({"sessionId": "x", "prompt": []}),
+    );
+    assert_eq!(
+        before["error"]["code"],
+        agent::code::INVALID_REQUEST,
+        "a request before `initialize`"
+    );
+    let session = initialize(&mut agent, 1);
+    for (method, params, code) in [
+        (
+            "session/prompt",
+            json!({"sessionId": "no-such-session", "prompt": []}),
+            agent::code::INVALID_PARAMS,
+        ),
+        (
+            "session/prompt",
+            json!({"sessionId": session, "prompt": "text"}),
+            agent::code::INVALID_PARAMS,
+        ),
+        ("session/new", json!([1, 2]), agent::code::INVALID_PARAMS),
+        ("fs/format_disk", json!({}), agent::code::METHOD_NOT_FOUND),
+    ] {
+        let answer = agent.call(8, method, &params);
+        assert_eq!(answer["error"]["code"], code, "{method}: {answer}");
+    }
+    for garbage in [
+        "{",
+        "\u{0}\u{1}\u{7f}",
+        "null",
+        "[]",
+        r#"{"jsonrpc":"2.0","id":9}"#,
+        r#"{"id":1,"method":"initialize"}"#,
+    ] {
+        agent.send_line(garbage);
+        let answer = agent.recv();
+        assert!(answer["error"]["code"].is_i64(), "{garbage}: {answer}");
+    }
+    agent.close().unwrap();
+}
+
+#[test]
+fn the_client_says_why_when_an_agent_dies_breaks_the_protocol_or_goes_quiet() {
+    let run = |script: &str| {
+        let options = board::Options {
+            json: true,
+            command: vec!["sh".into(), "-c".into(), script.into()],
+            timeout: Duration::from_secs(2),
+            ..board::Options::default()
+        };
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        board::client(
+            &options,
+            &mut out,
+            &mut err,
+            plan_core::TerminalStyle::PLAIN,
+            false,
+        )
+        .unwrap_err()
+    };
+    // An agent that exits at once: the client finds its input or its output closed.
+    let died = run("exit 0");
+    assert!(died.contains("the agent closed its"), "{died}");
+    let broke = run("read line; echo 'this is not JSON'");
+    assert!(broke.contains("broke the protocol"), "{broke}");
+    let refused =
+        run(r#"read line; echo '{"jsonrpc":"2.0","id":0,"error":{"code":-1,"message":"no"}}'"#);
+    assert!(refused.contains("refused request 0"), "{refused}");
+    let quiet = run("read line; sleep 5");
+    assert!(quiet.contains("sent nothing for 2 s"), "{quiet}");
+    let missing = board::client(
+        &board::Options {
+            command: vec!["/no/such/agent".into()],
+            ..board::Options::default()
+        },
+        &mut Vec::new(),
+        &mut Vec::new(),
+        plan_core::TerminalStyle::PLAIN,
+        false,
+    )
+    .unwrap_err();
+    assert!(
+        missing.starts_with("cannot start `/no/such/agent`"),
+        "{missing}"
+    );
 }

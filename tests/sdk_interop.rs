@@ -13,11 +13,16 @@
 #[allow(dead_code, unreachable_pub)]
 #[path = "../examples/agent.rs"]
 mod agent;
+#[allow(dead_code, unreachable_pub)]
+#[path = "../examples/board.rs"]
+mod board;
+#[path = "common/talk.rs"]
+mod talk;
 
 use agent_client_protocol_schema::{v1 as acp1, v2 as acp2};
 use plan_core::{
     ClientCapabilities, PlanBoard, PlanContent, PlanId, PlanSender, ProtocolVersion,
-    SessionNotification, Spelling, TerminalStyle, plan,
+    SessionNotification, Spelling, plan,
 };
 use serde_json::Value;
 
@@ -137,53 +142,36 @@ fn every_mode_of_the_sender_is_read_by_the_sdk_of_its_version() {
 
 #[test]
 fn the_agent_example_is_read_by_the_sdk_in_every_mode() {
-    let modes = [
-        ("default (v1, `plan: {}`)", agent::Options::default()),
-        (
-            "v1 without plan support",
-            agent::Options {
-                legacy_client: true,
-                ..agent::Options::default()
-            },
-        ),
-        (
-            "v2",
-            agent::Options {
-                protocol: ProtocolVersion::V2,
-                ..agent::Options::default()
-            },
-        ),
-    ];
-    for (mode, options) in modes {
-        let mut out = Vec::new();
-        let options = agent::Options {
+    for (protocol, plan_capability) in [
+        (ProtocolVersion::V1, true),
+        (ProtocolVersion::V1, false),
+        (ProtocolVersion::V2, true),
+    ] {
+        let mode = format!("{protocol}, plan capability: {plan_capability}");
+        let talk = talk::converse(board::Options {
             json: true,
-            fast: true,
-            ..options
+            protocol,
+            plan_capability,
+            ..board::Options::default()
+        });
+        let updates: Vec<&String> = talk
+            .agent_lines
+            .iter()
+            .filter(|line| line.contains(r#""method":"session/update""#))
+            .collect();
+        assert!(updates.len() >= 9, "{mode}: {}", updates.len());
+        let mut kinds: Vec<String> = updates
+            .iter()
+            .map(|line| sdk_reads(line, protocol, &mode))
+            .collect();
+        kinds.sort();
+        kinds.dedup();
+        let expected: &[&str] = match (protocol, plan_capability) {
+            (ProtocolVersion::V1, false) => &["plan"],
+            (ProtocolVersion::V1, true) => &["plan_removed", "plan_update"],
+            (ProtocolVersion::V2, _) => &["plan_update", "state_update"],
         };
-        agent::run(options, &mut out, TerminalStyle::PLAIN, false, || {}).unwrap();
-        let text = String::from_utf8(out).unwrap();
-        assert!(text.lines().count() >= 5, "{mode}");
-        for line in text.lines() {
-            sdk_reads(line, options.protocol, mode);
-        }
-    }
-}
-
-#[test]
-fn the_default_output_is_read_by_both_versions_readers() {
-    // What the agent writes by default (v1 with the plan capability) holds
-    // only values both versions know, so v2's (unstable) reader reads it too.
-    let mut out = Vec::new();
-    let options = agent::Options {
-        json: true,
-        fast: true,
-        ..agent::Options::default()
-    };
-    agent::run(options, &mut out, TerminalStyle::PLAIN, false, || {}).unwrap();
-    for line in String::from_utf8(out).unwrap().lines() {
-        sdk_reads(line, ProtocolVersion::V1, "default, v1 reader");
-        sdk_reads(line, ProtocolVersion::V2, "default, v2 reader");
+        assert_eq!(kinds, expected, "{mode}");
     }
 }
 
