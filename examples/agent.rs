@@ -127,13 +127,15 @@ where
         sessions: Vec::new(),
         queued: VecDeque::new(),
         next_session: 0,
+        next_message: 0,
     };
     agent.run()
 }
 
-/// One session: its id and the sender shaped for the client.
+/// One session: its id, its working directory and the sender shaped for the client.
 struct Session {
     id: String,
+    cwd: Value,
     sender: PlanSender,
 }
 
@@ -162,6 +164,7 @@ struct Agent<W, L> {
     /// Requests that arrived during a turn, served after it.
     queued: VecDeque<Incoming>,
     next_session: u64,
+    next_message: u64,
 }
 
 /// How a turn ended.
@@ -267,6 +270,11 @@ impl<W: Write, L: Write> Agent<W, L> {
         match method {
             "session/new" => self.new_session(id, &params, protocol)?,
             "session/prompt" => return self.prompt(id, &params, protocol),
+            "session/list" | "session/resume" | "session/close"
+                if protocol == ProtocolVersion::V2 =>
+            {
+                self.v2_session(id, method, &params)?;
+            }
             other => self.error(
                 id,
                 code::METHOD_NOT_FOUND,
@@ -296,10 +304,12 @@ impl<W: Write, L: Write> Agent<W, L> {
                 "authMethods": [],
                 "agentInfo": info,
             }),
+            // `session: {}`: the baseline session methods (new, list,
+            // resume, close, prompt, cancel), which this agent serves.
             ProtocolVersion::V2 => json!({
                 "protocolVersion": 2,
                 "info": info,
-                "capabilities": {},
+                "capabilities": { "session": {} },
             }),
         };
         let _ = writeln!(
@@ -344,9 +354,36 @@ impl<W: Write, L: Write> Agent<W, L> {
         let sender = PlanSender::with_protocol(session.clone(), protocol, &client);
         self.sessions.push(Session {
             id: session.clone(),
+            cwd: params["cwd"].clone(),
             sender,
         });
         self.respond(id, &json!({ "sessionId": session }))
+    }
+
+    /// v2's other baseline session methods: sessions live as long as the
+    /// process; `resume` replays nothing (no history is kept).
+    fn v2_session(&mut self, id: &Value, method: &str, params: &Value) -> io::Result<()> {
+        if method == "session/list" {
+            let sessions: Vec<Value> = self
+                .sessions
+                .iter()
+                .filter(|s| params["cwd"].is_null() || params["cwd"] == s.cwd)
+                .map(|s| json!({ "sessionId": s.id, "cwd": s.cwd }))
+                .collect();
+            return self.respond(id, &json!({ "sessions": sessions }));
+        }
+        let Some(index) = self
+            .sessions
+            .iter()
+            .position(|s| params["sessionId"] == s.id)
+        else {
+            let message = format!("unknown session {}", params["sessionId"]);
+            return self.error(id, code::INVALID_PARAMS, &message);
+        };
+        if method == "session/close" {
+            self.sessions.remove(index);
+        }
+        self.respond(id, &json!({}))
     }
 
     fn prompt(
@@ -376,9 +413,14 @@ impl<W: Write, L: Write> Agent<W, L> {
             return Ok(TurnEnd::Done);
         }
         if protocol == ProtocolVersion::V2 {
-            // v2: the response only accepts the prompt; the turn's end is a state update.
-            self.respond(id, &json!({}))?;
-            self.state(index, json!({ "state": "running" }))?;
+            // v2: the response accepts the prompt and names the user message
+            // it became, which the agent echoes; the turn's end is a state update.
+            self.next_message += 1;
+            let message = format!("msg_{}", self.next_message);
+            self.respond(id, &json!({ "messageId": message }))?;
+            let echo = json!({ "messageId": message, "content": params["prompt"] });
+            self.update(index, "user_message", echo)?;
+            self.update(index, "state_update", json!({ "state": "running" }))?;
         }
         let end = self.turn(index)?;
         let stop = match end {
@@ -389,7 +431,11 @@ impl<W: Write, L: Write> Agent<W, L> {
         match protocol {
             ProtocolVersion::V1 => self.respond(id, &json!({ "stopReason": stop }))?,
             ProtocolVersion::V2 => {
-                self.state(index, json!({ "state": "idle", "stopReason": stop }))?;
+                self.update(
+                    index,
+                    "state_update",
+                    json!({ "state": "idle", "stopReason": stop }),
+                )?;
             }
         }
         Ok(end)
@@ -536,10 +582,10 @@ impl<W: Write, L: Write> Agent<W, L> {
         }
     }
 
-    /// A v2 `state_update` for the session.
-    fn state(&mut self, index: usize, state: Value) -> io::Result<()> {
-        let mut update = state;
-        update["sessionUpdate"] = json!("state_update");
+    /// A session update other than a plan (v2's `state_update`, `user_message`).
+    fn update(&mut self, index: usize, kind: &str, fields: Value) -> io::Result<()> {
+        let mut update = fields;
+        update["sessionUpdate"] = json!(kind);
         let params = json!({ "sessionId": self.sessions[index].id, "update": update });
         self.write(&json!({ "jsonrpc": "2.0", "method": "session/update", "params": params }))
     }

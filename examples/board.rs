@@ -285,7 +285,11 @@ pub fn client(
     );
     // The turn is over: its input closed, the agent should exit. One that
     // failed is not waited for.
-    let grace = if outcome.is_ok() { Duration::from_secs(5) } else { Duration::ZERO };
+    let grace = if outcome.is_ok() {
+        Duration::from_secs(5)
+    } else {
+        Duration::ZERO
+    };
     let deadline = std::time::Instant::now() + grace;
     loop {
         match child.try_wait() {

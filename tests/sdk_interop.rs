@@ -169,7 +169,7 @@ fn the_agent_example_is_read_by_the_sdk_in_every_mode() {
         let expected: &[&str] = match (protocol, plan_capability) {
             (ProtocolVersion::V1, false) => &["plan"],
             (ProtocolVersion::V1, true) => &["plan_removed", "plan_update"],
-            (ProtocolVersion::V2, _) => &["plan_update", "state_update"],
+            (ProtocolVersion::V2, _) => &["plan_update", "state_update", "user_message"],
         };
         assert_eq!(kinds, expected, "{mode}");
     }

@@ -55,6 +55,16 @@ impl ClientCapabilities {
         }
     }
 
+    /// Capabilities with this plan capability, read under `spelling`'s key.
+    #[cfg(feature = "acp")]
+    pub(crate) fn with_plan(plan: Option<PlanCapabilities>, spelling: Spelling) -> Self {
+        Self {
+            spelling: plan.as_ref().map(|_| spelling),
+            plan,
+            other: Map::new(),
+        }
+    }
+
     /// Whether the client accepts `plan_update` and `plan_removed`.
     pub fn supports_plan_operations(&self) -> bool {
         self.plan.is_some()

@@ -2,6 +2,9 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+#[cfg(feature = "acp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "acp")))]
+pub mod acp;
 #[cfg(feature = "acp-schema")]
 #[cfg_attr(docsrs, doc(cfg(feature = "acp-schema")))]
 pub mod acp_schema;

@@ -65,7 +65,7 @@ impl SessionNotification {
 }
 
 /// Writes the `params` object.
-struct Params<'a>(&'a SessionNotification, Spelling);
+pub(crate) struct Params<'a>(pub(crate) &'a SessionNotification, pub(crate) Spelling);
 
 impl serde::Serialize for Params<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -117,20 +117,28 @@ impl Wire for SessionNotification {
         let params = envelope
             .remove("params")
             .ok_or_else(|| at.error(ErrorKind::Missing { field: "params" }))?;
-        let at = at.key("params");
-        let mut params = wire::expect_object(params, &at)?;
-        let session_id = wire::take_string(&mut params, "sessionId", &at)?;
-        let update = params
-            .remove("update")
-            .ok_or_else(|| at.missing("update"))?;
-        let update = SessionUpdate::read(update, cx, &at.key("update"))?;
-        let meta = wire::take_meta(&mut params, cx, &at)?;
-        Ok(Self {
-            session_id: SessionId::new(session_id),
-            update,
-            meta,
-        })
+        read_params(params, cx, &at.key("params"))
     }
+}
+
+/// Reads the `params` object of a `session/update` (`at` is where it is).
+pub(crate) fn read_params(
+    params: Value,
+    cx: &mut Cx,
+    at: &Path<'_>,
+) -> Result<SessionNotification, Error> {
+    let mut params = wire::expect_object(params, at)?;
+    let session_id = wire::take_string(&mut params, "sessionId", at)?;
+    let update = params
+        .remove("update")
+        .ok_or_else(|| at.missing("update"))?;
+    let update = SessionUpdate::read(update, cx, &at.key("update"))?;
+    let meta = wire::take_meta(&mut params, cx, at)?;
+    Ok(SessionNotification {
+        session_id: SessionId::new(session_id),
+        update,
+        meta,
+    })
 }
 
 wire::wire_methods!(SessionNotification, "a whole `session/update` notification");

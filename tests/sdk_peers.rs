@@ -1,0 +1,329 @@
+//! The official Rust SDK (`agent-client-protocol` 5.0.0) on the other end:
+//! a client written with the SDK's API alone drives our agent, and an agent
+//! written with the SDK's API alone is driven by our client. With the `acp`
+//! feature the SDK carries our `SessionNotification` as it is, both ways.
+//! Each conversation runs over OS pipes and is bounded by a timeout.
+
+#[allow(dead_code, unreachable_pub)]
+#[path = "../examples/agent.rs"]
+mod agent;
+#[allow(dead_code, unreachable_pub)]
+#[path = "../examples/board.rs"]
+mod board;
+
+use std::io::{self, BufRead, BufReader, Write};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::Duration;
+
+use agent_client_protocol::{Agent, Client, Lines};
+use futures::SinkExt;
+use plan_core::{PlanBoard, PlanSender, ProtocolVersion, SessionNotification, SessionUpdate, plan};
+use serde_json::Value;
+
+const TIMEOUT: Duration = Duration::from_mins(1);
+
+/// An SDK transport over a pair of OS pipes: lines the SDK sends go to
+/// `to_peer`, lines `from_peer` yields come to the SDK.
+fn lines_over(
+    to_peer: io::PipeWriter,
+    from_peer: io::PipeReader,
+) -> Lines<
+    impl futures::Sink<String, Error = io::Error> + Send + 'static,
+    impl futures::Stream<Item = io::Result<String>> + Send + 'static,
+> {
+    let (outgoing, mut to_write) = futures::channel::mpsc::unbounded::<String>();
+    std::thread::spawn(move || {
+        let mut to_peer = to_peer;
+        while let Some(line) = futures::executor::block_on(futures::StreamExt::next(&mut to_write))
+        {
+            if writeln!(to_peer, "{line}")
+                .and_then(|()| to_peer.flush())
+                .is_err()
+            {
+                break;
+            }
+        }
+    });
+    let (read, incoming) = futures::channel::mpsc::unbounded::<io::Result<String>>();
+    std::thread::spawn(move || {
+        for line in BufReader::new(from_peer).lines() {
+            let failed = line.is_err();
+            if read.unbounded_send(line).is_err() || failed {
+                break;
+            }
+        }
+    });
+    Lines::new(outgoing.sink_map_err(io::Error::other), incoming)
+}
+
+/// Runs `work` on a thread and waits at most [`TIMEOUT`] for its result.
+fn bounded<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {
+    let (done, result) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done.send(work());
+    });
+    result
+        .recv_timeout(TIMEOUT)
+        .expect("the conversation did not end in time")
+}
+
+#[test]
+fn a_client_written_with_the_sdk_drives_our_agent() {
+    use agent_client_protocol::schema::ProtocolVersion as SdkVersion;
+    use agent_client_protocol::v1::ConnectionTo;
+    use agent_client_protocol::v1::schema::{
+        ClientCapabilities, ContentBlock, InitializeRequest, NewSessionRequest, PlanCapabilities,
+        PromptRequest, StopReason, TextContent,
+    };
+
+    let (board, stop) = bounded(|| {
+        let (agent_reads, sdk_writes) = io::pipe().unwrap();
+        let (sdk_reads, agent_writes) = io::pipe().unwrap();
+        let agent = std::thread::spawn(move || {
+            let options = agent::Options {
+                pause: Duration::ZERO,
+            };
+            agent::serve(
+                BufReader::new(agent_reads),
+                agent_writes,
+                io::sink(),
+                options,
+            )
+        });
+        let board = Arc::new(Mutex::new(PlanBoard::new("")));
+        let seen = Arc::clone(&board);
+        let stop = Arc::new(Mutex::new(None));
+        let stopped = Arc::clone(&stop);
+        let run = Client
+            .v1()
+            .on_receive_notification(
+                // The SDK hands the client our type: no conversion by hand.
+                async move |notification: SessionNotification, _cx| {
+                    let mut board = seen.lock().unwrap();
+                    if board.session().as_str().is_empty() {
+                        *board = PlanBoard::new(notification.session_id.clone());
+                    }
+                    board.apply(notification);
+                    Ok(())
+                },
+                agent_client_protocol::on_receive_notification!(),
+            )
+            .connect_with(
+                lines_over(sdk_writes, sdk_reads),
+                async move |connection: ConnectionTo<Agent>| {
+                    let capabilities = ClientCapabilities::new().plan(PlanCapabilities::new());
+                    connection
+                        .send_request(
+                            InitializeRequest::new(SdkVersion::V1)
+                                .client_capabilities(capabilities),
+                        )
+                        .block_task()
+                        .await?;
+                    let session = connection
+                        .send_request(NewSessionRequest::new("/tmp"))
+                        .block_task()
+                        .await?;
+                    let prompt = vec![ContentBlock::Text(TextContent::new("refactor"))];
+                    let response = connection
+                        .send_request(PromptRequest::new(session.session_id, prompt))
+                        .block_task()
+                        .await?;
+                    *stopped.lock().unwrap() = Some(response.stop_reason);
+                    Ok(())
+                },
+            );
+        futures::executor::block_on(run).expect("the SDK client failed");
+        drop(agent);
+        let board = board.lock().unwrap().clone();
+        let stop = *stop.lock().unwrap();
+        (board, stop)
+    });
+    assert_eq!(stop, Some(StopReason::EndTurn));
+    let plans: Vec<(String, String)> = board
+        .plans()
+        .map(|p| {
+            (
+                p.id().to_string(),
+                p.progress().map(|p| p.to_string()).unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        plans,
+        [
+            ("refactor".to_owned(), "5/5".to_owned()),
+            ("design-doc".to_owned(), String::new()),
+            ("verify".to_owned(), "2/2".to_owned()),
+        ]
+    );
+}
+
+#[test]
+fn an_agent_written_with_the_sdk_is_driven_by_our_client() {
+    use agent_client_protocol::v1::schema::{
+        AgentCapabilities, InitializeRequest, InitializeResponse, NewSessionRequest,
+        NewSessionResponse, PromptRequest, PromptResponse, StopReason,
+    };
+
+    let (outcome, out, err) = bounded(|| {
+        let (sdk_reads, client_writes) = io::pipe().unwrap();
+        let (client_reads, sdk_writes) = io::pipe().unwrap();
+        let sdk_agent = std::thread::spawn(move || {
+            let run = Agent
+                .v1()
+                .on_receive_request(
+                    async move |initialize: InitializeRequest, responder, _connection| {
+                        responder.respond(
+                            InitializeResponse::new(initialize.protocol_version)
+                                .agent_capabilities(AgentCapabilities::new()),
+                        )
+                    },
+                    agent_client_protocol::on_receive_request!(),
+                )
+                .on_receive_request(
+                    async move |_new: NewSessionRequest, responder, _connection| {
+                        responder.respond(NewSessionResponse::new("sess_sdk"))
+                    },
+                    agent_client_protocol::on_receive_request!(),
+                )
+                .on_receive_request(
+                    async move |prompt: PromptRequest, responder, connection| {
+                        // The agent's plans, declared with `plan!`, sent through
+                        // the SDK's connection as they are.
+                        let caps = plan_core::ClientCapabilities::from_json(r#"{"plan":{}}"#).unwrap();
+                        let mut sender = PlanSender::new(prompt.session_id.to_string(), &caps);
+                        connection.send_notification(sender.update(plan! { id: "p", items: [high in_progress "Analyze", low pending "Ship"] }))?;
+                        connection.send_notification(sender.update(plan! { id: "notes", markdown: "- [x] Read" }))?;
+                        connection.send_notification(sender.update(plan! { id: "p", items: [high completed "Analyze", low cancelled "Ship"] }))?;
+                        responder.respond(PromptResponse::new(StopReason::EndTurn))
+                    },
+                    agent_client_protocol::on_receive_request!(),
+                )
+                .connect_to(lines_over(sdk_writes, sdk_reads));
+            futures::executor::block_on(run)
+        });
+        let options = board::Options {
+            json: true,
+            protocol: ProtocolVersion::V1,
+            timeout: Duration::from_secs(20),
+            ..board::Options::default()
+        };
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let outcome = board::drive(
+            &options,
+            BufReader::new(client_reads),
+            client_writes,
+            &mut out,
+            &mut err,
+            plan_core::TerminalStyle::PLAIN,
+            false,
+        );
+        drop(sdk_agent);
+        (
+            outcome,
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(err).unwrap(),
+        )
+    });
+    assert_eq!(outcome, Ok(()), "{err}");
+    let state: Value = serde_json::from_str(&out).unwrap();
+    let plans = &state["sessions"][0]["plans"];
+    assert_eq!(state["sessions"][0]["sessionId"], "sess_sdk");
+    assert_eq!(plans[0]["id"], "p");
+    // v1 has no `cancelled`: the sender mapped it before the SDK sent it.
+    assert_eq!(
+        plans[0]["content"]["entries"][1]["content"],
+        "Ship (cancelled)"
+    );
+    assert_eq!(plans[0]["progress"]["completed"], 2);
+    assert_eq!(plans[1]["type"], "markdown");
+}
+
+#[test]
+fn the_sdks_v2_client_sees_our_agents_turn_end() {
+    use agent_client_protocol::schema::ProtocolVersion as SdkVersion;
+    use agent_client_protocol::v2::{ConnectionTo, schema};
+
+    let (board, stop) = bounded(|| {
+        let (agent_reads, sdk_writes) = io::pipe().unwrap();
+        let (sdk_reads, agent_writes) = io::pipe().unwrap();
+        let agent = std::thread::spawn(move || {
+            let options = agent::Options {
+                pause: Duration::ZERO,
+            };
+            agent::serve(
+                BufReader::new(agent_reads),
+                agent_writes,
+                io::sink(),
+                options,
+            )
+        });
+        let (updates, mut received) = futures::channel::mpsc::unbounded::<SessionNotification>();
+        let run = Client
+            .v2()
+            .on_receive_notification(
+                async move |notification: SessionNotification, _connection: ConnectionTo<Agent>| {
+                    updates
+                        .unbounded_send(notification)
+                        .map_err(agent_client_protocol::Error::into_internal_error)
+                },
+                agent_client_protocol::on_receive_notification!(),
+            )
+            .connect_with(lines_over(sdk_writes, sdk_reads), async move |connection| {
+                let initialize = connection
+                    .send_request(schema::InitializeRequest::new(
+                        SdkVersion::V2,
+                        schema::Implementation::new("sdk-v2-test-client", "1"),
+                    ))
+                    .block_task()
+                    .await?;
+                assert!(
+                    initialize.capabilities.session.is_some(),
+                    "the v2 session capability"
+                );
+                let opened = connection
+                    .build_session_cwd()?
+                    .start_session()
+                    .block_task()
+                    .await?;
+                let session = opened.session;
+                session.send_prompt("refactor").block_task().await?;
+                // The turn ends with a `state_update` to `idle`, after the plans.
+                let mut board = PlanBoard::new(session.session_id().to_string());
+                loop {
+                    let Some(notification) = futures::StreamExt::next(&mut received).await else {
+                        return Err(agent_client_protocol::Error::internal_error());
+                    };
+                    if let SessionUpdate::Other(other) = &notification.update {
+                        let state = other.as_object();
+                        if other.kind() == "state_update" && state["state"] == "idle" {
+                            return Ok((board, state["stopReason"].clone()));
+                        }
+                    }
+                    board.apply(notification);
+                }
+            });
+        let result = futures::executor::block_on(run).expect("the SDK v2 client failed");
+        drop(agent);
+        result
+    });
+    assert_eq!(stop, "end_turn");
+    let plans: Vec<(String, String)> = board
+        .plans()
+        .map(|p| {
+            (
+                p.id().to_string(),
+                p.progress().map(|p| p.to_string()).unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        plans,
+        [
+            ("refactor".to_owned(), "4/5, 1 cancelled".to_owned()),
+            ("notes".to_owned(), "0/0".to_owned()),
+            ("design-doc".to_owned(), "0/1".to_owned()),
+            ("verify".to_owned(), "2/2".to_owned()),
+        ]
+    );
+}
