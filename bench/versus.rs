@@ -6,7 +6,11 @@
 //! 2. emit a literal plan (`plan_json!`) vs (1) and vs copying the same bytes;
 //! 3. parse a notification into owned values;
 //! 4. a client board applying 1k, 10k and 100k updates across 20 plans
-//!    (time per update must stay flat).
+//!    (time per update must stay flat);
+//! 5. through the official SDK (`agent-client-protocol` 5.0.0): the SDK's
+//!    `to_untyped_message` (what its connection does before framing) and
+//!    `parse_message` (what it does on receipt), for our notification and
+//!    for its own.
 //!
 //! `cargo bench --bench versus`; the README quotes the ratios.
 
@@ -272,9 +276,67 @@ fn board(c: &mut Criterion) {
     group.finish();
 }
 
+fn through_the_sdk(c: &mut Criterion) {
+    use agent_client_protocol::JsonRpcMessage;
+    let mut group = c.benchmark_group("5 through the SDK");
+    for size in [10, 100] {
+        let input = data(size);
+        group.bench_with_input(
+            BenchmarkId::new("send: plan-core", size),
+            &input,
+            |b, input| {
+                b.iter(|| black_box(ours(black_box(input)).to_untyped_message().unwrap()));
+            },
+        );
+        group.bench_with_input(
+            BenchmarkId::new("send: SDK's own types", size),
+            &input,
+            |b, input| {
+                b.iter(|| {
+                    black_box(
+                        theirs(black_box(input))
+                            .params
+                            .to_untyped_message()
+                            .unwrap(),
+                    )
+                });
+            },
+        );
+        let wire = theirs(&input).params.to_untyped_message().unwrap();
+        group.bench_with_input(
+            BenchmarkId::new("receive: plan-core", size),
+            &wire,
+            |b, wire| {
+                b.iter(|| {
+                    black_box(
+                        SessionNotification::parse_message(&wire.method, black_box(&wire.params))
+                            .unwrap(),
+                    )
+                });
+            },
+        );
+        group.bench_with_input(
+            BenchmarkId::new("receive: SDK's own types", size),
+            &wire,
+            |b, wire| {
+                b.iter(|| {
+                    black_box(
+                        acp::SessionNotification::parse_message(
+                            &wire.method,
+                            black_box(&wire.params),
+                        )
+                        .unwrap(),
+                    )
+                });
+            },
+        );
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
-    targets = build_and_serialize, emit_literal, parse, board
+    targets = build_and_serialize, emit_literal, parse, board, through_the_sdk
 }
 criterion_main!(benches);
