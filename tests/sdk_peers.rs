@@ -337,15 +337,24 @@ fn a_sender_is_shaped_by_the_sdks_initialize_request_in_one_call() {
     let with_plan = v1::InitializeRequest::new(SdkVersion::V1)
         .client_capabilities(v1::ClientCapabilities::new().plan(v1::PlanCapabilities::new()));
     let sender = PlanSender::for_client("s", &(&with_plan).into());
-    assert_eq!((sender.protocol(), sender.supports_plan_operations()), (ProtocolVersion::V1, true));
+    assert_eq!(
+        (sender.protocol(), sender.supports_plan_operations()),
+        (ProtocolVersion::V1, true)
+    );
 
     let without = v1::InitializeRequest::new(SdkVersion::V1);
     let sender = PlanSender::for_client("s", &(&without).into());
-    assert_eq!((sender.protocol(), sender.supports_plan_operations()), (ProtocolVersion::V1, false));
+    assert_eq!(
+        (sender.protocol(), sender.supports_plan_operations()),
+        (ProtocolVersion::V1, false)
+    );
 
     let v2 = v2::InitializeRequest::new(SdkVersion::V2, v2::Implementation::new("c", "1"));
     let mut sender = PlanSender::for_client("s", &(&v2).into());
     assert_eq!(sender.protocol(), ProtocolVersion::V2);
     let sent = sender.update(plan! { id: "p", items: [high cancelled "x"] });
-    assert!(sent.to_json(plan_core::Spelling::Acp).contains("cancelled"), "v2 carries `cancelled`");
+    assert!(
+        sent.to_json(plan_core::Spelling::Acp).contains("cancelled"),
+        "v2 carries `cancelled`"
+    );
 }
