@@ -104,6 +104,12 @@ pub mod __private {
     pub use serde_json;
     pub use std::borrow::Cow;
 
+    /// What a macro call with errors stands for: the errors stop the
+    /// build, so this is never called; its type keeps the errors alone.
+    pub fn invalid<T>() -> T {
+        unreachable!("a plan-macros call with compile errors cannot run")
+    }
+
     /// A plan id the macro checked at compile time.
     pub const fn plan_id(id: &'static str) -> PlanId {
         PlanId::new_unchecked(Cow::Borrowed(id))

@@ -189,6 +189,79 @@ fn parse_literal(lit: &proc_macro2::Literal) -> Result<Json, (Span, String)> {
     }
 }
 
+/// Checks the shape of a `{ ... }` or `[ ... ]` written in
+/// `serde_json::json!` syntax, where values may be expressions: every member
+/// of an object is `key: value`, no value is missing. `Err` carries the span
+/// of the offending token and what to write instead, so a mistake is not
+/// left to `json!`, which reports it over the whole macro call.
+pub(crate) fn check_structure(group: &Group) -> Result<(), (Span, String)> {
+    let parts = split_commas(group.stream());
+    for (index, part) in parts.iter().enumerate() {
+        let Some(first) = part.first() else {
+            let span = group.span_close();
+            return Err((
+                span,
+                format!("expected a value before the comma (item {})", index + 1),
+            ));
+        };
+        let value = match group.delimiter() {
+            Delimiter::Brace => {
+                let Some(colon) = key_separator(part) else {
+                    let arrow = part.windows(2).find_map(|pair| match pair {
+                        [TokenTree::Punct(eq), TokenTree::Punct(gt)]
+                            if eq.as_char() == '=' && gt.as_char() == '>' =>
+                        {
+                            Some(eq.span())
+                        }
+                        _ => None,
+                    });
+                    return Err(match arrow {
+                        Some(span) => (
+                            span,
+                            "a JSON member is `\"key\": value`: write `:`, not `=>`".into(),
+                        ),
+                        None => (
+                            first.span(),
+                            "expected `\"key\": value` (a JSON member needs a `:` after its key)"
+                                .into(),
+                        ),
+                    });
+                };
+                if colon == 0 {
+                    return Err((first.span(), "expected a key before `:`".into()));
+                }
+                &part[colon + 1..]
+            }
+            Delimiter::Bracket => &part[..],
+            _ => return Err((group.span(), "expected `{...}` or `[...]`".into())),
+        };
+        match value {
+            [] => {
+                let span = part.last().map_or(group.span(), TokenTree::span);
+                return Err((span, "expected a value after `:`".into()));
+            }
+            [TokenTree::Group(inner)]
+                if matches!(inner.delimiter(), Delimiter::Brace | Delimiter::Bracket) =>
+            {
+                check_structure(inner)?;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The index of the `:` between a member's key and its value: a lone `:`,
+/// not part of a `::` path in an expression key.
+fn key_separator(part: &[TokenTree]) -> Option<usize> {
+    let colon = |t: &TokenTree| matches!(t, TokenTree::Punct(p) if p.as_char() == ':');
+    (0..part.len()).find(|&i| {
+        colon(&part[i])
+            && !matches!(&part[i], TokenTree::Punct(p) if p.spacing() == proc_macro2::Spacing::Joint && part.get(i + 1).is_some_and(colon))
+            && !(i > 0 && matches!(&part[i - 1], TokenTree::Punct(p) if p.as_char() == ':' && p.spacing() == proc_macro2::Spacing::Joint))
+    })
+}
+
 /// Splits tokens at top-level commas (a trailing comma gives no empty part).
 fn split_commas(tokens: TokenStream) -> Vec<Vec<TokenTree>> {
     let mut parts = vec![Vec::new()];
@@ -254,6 +327,31 @@ mod tests {
             in_order,
             r#"{"b":[1,-2,true,null,"x"],"a":{"z":"é\n","y":{}}}"#
         );
+    }
+
+    #[test]
+    fn the_shape_of_json_with_expressions_is_checked() {
+        for (text, says) in [
+            (r#"{ "a": x, "b": [1, { "c": f(y) }], "d": a::B }"#, None),
+            (r#"{ "a" => 1 }"#, Some("not `=>`")),
+            (r#"{ "a" 1 }"#, Some("needs a `:`")),
+            (r#"{ "a": }"#, Some("a value after")),
+            (r#"{ "a": 1,, "b": 2 }"#, Some("before the comma")),
+            (r#"{ "a": { "b" => 2 } }"#, Some("not `=>`")),
+            (r#"{ "a": [1,,2] }"#, Some("before the comma")),
+        ] {
+            let tokens: TokenStream = text.parse().unwrap();
+            let Some(TokenTree::Group(group)) = tokens.into_iter().next() else {
+                panic!()
+            };
+            match (check_structure(&group), says) {
+                (Ok(()), None) => {}
+                (Err((_, message)), Some(says)) => {
+                    assert!(message.contains(says), "{text}: {message}")
+                }
+                (result, _) => panic!("{text}: {result:?}"),
+            }
+        }
     }
 
     #[test]

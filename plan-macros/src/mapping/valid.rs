@@ -81,8 +81,9 @@ pub(crate) fn check<'a>(input: &Input<'a>, kind: &Kind) -> Result<Mapping<'a>, s
                 };
                 (text, variant.ident.span())
             }
-            // A `rename_all` that was given but is wrong is reported once, above.
-            (None, None) if rename_given(input) => continue,
+            // A container attribute that was given but is wrong (a bad value,
+            // a misspelt key) is reported once, above: not again per variant.
+            (None, None) if !input.container.is_empty() => continue,
             (None, None) => {
                 errors.at(variant.ident.span(), format_args!(
                     "`{}` maps to no {what}: add `#[{attr}(...)]`, or `#[{container}(rename_all = \"_snake_case\")]` on the enum",
@@ -136,12 +137,4 @@ fn rename(input: &Input<'_>, kind: &Kind, errors: &mut Errors) -> Option<Rename>
         }
     }
     rename
-}
-
-/// Whether the enum has a `rename_all`, valid or not.
-fn rename_given(input: &Input<'_>) -> bool {
-    input.container.iter().any(|(_, args)| {
-        args.as_ref()
-            .is_ok_and(|args| args.pairs.iter().any(|(key, _)| key == "rename_all"))
-    })
 }

@@ -173,6 +173,20 @@ fn parse_entries(input: ParseStream<'_>, errors: &mut Vec<syn::Error>) -> syn::R
 }
 
 fn parse_entry(input: ParseStream<'_>) -> syn::Result<Entry> {
+    // `"Fix the bug" high pending`: the text first. (A string priority is
+    // followed by a status and then text, never by two names.)
+    if input.peek(LitStr) && input.peek2(Ident::peek_any) && input.peek3(Ident::peek_any) {
+        let fork = input.fork();
+        let text: LitStr = fork.parse()?;
+        let (priority, status) = (Ident::parse_any(&fork)?, Ident::parse_any(&fork)?);
+        return Err(syn::Error::new(
+            text.span(),
+            format!(
+                "an entry is PRIORITY STATUS TEXT, the text last: write `{priority} {status} {}`",
+                text.token()
+            ),
+        ));
+    }
     let priority = parse_name(input, "a priority (`high`, `medium`, `low`, `_custom`)")?;
     let status = parse_name(
         input,

@@ -18,9 +18,22 @@ pub(crate) fn expand_value(plan: &Plan) -> TokenStream {
 
 /// `plan!`: the plan as a value.
 pub(crate) fn plan(input: TokenStream) -> TokenStream {
+    // What the call would have been, for the fallback: a v1 plan (`entries`)
+    // or plan content.
+    let v1 = input
+        .clone()
+        .into_iter()
+        .any(|t| matches!(t, proc_macro2::TokenTree::Ident(i) if i == "entries"));
     match parse_and_check(input) {
         Ok(plan) => expand::value(&plan),
-        Err(err) => fallback(&err),
+        Err(err) => fallback(
+            &err,
+            &if v1 {
+                quote!(Plan)
+            } else {
+                quote!(PlanContent)
+            },
+        ),
     }
 }
 
@@ -28,7 +41,7 @@ pub(crate) fn plan(input: TokenStream) -> TokenStream {
 pub(crate) fn plan_json(input: TokenStream) -> TokenStream {
     match parse_and_check(input).and_then(|plan| expand::static_json(&plan)) {
         Ok(tokens) => tokens,
-        Err(err) => fallback(&err),
+        Err(err) => fallback(&err, &quote!(StaticUpdate)),
     }
 }
 
@@ -37,11 +50,13 @@ fn parse_and_check(input: TokenStream) -> syn::Result<valid::Plan> {
     valid::check(input)
 }
 
-/// Every error, in an expression of any type (`loop {}` is `!`), so that the
-/// errors stand alone: no "expected `PlanContent`, found `()`" follows them.
-fn fallback(err: &syn::Error) -> TokenStream {
+/// Every error, in an expression of the type the call gives (`ty`, under
+/// `__private`), so that the errors stand alone: no "expected `PlanContent`,
+/// found `()`" follows them, and, unlike a diverging `loop {}`, no
+/// "unreachable statement" warning on the code after the call.
+fn fallback(err: &syn::Error, ty: &TokenStream) -> TokenStream {
     let errors = err.to_compile_error();
-    quote!({ #errors loop {} })
+    quote!({ #errors ::plan_core::__private::invalid::<::plan_core::__private::#ty>() })
 }
 
 #[cfg(test)]
