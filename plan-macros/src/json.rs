@@ -347,7 +347,7 @@ mod tests {
             match (check_structure(&group), says) {
                 (Ok(()), None) => {}
                 (Err((_, message)), Some(says)) => {
-                    assert!(message.contains(says), "{text}: {message}")
+                    assert!(message.contains(says), "{text}: {message}");
                 }
                 (result, _) => panic!("{text}: {result:?}"),
             }
