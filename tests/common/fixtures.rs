@@ -1,4 +1,6 @@
-//! Fixtures the integration tests and benchmarks share (an unpublished crate).
+//! The harness library (`plan_harness`): fixtures the integration tests and
+//! benchmarks share. The other helpers in `tests/common/` are modules each
+//! test includes (`mod common;`, `#[path = "common/talk.rs"] mod talk;`).
 
 use plan_core::{PlanContent, PlanEntry, PlanId, Priority, StaticUpdate, Status, plan, plan_json};
 
