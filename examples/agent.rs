@@ -24,7 +24,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use plan_core::{
     InitializeRequest, Plan, PlanContent, PlanEntry, PlanId, PlanSender, Priority, ProtocolVersion,
-    Status, plan,
+    Status, Steps, plan,
 };
 use serde_json::{Value, json};
 

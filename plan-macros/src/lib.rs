@@ -15,6 +15,7 @@ use proc_macro::TokenStream;
 mod attrs;
 mod checks;
 mod content;
+mod fallback;
 mod include;
 mod json;
 mod mapping;

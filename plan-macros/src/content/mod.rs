@@ -43,6 +43,6 @@ pub(crate) fn derive(input: TokenStream) -> TokenStream {
         fields,
     }) {
         Ok(content) => expand::content(&content),
-        Err(err) => err.to_compile_error(),
+        Err(err) => crate::fallback::content(&input, &err),
     }
 }

@@ -69,7 +69,7 @@ pub(crate) fn derive(input: TokenStream, kind: &Kind) -> TokenStream {
     };
     match valid::check(&read(&input, kind), kind) {
         Ok(mapping) => expand::mapping(&mapping, kind),
-        Err(err) => err.to_compile_error(),
+        Err(err) => crate::fallback::mapping(&input, &err, kind),
     }
 }
 

@@ -16,7 +16,9 @@ pub(crate) fn steps(plan: &Plan<'_>) -> TokenStream {
         let priority = priority(&step.priority);
         quote!(::plan_core::__private::Step { content: #content, priority: #priority })
     });
-    quote! {
+    // Inside `const _`, as serde does: nothing the derive writes can clash
+    // with a name of the user's. `start()` comes from the `Steps` trait.
+    quote! { const _: () = {
         #[automatically_derived]
         impl ::plan_core::__private::Steps for #ident {
             const ID: ::plan_core::__private::PlanId = ::plan_core::__private::plan_id(#id);
@@ -29,15 +31,7 @@ pub(crate) fn steps(plan: &Plan<'_>) -> TokenStream {
                 }
             }
         }
-
-        #[automatically_derived]
-        impl #ident {
-            /// A run of this plan with every step pending (from `#[derive(Plan)]`).
-            pub fn start() -> ::plan_core::__private::PlanRun<Self> {
-                ::plan_core::__private::PlanRun::new()
-            }
-        }
-    }
+    }; }
 }
 
 pub(crate) fn priority(name: &Name) -> TokenStream {

@@ -14,6 +14,6 @@ pub(crate) fn derive(input: TokenStream) -> TokenStream {
     };
     match valid::check(&ast::Input::read(&input)) {
         Ok(plan) => expand::steps(&plan),
-        Err(err) => err.to_compile_error(),
+        Err(err) => crate::fallback::steps(&input, &err),
     }
 }

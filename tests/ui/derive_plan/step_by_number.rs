@@ -1,5 +1,5 @@
 // A step cannot be forged: the run takes the enum, never a number or a string.
-use plan_core::Plan;
+use plan_core::{Plan, Steps};
 
 #[derive(Plan)]
 enum Refactor {
