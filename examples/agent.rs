@@ -2,7 +2,7 @@
 //! (protocol versions 1 and 2), `session/new`, `session/prompt` and
 //! `session/cancel`, and on each prompt works through a refactor, showing
 //! its plans to the client as it goes. The plans are declared with `plan!`
-//! and `#[derive(Plan)]` and sent by a `PlanSender` shaped by what the client
+//! and `#[derive(Steps)]` and sent by a `PlanSender` shaped by what the client
 //! said in `initialize`, so every client gets only what it can read.
 //!
 //! ```text
@@ -23,7 +23,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use plan_core::{
-    InitializeRequest, Plan, PlanContent, PlanEntry, PlanId, PlanSender, Priority, ProtocolVersion,
+    InitializeRequest, PlanContent, PlanEntry, PlanId, PlanSender, Priority, ProtocolVersion,
     Status, Steps, plan,
 };
 use serde_json::{Value, json};
@@ -623,7 +623,7 @@ enum Pause {
 
 /// The verification that follows a refactor, declared as a type: the
 /// compiler knows every step, and a run can only name these.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Plan)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Steps)]
 #[plan(id = "verify")]
 pub enum Verify {
     /// Run the linters

@@ -4,13 +4,12 @@
 mod common;
 
 use plan_core::{
-    Applied, ClientCapabilities, CustomContentError, Plan, PlanBoard, PlanContent, PlanId,
-    PlanPriority, PlanSender, PlanStatus, Priority, SessionId, SessionUpdate, Spelling, Status,
-    StepError, Steps,
+    Applied, ClientCapabilities, CustomContentError, PlanBoard, PlanContent, PlanId, PlanPriority,
+    PlanSender, PlanStatus, Priority, SessionId, SessionUpdate, Spelling, Status, StepError, Steps,
 };
 use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Plan)]
+#[derive(Debug, Steps)]
 #[plan(id = "refactor")]
 enum Refactor {
     /// Analyze the existing codebase structure
@@ -26,7 +25,7 @@ enum Refactor {
 }
 
 /// A plan with the default id.
-#[derive(Debug, Plan)]
+#[derive(Debug, Steps)]
 enum ReleaseChecklist {
     /// Tag the release
     Tag,

@@ -8,7 +8,7 @@ fn ui() {
     let t = trybuild::TestCases::new();
     t.compile_fail("tests/ui/plan/*.rs");
     t.compile_fail("tests/ui/plan_json/*.rs");
-    t.compile_fail("tests/ui/derive_plan/*.rs");
+    t.compile_fail("tests/ui/derive_steps/*.rs");
     t.compile_fail("tests/ui/derive_status/*.rs");
     t.compile_fail("tests/ui/derive_content/*.rs");
     t.pass("tests/ui/pass/*.rs");

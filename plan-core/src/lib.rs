@@ -72,8 +72,8 @@ pub use plan_macros::plan_json;
 pub use plan_macros::include_plan;
 
 #[cfg(feature = "macros")]
-#[doc = include_str!("docs/derive_plan.md")]
-pub use plan_macros::Plan;
+#[doc = include_str!("docs/derive_steps.md")]
+pub use plan_macros::Steps;
 
 #[cfg(feature = "macros")]
 #[doc = include_str!("docs/derive_status.md")]

@@ -1,4 +1,4 @@
-//! Plans declared as types: `#[derive(Plan)]` on an enum of steps, and the
+//! Plans declared as types: `#[derive(Steps)]` on an enum of steps, and the
 //! run that tracks their statuses.
 
 use std::fmt;
@@ -23,7 +23,7 @@ pub struct Step {
 }
 
 /// A plan whose steps are the variants of an enum. Implemented by
-/// `#[derive(Plan)]`; see its documentation.
+/// `#[derive(Steps)]`; see its documentation.
 pub trait Steps: Sized + 'static {
     /// The plan's id.
     const ID: PlanId;

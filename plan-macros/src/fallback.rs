@@ -21,7 +21,7 @@ fn with_stub(input: &DeriveInput, err: &syn::Error, impls: &TokenStream) -> Toke
     }
 }
 
-/// `#[derive(Plan)]`: a `Steps` impl with no steps.
+/// `#[derive(Steps)]`: a `Steps` impl with no steps.
 pub(crate) fn steps(input: &DeriveInput, err: &syn::Error) -> TokenStream {
     let ident = &input.ident;
     with_stub(

@@ -40,9 +40,9 @@ pub fn plan_json(input: TokenStream) -> TokenStream {
     plan::plan_json(input.into()).into()
 }
 
-/// A plan whose steps are the variants of an enum. See `plan_core::Plan`.
-#[proc_macro_derive(Plan, attributes(plan, step))]
-pub fn derive_plan(input: TokenStream) -> TokenStream {
+/// A plan whose steps are the variants of an enum. See `plan_core::Steps`.
+#[proc_macro_derive(Steps, attributes(plan, step))]
+pub fn derive_steps(input: TokenStream) -> TokenStream {
     steps::derive(input.into()).into()
 }
 

@@ -1,4 +1,4 @@
-//! `#[derive(Plan)]`: a plan whose steps are the variants of an enum.
+//! `#[derive(Steps)]`: a plan whose steps are the variants of an enum.
 //! Read (`ast`) → check (`valid`) → generate (`expand`).
 
 mod ast;

@@ -24,7 +24,7 @@ pub(crate) fn check<'a>(input: &Input<'a>) -> Result<Plan<'a>, syn::Error> {
     if let Some(span) = input.not_enum {
         errors.at(
             span,
-            "`#[derive(Plan)]` works on an enum whose unit variants are the plan's steps",
+            "`#[derive(Steps)]` works on an enum whose unit variants are the plan's steps",
         );
         return errors.finish(None);
     }

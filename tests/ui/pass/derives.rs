@@ -1,10 +1,10 @@
 // The derives compile under `deny(warnings)`: generated code is lint-clean.
 #![deny(warnings)]
 
-use plan_core::{Plan, PlanContent, PlanId, PlanPriority, PlanStatus, Status, Steps};
+use plan_core::{PlanContent, PlanId, PlanPriority, PlanStatus, Status, Steps};
 use serde::{Deserialize, Serialize};
 
-#[derive(Plan)]
+#[derive(Steps)]
 #[plan(id = "refactor")]
 enum Refactor {
     /// Analyze the existing codebase structure

@@ -1,9 +1,0 @@
-// One misuse of `#[derive(Plan)]`: see the `.stderr` for the error and where it points.
-use plan_core::Plan;
-
-#[derive(Plan)]
-struct Refactor {
-    steps: Vec<String>,
-}
-
-fn main() {}

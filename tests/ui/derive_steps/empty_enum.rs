@@ -1,0 +1,7 @@
+// One misuse of `#[derive(Steps)]`: see the `.stderr` for the error and where it points.
+use plan_core::Steps;
+
+#[derive(Steps)]
+enum Refactor {}
+
+fn main() {}

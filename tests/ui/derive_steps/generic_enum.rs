@@ -1,0 +1,10 @@
+// One misuse of `#[derive(Steps)]`: see the `.stderr` for the error and where it points.
+use plan_core::Steps;
+
+#[derive(Steps)]
+enum Refactor<const N: usize> {
+    /// Analyze
+    Analyze,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+// One misuse of `#[derive(Steps)]`: see the `.stderr` for the error and where it points.
+use plan_core::Steps;
+
+#[derive(Steps)]
+struct Refactor {
+    steps: Vec<String>,
+}
+
+fn main() {}
