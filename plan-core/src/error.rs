@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use serde_json::Value;
+
 /// A message that could not be read: what was wrong and where in the message.
 ///
 /// The location is a path in the JSON value, in the usual dotted notation,
@@ -211,6 +213,26 @@ impl<'a> Path<'a> {
             message: message.to_string(),
         })
     }
+}
+
+/// "a string", "an object", ...: how an error names what it found.
+pub(crate) fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// The error for a value of the wrong JSON type at `at`.
+pub(crate) fn type_error(at: &Path<'_>, expected: &'static str, found: &Value) -> Error {
+    at.error(ErrorKind::Type {
+        expected,
+        found: kind_of(found),
+    })
 }
 
 #[cfg(test)]

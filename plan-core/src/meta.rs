@@ -66,7 +66,7 @@ impl Meta {
         let root = crate::error::Path::Root;
         match Self::from_raw(raw, MAX_DEPTH) {
             Some(Ok(meta)) => Ok(meta),
-            Some(Err(found)) => Err(crate::wire::type_error(&root, "an object or null", &found)),
+            Some(Err(found)) => Err(crate::error::type_error(&root, "an object or null", &found)),
             None => Err(root.invalid(TOO_DEEP)),
         }
     }

@@ -342,24 +342,7 @@ pub(crate) use wire_methods;
 
 // ---- reading helpers -------------------------------------------------------
 
-/// "a string", "an object", ...: how an error names what it found.
-pub(crate) fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-pub(crate) fn type_error(at: &Path<'_>, expected: &'static str, found: &Value) -> Error {
-    at.error(ErrorKind::Type {
-        expected,
-        found: kind_of(found),
-    })
-}
+pub(crate) use crate::error::{kind_of, type_error};
 
 pub(crate) fn expect_object(value: Value, at: &Path<'_>) -> Result<Map<String, Value>, Error> {
     match value {

@@ -7,8 +7,6 @@ use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::DeriveInput;
 
-use crate::mapping::Kind;
-
 /// The errors, and the stub `impls` if the type is not generic.
 fn with_stub(input: &DeriveInput, err: &syn::Error, impls: &TokenStream) -> TokenStream {
     let errors = err.to_compile_error();
@@ -42,11 +40,19 @@ pub(crate) fn steps(input: &DeriveInput, err: &syn::Error) -> TokenStream {
 }
 
 /// `#[derive(PlanStatus)]`, `#[derive(PlanPriority)]`: the conversions.
-pub(crate) fn mapping(input: &DeriveInput, err: &syn::Error, kind: &Kind) -> TokenStream {
+/// `ty` is `Status` or `Priority`, `expression_trait` the `__private` trait
+/// a `{ expression }` of that type goes through, `what` "status" or "priority".
+pub(crate) fn mapping(
+    input: &DeriveInput,
+    err: &syn::Error,
+    ty: &str,
+    expression_trait: &str,
+    what: &str,
+) -> TokenStream {
     let ident = &input.ident;
-    let ty = syn::Ident::new(kind.ty, Span::call_site());
-    let expression_trait = syn::Ident::new(kind.expression_trait, Span::call_site());
-    let method = syn::Ident::new(&format!("into_{}", kind.names.what()), Span::call_site());
+    let ty = syn::Ident::new(ty, Span::call_site());
+    let expression_trait = syn::Ident::new(expression_trait, Span::call_site());
+    let method = syn::Ident::new(&format!("into_{what}"), Span::call_site());
     with_stub(
         input,
         err,

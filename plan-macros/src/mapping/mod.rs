@@ -69,7 +69,13 @@ pub(crate) fn derive(input: TokenStream, kind: &Kind) -> TokenStream {
     };
     match valid::check(&read(&input, kind), kind) {
         Ok(mapping) => expand::mapping(&mapping, kind),
-        Err(err) => crate::fallback::mapping(&input, &err, kind),
+        Err(err) => crate::fallback::mapping(
+            &input,
+            &err,
+            kind.ty,
+            kind.expression_trait,
+            kind.names.what(),
+        ),
     }
 }
 
