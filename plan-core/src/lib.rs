@@ -2,62 +2,49 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+// The layers, each importing only the ones listed before it (see docs/design.md):
+// the shared rules and the errors; the protocol's types; reading and writing
+// JSON; the agent's side and the client's side; interop with other crates.
+mod agent;
+mod client;
+mod codec;
+mod error;
+mod interop;
+mod protocol;
+mod rules;
+
 #[cfg(feature = "acp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "acp")))]
-pub mod acp;
+pub use interop::acp;
 #[cfg(feature = "acp-schema")]
 #[cfg_attr(docsrs, doc(cfg(feature = "acp-schema")))]
-pub mod acp_schema;
-mod board;
-mod capabilities;
-mod check;
-mod content;
-mod custom;
-mod emit;
-mod entry;
-mod error;
-mod id;
-mod initialize;
-mod markdown;
-mod meta;
-mod names;
-mod notification;
-mod progress;
-mod render;
-mod rules;
-mod run;
-#[cfg(feature = "schemars")]
-#[cfg_attr(docsrs, doc(cfg(feature = "schemars")))]
-mod schema;
-mod sender;
-mod static_update;
-mod stream;
-mod update;
-mod wire;
+pub use interop::acp_schema;
 
+pub use agent::check::Violation;
+pub use agent::initialize::InitializeRequest;
+pub use agent::run::{PlanRun, Step, StepError, Steps};
+pub use agent::sender::{Fallback, PlanSender, View};
+pub use agent::static_update::StaticUpdate;
+pub use client::board::{Applied, BoardPlan, Changes, PlanBoard, SessionBoards};
+pub use client::markdown::{markdown_checklist, render_markdown};
+pub use client::progress::Progress;
+pub use client::render::{TerminalStyle, render_board, render_board_plan, render_plan};
+pub use codec::custom::{CustomContentError, UnmappedValue};
+pub use codec::{Lenient, Skipped};
+pub use error::{Error, ErrorKind};
 #[cfg(feature = "acp-schema")]
 #[cfg_attr(docsrs, doc(cfg(feature = "acp-schema")))]
-pub use acp_schema::ConversionError;
-pub use board::{Applied, BoardPlan, Changes, PlanBoard, SessionBoards};
-pub use capabilities::{ClientCapabilities, PlanCapabilities};
-pub use check::Violation;
-pub use content::PlanContent;
-pub use custom::{CustomContentError, UnmappedValue};
-pub use entry::{PlanEntry, Priority, Status};
-pub use error::{Error, ErrorKind};
-pub use id::{FileUri, InvalidPlanId, InvalidUri, PlanId, SessionId};
-pub use initialize::{InitializeRequest, ProtocolVersion};
-pub use markdown::{markdown_checklist, render_markdown};
-pub use meta::Meta;
-pub use names::{CustomName, NameError, ParseNameError, ReservedName};
-pub use notification::{METHOD, SessionNotification};
-pub use progress::Progress;
-pub use render::{TerminalStyle, render_board, render_board_plan, render_plan};
-pub use run::{PlanRun, Step, StepError, Steps};
-pub use sender::{Fallback, PlanSender, View};
-pub use static_update::StaticUpdate;
-pub use update::{OtherUpdate, Plan, SessionUpdate};
-pub use wire::{Lenient, Skipped, Spelling};
+pub use interop::acp_schema::ConversionError;
+pub use protocol::capabilities::{ClientCapabilities, PlanCapabilities};
+pub use protocol::content::PlanContent;
+pub use protocol::entry::{PlanEntry, Priority, Status};
+pub use protocol::id::{FileUri, InvalidPlanId, InvalidUri, PlanId, SessionId};
+pub use protocol::meta::Meta;
+pub use protocol::names::{CustomName, NameError, ParseNameError, ReservedName};
+pub use protocol::notification::{METHOD, SessionNotification};
+pub use protocol::spelling::Spelling;
+pub use protocol::update::{OtherUpdate, Plan, SessionUpdate};
+pub use protocol::version::ProtocolVersion;
 
 #[cfg(feature = "macros")]
 #[doc = include_str!("docs/plan.md")]
@@ -276,7 +263,7 @@ pub mod __private {
         value: &T,
         kind: &'static str,
     ) -> Result<PlanContent, CustomContentError> {
-        crate::custom::to_custom(value, kind)
+        crate::codec::custom::to_custom(value, kind)
     }
 
     /// `#[derive(PlanContent)]`: custom content of `kind` as the struct.
@@ -287,7 +274,7 @@ pub mod __private {
         content: &PlanContent,
         kind: &'static str,
     ) -> Result<T, CustomContentError> {
-        crate::custom::from_custom(content, kind)
+        crate::codec::custom::from_custom(content, kind)
     }
 
     /// A v1 plan.

@@ -1,18 +1,14 @@
 //! Session updates: the `update` object of a `session/update` notification.
 
-use serde::Serialize;
-use serde::ser::{SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
-use crate::content::PlanContent;
-use crate::entry::{self, Entries, PlanEntry};
-use crate::error::{Error, ErrorKind, Path};
-use crate::id::PlanId;
-use crate::meta::Meta;
-use crate::wire::{self, Cx, Spelling, Wire};
+use crate::protocol::content::PlanContent;
+use crate::protocol::entry::PlanEntry;
+use crate::protocol::id::PlanId;
+use crate::protocol::meta::Meta;
 
 /// The key that tells session updates apart.
-const DISCRIMINATOR: &str = "sessionUpdate";
+pub(crate) const DISCRIMINATOR: &str = "sessionUpdate";
 
 /// The v1 `plan` update: the session's one plan, replaced whole each time.
 ///
@@ -39,7 +35,7 @@ impl Plan {
 /// A session update this crate does not model (`agent_message_chunk`,
 /// `tool_call`, ...), kept whole so it can be passed on unchanged.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OtherUpdate(Map<String, Value>);
+pub struct OtherUpdate(pub(crate) Map<String, Value>);
 
 impl OtherUpdate {
     /// Wraps an update object whose `sessionUpdate` is not a plan kind.
@@ -136,73 +132,3 @@ impl From<Plan> for SessionUpdate {
         Self::Plan(plan)
     }
 }
-
-impl Wire for SessionUpdate {
-    fn write<S: Serializer>(&self, spelling: Spelling, s: S) -> Result<S::Ok, S::Error> {
-        if let Self::Other(other) = self {
-            return wire::SortedMap(&other.0).serialize(s);
-        }
-        let mut map = s.serialize_map(None)?;
-        map.serialize_entry(DISCRIMINATOR, self.kind())?;
-        let meta = match self {
-            Self::Plan(plan) => {
-                map.serialize_entry("entries", &Entries(&plan.entries))?;
-                plan.meta.as_ref()
-            }
-            Self::PlanUpdate { plan, meta } => {
-                map.serialize_entry("plan", &wire::Spelled(plan, spelling))?;
-                meta.as_ref()
-            }
-            Self::PlanRemoved { id, meta } => {
-                map.serialize_entry(spelling.plan_id_key(), id.as_str())?;
-                meta.as_ref()
-            }
-            Self::Other(_) => None,
-        };
-        wire::write_meta(&mut map, meta)?;
-        map.end()
-    }
-
-    fn emit<W: std::io::Write>(&self, out: W, spelling: Spelling) -> std::io::Result<()> {
-        crate::emit::Emitter::new(out, spelling).update(self)
-    }
-
-    fn read_str(json: &str, cx: &mut Cx) -> Result<Self, Error> {
-        crate::stream::update(json, cx)
-    }
-
-    fn read(value: Value, cx: &mut Cx, at: &Path<'_>) -> Result<Self, Error> {
-        let mut map = wire::expect_object(value, at)?;
-        let kind = match map.get(DISCRIMINATOR) {
-            Some(Value::String(kind)) => kind.as_str(),
-            Some(other) => return Err(wire::type_error(&at.key(DISCRIMINATOR), "a string", other)),
-            None => {
-                return Err(at.error(ErrorKind::Missing {
-                    field: DISCRIMINATOR,
-                }));
-            }
-        };
-        Ok(match kind {
-            "plan" => {
-                let items = wire::take_array(&mut map, "entries", at)?;
-                let entries = entry::read_entries(items, cx, &at.key("entries"))?;
-                let meta = wire::take_meta(&mut map, cx, at)?;
-                Self::Plan(Plan { entries, meta })
-            }
-            "plan_update" => {
-                let plan = map.remove("plan").ok_or_else(|| at.missing("plan"))?;
-                let plan = PlanContent::read(plan, cx, &at.key("plan"))?;
-                let meta = wire::take_meta(&mut map, cx, at)?;
-                Self::PlanUpdate { plan, meta }
-            }
-            "plan_removed" => {
-                let id = wire::take_plan_id(&mut map, cx, at)?;
-                let meta = wire::take_meta(&mut map, cx, at)?;
-                Self::PlanRemoved { id, meta }
-            }
-            _ => Self::Other(OtherUpdate(map)),
-        })
-    }
-}
-
-wire::wire_methods!(SessionUpdate, "a session update (the `update` object)");

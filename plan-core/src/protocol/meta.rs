@@ -61,8 +61,9 @@ impl Meta {
     ///
     /// # Errors
     /// [`Error`](crate::Error) if the text is not JSON, or not an object or `null`.
-    pub fn from_json(json: &str) -> Result<Self, crate::Error> {
-        let raw: &RawValue = serde_json::from_str(json).map_err(|e| crate::Error::syntax(&e))?;
+    pub fn from_json(json: &str) -> Result<Self, crate::error::Error> {
+        let raw: &RawValue =
+            serde_json::from_str(json).map_err(|e| crate::error::Error::syntax(&e))?;
         let root = crate::error::Path::Root;
         match Self::from_raw(raw, MAX_DEPTH) {
             Some(Ok(meta)) => Ok(meta),

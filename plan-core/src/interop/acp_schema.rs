@@ -31,13 +31,14 @@ use std::fmt;
 use agent_client_protocol_schema::v1 as acp;
 use serde_json::json;
 
-use crate::content::PlanContent;
-use crate::entry::PlanEntry;
+use crate::codec::Spelling;
+use crate::error::Error;
 use crate::error::Path;
-use crate::notification::{METHOD, SessionNotification};
-use crate::update::{Plan, SessionUpdate};
-use crate::wire::Spelling;
-use crate::{ClientCapabilities, Error};
+use crate::protocol::capabilities::ClientCapabilities;
+use crate::protocol::content::PlanContent;
+use crate::protocol::entry::PlanEntry;
+use crate::protocol::notification::{METHOD, SessionNotification};
+use crate::protocol::update::{Plan, SessionUpdate};
 
 /// A value that cannot be converted: v1 has no equivalent, or the other
 /// side's reader refused it.
@@ -246,11 +247,11 @@ pub mod v2 {
     use serde_json::json;
 
     use super::{ConversionError, their_error};
-    use crate::content::PlanContent;
-    use crate::entry::PlanEntry;
-    use crate::notification::{METHOD, SessionNotification};
-    use crate::update::SessionUpdate;
-    use crate::wire::Spelling;
+    use crate::codec::Spelling;
+    use crate::protocol::content::PlanContent;
+    use crate::protocol::entry::PlanEntry;
+    use crate::protocol::notification::{METHOD, SessionNotification};
+    use crate::protocol::update::SessionUpdate;
 
     conversions!(
         PlanEntry,

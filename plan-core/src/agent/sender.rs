@@ -2,15 +2,16 @@
 
 use std::io::{self, Write};
 
-use crate::capabilities::ClientCapabilities;
-use crate::content::PlanContent;
-use crate::entry::{PlanEntry, Priority, Status};
-use crate::id::{FileUri, PlanId, SessionId};
-use crate::initialize::{InitializeRequest, ProtocolVersion};
-use crate::markdown::markdown_checklist;
-use crate::notification::SessionNotification;
-use crate::update::SessionUpdate;
-use crate::wire::Spelling;
+use crate::agent::initialize::InitializeRequest;
+use crate::client::markdown::markdown_checklist;
+use crate::codec::Spelling;
+use crate::protocol::capabilities::ClientCapabilities;
+use crate::protocol::content::PlanContent;
+use crate::protocol::entry::{PlanEntry, Priority, Status};
+use crate::protocol::id::{FileUri, PlanId, SessionId};
+use crate::protocol::notification::SessionNotification;
+use crate::protocol::update::SessionUpdate;
+use crate::protocol::version::ProtocolVersion;
 
 /// Sends an agent's plans to one client session, in the form that client
 /// can read: what the negotiated protocol version and the client's

@@ -16,10 +16,12 @@ use std::borrow::Cow;
 
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 
-use crate::{
-    ClientCapabilities, Meta, PlanContent, PlanEntry, Priority, SessionNotification, SessionUpdate,
-    Status,
-};
+use crate::protocol::capabilities::ClientCapabilities;
+use crate::protocol::content::PlanContent;
+use crate::protocol::entry::{PlanEntry, Priority, Status};
+use crate::protocol::meta::Meta;
+use crate::protocol::notification::SessionNotification;
+use crate::protocol::update::SessionUpdate;
 
 /// Exactly one spelling of the plan id, non-empty.
 fn one_id() -> serde_json::Value {

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::entry::{PlanEntry, Status};
+use crate::protocol::entry::{PlanEntry, Status};
 
 /// Progress of a list of entries: `completed` of `total`, with cancelled
 /// entries counted apart (they are in `total` but never `completed`).

@@ -10,12 +10,12 @@ use std::io::{self, Write};
 
 use serde_json::Value;
 
-use crate::content::PlanContent;
-use crate::entry::PlanEntry;
-use crate::meta::Meta;
-use crate::notification::{METHOD, SessionNotification};
-use crate::update::SessionUpdate;
-use crate::wire::{Sorted, Spelling};
+use crate::codec::{Sorted, Spelling};
+use crate::protocol::content::PlanContent;
+use crate::protocol::entry::PlanEntry;
+use crate::protocol::meta::Meta;
+use crate::protocol::notification::{METHOD, SessionNotification};
+use crate::protocol::update::SessionUpdate;
 
 /// Writes JSON text to `W` in one spelling.
 pub(crate) struct Emitter<W> {
@@ -154,8 +154,8 @@ impl<W: Write> Emitter<W> {
                 self.str(content)?;
             }
             PlanContent::Custom { fields, .. } | PlanContent::Reserved { fields, .. } => {
-                for (key, value) in crate::wire::SortedMap(fields).entries() {
-                    if !crate::content::OWN_KEYS.contains(&key.as_str()) {
+                for (key, value) in crate::codec::SortedMap(fields).entries() {
+                    if !crate::protocol::content::OWN_KEYS.contains(&key.as_str()) {
                         self.raw(b",")?;
                         self.str(key)?;
                         self.raw(b":")?;
@@ -173,7 +173,7 @@ impl<W: Write> Emitter<W> {
             SessionUpdate::Other(other) => {
                 return serde_json::to_writer(
                     &mut self.out,
-                    &crate::wire::SortedMap(other.as_object()),
+                    &crate::codec::SortedMap(other.as_object()),
                 )
                 .map_err(io::Error::from);
             }

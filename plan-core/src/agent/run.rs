@@ -4,13 +4,13 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use crate::content::PlanContent;
-use crate::entry::{PlanEntry, Priority, Status};
-use crate::id::{PlanId, SessionId};
-use crate::notification::SessionNotification;
-use crate::progress::Progress;
-use crate::update::SessionUpdate;
-use crate::wire::Spelling;
+use crate::client::progress::Progress;
+use crate::codec::Spelling;
+use crate::protocol::content::PlanContent;
+use crate::protocol::entry::{PlanEntry, Priority, Status};
+use crate::protocol::id::{PlanId, SessionId};
+use crate::protocol::notification::SessionNotification;
+use crate::protocol::update::SessionUpdate;
 
 /// One step of a plan declared as a type: its content and priority, fixed at
 /// compile time.

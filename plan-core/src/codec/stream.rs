@@ -17,16 +17,17 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-use crate::content::PlanContent;
-use crate::entry::{self, PlanEntry};
+use crate::codec::entry;
+use crate::codec::{self as wire, Cx, Spelling, Wire};
 use crate::error::{Error, ErrorKind, Path};
-use crate::id::{PlanId, SessionId};
-use crate::meta::Meta;
-use crate::names::{self, Classified};
-use crate::notification::{METHOD, SessionNotification};
+use crate::protocol::content::PlanContent;
+use crate::protocol::entry::PlanEntry;
+use crate::protocol::id::{PlanId, SessionId};
+use crate::protocol::meta::Meta;
+use crate::protocol::names::{self, Classified};
+use crate::protocol::notification::{METHOD, SessionNotification};
+use crate::protocol::update::{OtherUpdate, Plan, SessionUpdate};
 use crate::rules::KNOWN_PLAN_TYPES;
-use crate::update::{OtherUpdate, Plan, SessionUpdate};
-use crate::wire::{self, Cx, Spelling, Wire};
 use serde_json::value::RawValue;
 
 /// Reading state: the mode, and the first rule broken (which stops the parse).
@@ -453,7 +454,7 @@ fn read_meta<E: de::Error>(
 ) -> Result<Option<Meta>, E> {
     // serde_json's recursion limit counts the containers `_meta` sits in:
     // every step of `at`, and the object that holds it.
-    let max_depth = crate::meta::MAX_DEPTH.saturating_sub(at.depth() + 1);
+    let max_depth = crate::protocol::meta::MAX_DEPTH.saturating_sub(at.depth() + 1);
     match meta.map(|raw| Meta::from_raw(raw, max_depth)) {
         None => Ok(None),
         Some(Some(Ok(meta))) => Ok(Some(meta)),
@@ -462,7 +463,7 @@ fn read_meta<E: de::Error>(
             "an object or null",
             &found,
         )),
-        Some(None) => Err(st.fail(at.key(Meta::KEY).invalid(crate::meta::TOO_DEEP))),
+        Some(None) => Err(st.fail(at.key(Meta::KEY).invalid(crate::protocol::meta::TOO_DEEP))),
     }
 }
 

@@ -13,68 +13,19 @@ use serde::ser::{SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
 use crate::error::{Error, ErrorKind, Path};
-use crate::id::{FileUri, PlanId};
-use crate::meta::Meta;
+use crate::protocol::id::{FileUri, PlanId};
+use crate::protocol::meta::Meta;
+pub(crate) use crate::protocol::spelling::Spelling;
 use crate::rules;
 
-/// Which of the two spellings in use today a message is written in.
-///
-/// The source documents (the Plan Operations RFD) and the ACP schema as
-/// published today name two fields differently:
-///
-/// | | [`Spelling::Rfd`] | [`Spelling::Acp`] |
-/// |---|---|---|
-/// | plan id in `plan_update`'s `plan` and in `plan_removed` | `id` | `planId` |
-/// | the client capability | `planCapabilities` | `plan` |
-///
-/// Readers accept both; writers take the spelling as a parameter, and where
-/// none is given (`Serialize`, `Default`) write the ACP spelling: it is what
-/// every published SDK reads (they all refuse a plan id spelled `id`).
-///
-/// ```
-/// use plan_core::{SessionUpdate, PlanId, Spelling};
-///
-/// let removed = SessionUpdate::plan_removed(PlanId::new("plan-1")?);
-/// assert_eq!(removed.to_json(Spelling::Rfd), r#"{"sessionUpdate":"plan_removed","id":"plan-1"}"#);
-/// assert_eq!(removed.to_json(Spelling::Acp), r#"{"sessionUpdate":"plan_removed","planId":"plan-1"}"#);
-/// # Ok::<(), plan_core::InvalidPlanId>(())
-/// ```
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub enum Spelling {
-    /// The source documents' spelling: `id`, `planCapabilities`. No published
-    /// SDK reads it; write it only to a peer that asked for it.
-    Rfd,
-    /// The published ACP schema's spelling: `planId`, `plan`. The default.
-    #[default]
-    Acp,
-}
-
-impl Spelling {
-    /// The key of a plan's id.
-    pub const fn plan_id_key(self) -> &'static str {
-        match self {
-            Self::Rfd => "id",
-            Self::Acp => "planId",
-        }
-    }
-
-    /// The key of the plan capability in `ClientCapabilities`.
-    pub const fn capability_key(self) -> &'static str {
-        match self {
-            Self::Rfd => "planCapabilities",
-            Self::Acp => "plan",
-        }
-    }
-}
-
-impl fmt::Display for Spelling {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::Rfd => "rfd",
-            Self::Acp => "acp",
-        })
-    }
-}
+pub(crate) mod capabilities;
+pub(crate) mod content;
+pub(crate) mod custom;
+pub(crate) mod emit;
+pub(crate) mod entry;
+pub(crate) mod notification;
+pub(crate) mod stream;
+pub(crate) mod update;
 
 /// Something lenient reading dropped instead of failing the message.
 ///
@@ -256,7 +207,7 @@ macro_rules! wire_methods {
             /// [`Error`](crate::Error) if the text is not JSON or breaks the
             /// protocol; the error says where.
             pub fn from_json(json: &str) -> Result<Self, $crate::Error> {
-                $crate::wire::read_json(json, &mut $crate::wire::Cx::strict())
+                $crate::codec::read_json(json, &mut $crate::codec::Cx::strict())
             }
 
             #[doc = concat!("Reads ", $what, " from bytes of JSON text (what a transport hands over).")]
@@ -265,7 +216,7 @@ macro_rules! wire_methods {
             /// [`Error`](crate::Error) if the bytes are not UTF-8 (saying where),
             /// not JSON, or break the protocol.
             pub fn from_slice(json: &[u8]) -> Result<Self, $crate::Error> {
-                Self::from_json($crate::wire::utf8(json)?)
+                Self::from_json($crate::codec::utf8(json)?)
             }
 
             #[doc = concat!("Reads ", $what, " from JSON text, dropping malformed parts")]
@@ -274,8 +225,8 @@ macro_rules! wire_methods {
             /// # Errors
             /// [`Error`](crate::Error) for mistakes lenient reading does not drop.
             pub fn from_json_lenient(json: &str) -> Result<$crate::Lenient<Self>, $crate::Error> {
-                let mut cx = $crate::wire::Cx::lenient();
-                let value = $crate::wire::read_json(json, &mut cx)?;
+                let mut cx = $crate::codec::Cx::lenient();
+                let value = $crate::codec::read_json(json, &mut cx)?;
                 Ok($crate::Lenient {
                     value,
                     skipped: cx.into_skipped(),
@@ -287,13 +238,13 @@ macro_rules! wire_methods {
             /// # Errors
             /// [`Error`](crate::Error) if the value breaks the protocol; the error says where.
             pub fn from_value(value: ::serde_json::Value) -> Result<Self, $crate::Error> {
-                let mut cx = $crate::wire::Cx::strict();
-                <Self as $crate::wire::Wire>::read(value, &mut cx, &$crate::error::Path::Root)
+                let mut cx = $crate::codec::Cx::strict();
+                <Self as $crate::codec::Wire>::read(value, &mut cx, &$crate::error::Path::Root)
             }
 
             /// Writes compact JSON in `spelling`.
             pub fn to_json(&self, spelling: $crate::Spelling) -> String {
-                $crate::wire::to_json(self, spelling)
+                $crate::codec::to_json(self, spelling)
             }
 
             /// Writes compact JSON in `spelling` to `writer`.
@@ -305,19 +256,19 @@ macro_rules! wire_methods {
                 writer: W,
                 spelling: $crate::Spelling,
             ) -> ::std::io::Result<()> {
-                <Self as $crate::wire::Wire>::emit(self, writer, spelling)
+                <Self as $crate::codec::Wire>::emit(self, writer, spelling)
             }
 
             /// Converts to a JSON value in `spelling`.
             pub fn to_value(&self, spelling: $crate::Spelling) -> ::serde_json::Value {
-                ::serde_json::to_value($crate::wire::Spelled(self, spelling))
+                ::serde_json::to_value($crate::codec::Spelled(self, spelling))
                     .unwrap_or_else(|e| unreachable!("plan-core wire types always serialize: {e}"))
             }
 
             /// A view that serializes in `spelling` with any serde serializer.
             /// (The plain `Serialize` impl writes the ACP spelling.)
             pub fn spelled(&self, spelling: $crate::Spelling) -> impl ::serde::Serialize + '_ {
-                $crate::wire::Spelled(self, spelling)
+                $crate::codec::Spelled(self, spelling)
             }
         }
 
@@ -325,7 +276,7 @@ macro_rules! wire_methods {
         /// `spelled` for the other.
         impl ::serde::Serialize for $ty {
             fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                <Self as $crate::wire::Wire>::write(self, $crate::Spelling::Acp, s)
+                <Self as $crate::codec::Wire>::write(self, $crate::Spelling::Acp, s)
             }
         }
 

@@ -2,15 +2,15 @@
 
 use serde_json::{Value, json};
 
-use crate::content::PlanContent;
-use crate::entry::{PlanEntry, Status};
+use crate::client::progress::Progress;
+use crate::codec::{Lenient, Spelling};
 use crate::error::Error;
-use crate::id::{PlanId, SessionId};
-use crate::notification::METHOD;
-use crate::notification::SessionNotification;
-use crate::progress::Progress;
-use crate::update::SessionUpdate;
-use crate::wire::{Lenient, Spelling};
+use crate::protocol::content::PlanContent;
+use crate::protocol::entry::{PlanEntry, Status};
+use crate::protocol::id::{PlanId, SessionId};
+use crate::protocol::notification::METHOD;
+use crate::protocol::notification::SessionNotification;
+use crate::protocol::update::SessionUpdate;
 
 /// The plans of one session, as a client shows them.
 ///
@@ -425,7 +425,7 @@ impl SessionBoards {
     /// # Errors
     /// A malformed message; no board changes.
     pub fn apply_slice(&mut self, line: &[u8]) -> Result<Lenient<Applied>, Error> {
-        self.apply_json(crate::wire::utf8(line)?)
+        self.apply_json(crate::codec::utf8(line)?)
     }
 
     /// Applies one notification to its session's board.

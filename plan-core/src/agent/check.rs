@@ -3,13 +3,13 @@
 
 use std::fmt;
 
-use crate::content::PlanContent;
-use crate::entry::{PlanEntry, Priority, Status};
 use crate::error::Path;
-use crate::initialize::ProtocolVersion;
-use crate::notification::SessionNotification;
+use crate::protocol::content::PlanContent;
+use crate::protocol::entry::{PlanEntry, Priority, Status};
+use crate::protocol::notification::SessionNotification;
+use crate::protocol::update::SessionUpdate;
+use crate::protocol::version::ProtocolVersion;
 use crate::rules::{ExplainName, NameProblem};
-use crate::update::SessionUpdate;
 
 /// One thing in a message that a conforming peer must not send, or that a
 /// published SDK reader of the protocol version would reject or drop.

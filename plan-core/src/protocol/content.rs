@@ -2,16 +2,13 @@
 
 use std::borrow::Cow;
 
-use serde::ser::{SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
-use crate::entry::{self, Entries, PlanEntry};
 use crate::error::{Error, Path};
-use crate::id::{FileUri, PlanId};
-use crate::meta::Meta;
-use crate::names::{self, Classified, CustomName, ReservedName};
-use crate::rules::KNOWN_PLAN_TYPES;
-use crate::wire::{self, Cx, Spelling, Wire};
+use crate::protocol::entry::PlanEntry;
+use crate::protocol::id::{FileUri, PlanId};
+use crate::protocol::meta::Meta;
+use crate::protocol::names::{CustomName, ReservedName};
 
 /// The keys a plan object writes itself; custom `fields` cannot hold them.
 pub(crate) const OWN_KEYS: [&str; 4] = ["type", "id", "planId", Meta::KEY];
@@ -202,84 +199,16 @@ impl PlanContent {
     }
 }
 
-impl Wire for PlanContent {
-    fn write<S: Serializer>(&self, spelling: Spelling, s: S) -> Result<S::Ok, S::Error> {
-        let mut map = s.serialize_map(None)?;
-        map.serialize_entry("type", self.type_name())?;
-        map.serialize_entry(spelling.plan_id_key(), self.id().as_str())?;
-        match self {
-            Self::Items { entries, .. } => map.serialize_entry("entries", &Entries(entries))?,
-            Self::File { uri, .. } => map.serialize_entry("uri", uri.as_str())?,
-            Self::Markdown { content, .. } => map.serialize_entry("content", &**content)?,
-            Self::Custom { fields, .. } | Self::Reserved { fields, .. } => {
-                let sorted = wire::SortedMap(fields);
-                for (key, value) in sorted.entries() {
-                    if !OWN_KEYS.contains(&key.as_str()) {
-                        map.serialize_entry(key, &wire::Sorted(value))?;
-                    }
-                }
-            }
-        }
-        wire::write_meta(&mut map, self.meta())?;
-        map.end()
-    }
-
-    fn emit<W: std::io::Write>(&self, out: W, spelling: Spelling) -> std::io::Result<()> {
-        crate::emit::Emitter::new(out, spelling).content(self)
-    }
-
-    fn read_str(json: &str, cx: &mut Cx) -> Result<Self, Error> {
-        crate::stream::content(json, cx)
-    }
-
-    fn read(value: Value, cx: &mut Cx, at: &Path<'_>) -> Result<Self, Error> {
-        let mut map = wire::expect_object(value, at)?;
-        let kind = wire::take_string(&mut map, "type", at)?;
-        let id = wire::take_plan_id(&mut map, cx, at)?;
-        let meta = wire::take_meta(&mut map, cx, at)?;
-        Ok(match names::classify(kind, &KNOWN_PLAN_TYPES) {
-            Classified::Known(0) => {
-                let items = wire::take_array(&mut map, "entries", at)?;
-                let entries = entry::read_entries(items, cx, &at.key("entries"))?;
-                Self::Items { id, entries, meta }
-            }
-            Classified::Known(1) => {
-                let uri = wire::take_string(&mut map, "uri", at)?;
-                let uri = wire::file_uri(uri, cx, &at.key("uri"))?;
-                Self::File { id, uri, meta }
-            }
-            Classified::Known(_) => {
-                let content = wire::owned(wire::take_string(&mut map, "content", at)?);
-                Self::Markdown { id, content, meta }
-            }
-            Classified::Custom(kind) => Self::Custom {
-                kind,
-                id,
-                fields: map,
-                meta,
-            },
-            Classified::Reserved(kind) => Self::Reserved {
-                kind,
-                id,
-                fields: map,
-                meta,
-            },
-        })
-    }
-}
-
-wire::wire_methods!(
-    PlanContent,
-    "plan content (the `plan` object of a `plan_update`)"
-);
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn known_types_are_read_in_the_shared_order() {
-        assert_eq!(KNOWN_PLAN_TYPES, ["items", "file", "markdown"]);
+        assert_eq!(
+            crate::rules::KNOWN_PLAN_TYPES,
+            ["items", "file", "markdown"]
+        );
     }
 
     #[test]

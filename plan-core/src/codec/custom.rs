@@ -7,8 +7,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::content::PlanContent;
-use crate::id::PlanId;
+use crate::protocol::content::PlanContent;
+use crate::protocol::id::PlanId;
 
 /// A protocol value that an enum deriving `PlanStatus` or `PlanPriority` has
 /// no variant for.
@@ -118,11 +118,11 @@ pub(crate) fn to_custom<T: Serialize>(
         }
     };
     let meta = fields
-        .remove(crate::Meta::KEY)
-        .and_then(|m| crate::Meta::from_value(m).ok());
+        .remove(crate::protocol::meta::Meta::KEY)
+        .and_then(|m| crate::protocol::meta::Meta::from_value(m).ok());
     fields.remove("type");
     fields.remove("planId");
-    let kind = crate::__private::custom_name(kind);
+    let kind = crate::protocol::names::CustomName::new_unchecked(std::borrow::Cow::Borrowed(kind));
     Ok(PlanContent::Custom {
         kind,
         id,
@@ -158,7 +158,7 @@ pub(crate) fn from_custom<T: DeserializeOwned>(
     object.insert("id".into(), Value::from(id.as_str()));
     if let Some(meta) = meta {
         object.insert(
-            crate::Meta::KEY.into(),
+            crate::protocol::meta::Meta::KEY.into(),
             serde_json::to_value(meta).map_err(CustomContentError::Fields)?,
         );
     }

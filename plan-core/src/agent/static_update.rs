@@ -2,8 +2,8 @@
 
 use std::io::{self, Write};
 
-use crate::id::SessionId;
-use crate::wire::Spelling;
+use crate::codec::Spelling;
+use crate::protocol::id::SessionId;
 
 /// The wire JSON of one `session/update`'s `update` object, in both
 /// spellings, written by `plan_json!` at compile time.
@@ -78,7 +78,7 @@ impl StaticUpdate {
         spelling: Spelling,
     ) -> io::Result<()> {
         writer.write_all(HEAD)?;
-        crate::emit::json_string_contents(&mut writer, session.as_str())?;
+        crate::codec::emit::json_string_contents(&mut writer, session.as_str())?;
         writer.write_all(self.tail(spelling).as_bytes())
     }
 }

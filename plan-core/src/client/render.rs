@@ -3,10 +3,10 @@
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 
-use crate::board::{BoardPlan, Changes, PlanBoard};
-use crate::content::PlanContent;
-use crate::entry::{PlanEntry, Priority, Status};
-use crate::progress::Progress;
+use crate::client::board::{BoardPlan, Changes, PlanBoard};
+use crate::client::progress::Progress;
+use crate::protocol::content::PlanContent;
+use crate::protocol::entry::{PlanEntry, Priority, Status};
 
 /// How to draw: with ANSI colours or as plain text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,68 +1,13 @@
-//! The JSON-RPC `session/update` notification that carries every update.
+//! Reading and writing the `session/update` notification.
 
 use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 
+use crate::codec::{self as wire, Cx, Spelling, Wire};
 use crate::error::{Error, ErrorKind, Path};
-use crate::id::SessionId;
-use crate::meta::Meta;
-use crate::update::SessionUpdate;
-use crate::wire::{self, Cx, Spelling, Wire};
-
-/// The JSON-RPC method of every session update.
-pub const METHOD: &str = "session/update";
-
-/// A whole `session/update` notification: a session id and one update,
-/// in the JSON-RPC 2.0 envelope.
-///
-/// ```
-/// use plan_core::{PlanContent, PlanId, SessionNotification, SessionUpdate, Spelling};
-///
-/// let plan = PlanContent::markdown(PlanId::new("notes")?, "- [ ] Refactor");
-/// let message = SessionNotification::new("sess_1", plan.into());
-/// let json = message.to_json(Spelling::Acp);
-/// assert_eq!(
-///     json,
-///     r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_1","update":{"sessionUpdate":"plan_update","plan":{"type":"markdown","planId":"notes","content":"- [ ] Refactor"}}}}"#
-/// );
-/// assert_eq!(SessionNotification::from_json(&json)?, message);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SessionNotification {
-    /// The session the update belongs to.
-    pub session_id: SessionId,
-    /// The update.
-    pub update: SessionUpdate,
-    /// `_meta` of the notification's `params`.
-    pub meta: Option<Meta>,
-}
-
-impl SessionNotification {
-    /// A notification of `update` for `session_id`.
-    pub fn new(session_id: impl Into<SessionId>, update: SessionUpdate) -> Self {
-        Self {
-            session_id: session_id.into(),
-            update,
-            meta: None,
-        }
-    }
-
-    /// Writes the notification as one NDJSON line (compact JSON and `\n`),
-    /// the framing ACP uses over stdio, and flushes.
-    ///
-    /// # Errors
-    /// The writer's error; a closed pipe is `BrokenPipe`, never a panic.
-    pub fn write_line<W: std::io::Write>(
-        &self,
-        mut out: W,
-        spelling: Spelling,
-    ) -> std::io::Result<()> {
-        self.write_json(&mut out, spelling)?;
-        out.write_all(b"\n")?;
-        out.flush()
-    }
-}
+use crate::protocol::id::SessionId;
+use crate::protocol::notification::{METHOD, SessionNotification};
+use crate::protocol::update::SessionUpdate;
 
 /// Writes the `params` object.
 pub(crate) struct Params<'a>(pub(crate) &'a SessionNotification, pub(crate) Spelling);
@@ -88,11 +33,11 @@ impl Wire for SessionNotification {
     }
 
     fn emit<W: std::io::Write>(&self, out: W, spelling: Spelling) -> std::io::Result<()> {
-        crate::emit::Emitter::new(out, spelling).notification(self)
+        crate::codec::emit::Emitter::new(out, spelling).notification(self)
     }
 
     fn read_str(json: &str, cx: &mut Cx) -> Result<Self, Error> {
-        crate::stream::notification(json, cx)
+        crate::codec::stream::notification(json, cx)
     }
 
     fn read(value: Value, cx: &mut Cx, at: &Path<'_>) -> Result<Self, Error> {

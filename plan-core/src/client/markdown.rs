@@ -3,8 +3,8 @@
 
 use std::fmt::Write as _;
 
-use crate::content::PlanContent;
-use crate::entry::{PlanEntry, Priority, Status};
+use crate::protocol::content::PlanContent;
+use crate::protocol::entry::{PlanEntry, Priority, Status};
 
 /// Reads the task list of a markdown plan: every line `- [ ] task`,
 /// `- [x] task` (also `*`/`+` bullets, `[X]`, and indented items), in order.
@@ -63,7 +63,7 @@ pub fn render_markdown(plan: &PlanContent) -> String {
     let mut out = String::new();
     match plan {
         PlanContent::Items { id, entries, .. } => {
-            let progress = crate::Progress::of(entries);
+            let progress = crate::client::progress::Progress::of(entries);
             let _ = writeln!(out, "### {id} ({progress})\n");
             for entry in entries {
                 let text = &entry.content;

@@ -28,11 +28,11 @@ use agent_client_protocol::{
 use agent_client_protocol_schema::{v1, v2};
 use serde_json::Value;
 
-use crate::capabilities::{ClientCapabilities, PlanCapabilities};
+use crate::agent::initialize::InitializeRequest;
+use crate::codec::{Cx, Spelling};
 use crate::error::Path;
-use crate::initialize::InitializeRequest;
-use crate::notification::{METHOD, SessionNotification};
-use crate::wire::{Cx, Spelling};
+use crate::protocol::capabilities::{ClientCapabilities, PlanCapabilities};
+use crate::protocol::notification::{METHOD, SessionNotification};
 
 /// `session/update`, in the ACP spelling (what every SDK reads).
 impl JsonRpcMessage for SessionNotification {
@@ -45,7 +45,10 @@ impl JsonRpcMessage for SessionNotification {
     }
 
     fn to_untyped_message(&self) -> Result<UntypedMessage, SdkError> {
-        UntypedMessage::new(METHOD, crate::notification::Params(self, Spelling::Acp))
+        UntypedMessage::new(
+            METHOD,
+            crate::codec::notification::Params(self, Spelling::Acp),
+        )
     }
 
     fn parse_message(method: &str, params: &Value) -> Result<Self, SdkError> {
@@ -54,7 +57,7 @@ impl JsonRpcMessage for SessionNotification {
         }
         // Read as a client reads: leniently, like the SDK's own types.
         let mut cx = Cx::lenient();
-        crate::notification::read_params(params.clone(), &mut cx, &Path::Root)
+        crate::codec::notification::read_params(params.clone(), &mut cx, &Path::Root)
             .map_err(|e| SdkError::invalid_params().data(Value::from(e.to_string())))
     }
 }

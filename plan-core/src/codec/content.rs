@@ -1,0 +1,85 @@
+//! Reading and writing plan content.
+
+use serde::ser::{SerializeMap, Serializer};
+use serde_json::Value;
+
+use crate::codec::entry::{self, Entries};
+use crate::codec::{self as wire, Cx, Wire};
+use crate::error::{Error, Path};
+use crate::protocol::content::{OWN_KEYS, PlanContent};
+use crate::protocol::names::{self, Classified};
+use crate::protocol::spelling::Spelling;
+use crate::rules::KNOWN_PLAN_TYPES;
+
+impl Wire for PlanContent {
+    fn write<S: Serializer>(&self, spelling: Spelling, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(None)?;
+        map.serialize_entry("type", self.type_name())?;
+        map.serialize_entry(spelling.plan_id_key(), self.id().as_str())?;
+        match self {
+            PlanContent::Items { entries, .. } => {
+                map.serialize_entry("entries", &Entries(entries))?;
+            }
+            PlanContent::File { uri, .. } => map.serialize_entry("uri", uri.as_str())?,
+            PlanContent::Markdown { content, .. } => map.serialize_entry("content", &**content)?,
+            PlanContent::Custom { fields, .. } | PlanContent::Reserved { fields, .. } => {
+                let sorted = wire::SortedMap(fields);
+                for (key, value) in sorted.entries() {
+                    if !OWN_KEYS.contains(&key.as_str()) {
+                        map.serialize_entry(key, &wire::Sorted(value))?;
+                    }
+                }
+            }
+        }
+        wire::write_meta(&mut map, self.meta())?;
+        map.end()
+    }
+
+    fn emit<W: std::io::Write>(&self, out: W, spelling: Spelling) -> std::io::Result<()> {
+        crate::codec::emit::Emitter::new(out, spelling).content(self)
+    }
+
+    fn read_str(json: &str, cx: &mut Cx) -> Result<Self, Error> {
+        crate::codec::stream::content(json, cx)
+    }
+
+    fn read(value: Value, cx: &mut Cx, at: &Path<'_>) -> Result<Self, Error> {
+        let mut map = wire::expect_object(value, at)?;
+        let kind = wire::take_string(&mut map, "type", at)?;
+        let id = wire::take_plan_id(&mut map, cx, at)?;
+        let meta = wire::take_meta(&mut map, cx, at)?;
+        Ok(match names::classify(kind, &KNOWN_PLAN_TYPES) {
+            Classified::Known(0) => {
+                let items = wire::take_array(&mut map, "entries", at)?;
+                let entries = entry::read_entries(items, cx, &at.key("entries"))?;
+                PlanContent::Items { id, entries, meta }
+            }
+            Classified::Known(1) => {
+                let uri = wire::take_string(&mut map, "uri", at)?;
+                let uri = wire::file_uri(uri, cx, &at.key("uri"))?;
+                PlanContent::File { id, uri, meta }
+            }
+            Classified::Known(_) => {
+                let content = wire::owned(wire::take_string(&mut map, "content", at)?);
+                PlanContent::Markdown { id, content, meta }
+            }
+            Classified::Custom(kind) => PlanContent::Custom {
+                kind,
+                id,
+                fields: map,
+                meta,
+            },
+            Classified::Reserved(kind) => PlanContent::Reserved {
+                kind,
+                id,
+                fields: map,
+                meta,
+            },
+        })
+    }
+}
+
+wire::wire_methods!(
+    PlanContent,
+    "plan content (the `plan` object of a `plan_update`)"
+);

@@ -1,0 +1,82 @@
+//! Reading and writing plan entries.
+
+use serde::ser::{SerializeMap, Serializer};
+use serde_json::Value;
+
+use crate::codec::{self as wire, Cx, Spelling, Wire};
+use crate::error::{Error, Path};
+use crate::protocol::entry::{PlanEntry, Priority, Status};
+use crate::protocol::meta::Meta;
+
+impl Wire for PlanEntry {
+    fn write<S: Serializer>(&self, _: Spelling, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(None)?;
+        map.serialize_entry("content", &*self.content)?;
+        map.serialize_entry("priority", &self.priority)?;
+        map.serialize_entry("status", &self.status)?;
+        wire::write_meta(&mut map, self.meta.as_ref())?;
+        map.end()
+    }
+
+    fn emit<W: std::io::Write>(&self, out: W, spelling: Spelling) -> std::io::Result<()> {
+        crate::codec::emit::Emitter::new(out, spelling).entry(self)
+    }
+
+    fn read(value: Value, cx: &mut Cx, at: &Path<'_>) -> Result<Self, Error> {
+        let mut map = wire::expect_object(value, at)?;
+        let content = wire::take_string(&mut map, "content", at)?;
+        let priority = wire::take_string(&mut map, "priority", at)?;
+        let status = wire::take_string(&mut map, "status", at)?;
+        let meta = wire::take_meta(&mut map, cx, at)?;
+        Ok(PlanEntry {
+            content: wire::owned(content),
+            priority: Priority::from_wire(priority),
+            status: Status::from_wire(status),
+            meta,
+        })
+    }
+}
+
+wire::wire_methods!(PlanEntry, "a plan entry");
+
+/// An entry from its three wire strings (the streaming reader's way in).
+pub(crate) fn from_wire(
+    content: String,
+    priority: String,
+    status: String,
+    meta: Option<Meta>,
+) -> PlanEntry {
+    PlanEntry {
+        content: wire::owned(content),
+        priority: Priority::from_wire(priority),
+        status: Status::from_wire(status),
+        meta,
+    }
+}
+
+/// Reads an `entries` array; lenient reading drops malformed entries.
+pub(crate) fn read_entries(
+    items: Vec<Value>,
+    cx: &mut Cx,
+    at: &Path<'_>,
+) -> Result<Vec<PlanEntry>, Error> {
+    let mut entries = Vec::with_capacity(items.len());
+    for (index, item) in items.into_iter().enumerate() {
+        match PlanEntry::read(item, cx, &at.index(index)) {
+            Ok(entry) => entries.push(entry),
+            Err(err) => {
+                cx.skip_or_fail::<()>(err)?;
+            }
+        }
+    }
+    Ok(entries)
+}
+
+/// Writes a list of entries.
+pub(crate) struct Entries<'a>(pub(crate) &'a [PlanEntry]);
+
+impl serde::Serialize for Entries<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|e| wire::Spelled(e, Spelling::Rfd)))
+    }
+}

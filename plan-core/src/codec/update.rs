@@ -1,0 +1,81 @@
+//! Reading and writing session updates.
+
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
+use serde_json::Value;
+
+use crate::codec::entry::{self, Entries};
+use crate::codec::{self as wire, Cx, Spelling, Wire};
+use crate::error::{Error, ErrorKind, Path};
+use crate::protocol::content::PlanContent;
+use crate::protocol::update::{DISCRIMINATOR, OtherUpdate, Plan, SessionUpdate};
+
+impl Wire for SessionUpdate {
+    fn write<S: Serializer>(&self, spelling: Spelling, s: S) -> Result<S::Ok, S::Error> {
+        if let SessionUpdate::Other(other) = self {
+            return wire::SortedMap(&other.0).serialize(s);
+        }
+        let mut map = s.serialize_map(None)?;
+        map.serialize_entry(DISCRIMINATOR, self.kind())?;
+        let meta = match self {
+            SessionUpdate::Plan(plan) => {
+                map.serialize_entry("entries", &Entries(&plan.entries))?;
+                plan.meta.as_ref()
+            }
+            SessionUpdate::PlanUpdate { plan, meta } => {
+                map.serialize_entry("plan", &wire::Spelled(plan, spelling))?;
+                meta.as_ref()
+            }
+            SessionUpdate::PlanRemoved { id, meta } => {
+                map.serialize_entry(spelling.plan_id_key(), id.as_str())?;
+                meta.as_ref()
+            }
+            SessionUpdate::Other(_) => None,
+        };
+        wire::write_meta(&mut map, meta)?;
+        map.end()
+    }
+
+    fn emit<W: std::io::Write>(&self, out: W, spelling: Spelling) -> std::io::Result<()> {
+        crate::codec::emit::Emitter::new(out, spelling).update(self)
+    }
+
+    fn read_str(json: &str, cx: &mut Cx) -> Result<Self, Error> {
+        crate::codec::stream::update(json, cx)
+    }
+
+    fn read(value: Value, cx: &mut Cx, at: &Path<'_>) -> Result<Self, Error> {
+        let mut map = wire::expect_object(value, at)?;
+        let kind = match map.get(DISCRIMINATOR) {
+            Some(Value::String(kind)) => kind.as_str(),
+            Some(other) => return Err(wire::type_error(&at.key(DISCRIMINATOR), "a string", other)),
+            None => {
+                return Err(at.error(ErrorKind::Missing {
+                    field: DISCRIMINATOR,
+                }));
+            }
+        };
+        Ok(match kind {
+            "plan" => {
+                let items = wire::take_array(&mut map, "entries", at)?;
+                let entries = entry::read_entries(items, cx, &at.key("entries"))?;
+                let meta = wire::take_meta(&mut map, cx, at)?;
+                SessionUpdate::Plan(Plan { entries, meta })
+            }
+            "plan_update" => {
+                let plan = map.remove("plan").ok_or_else(|| at.missing("plan"))?;
+                let plan = PlanContent::read(plan, cx, &at.key("plan"))?;
+                let meta = wire::take_meta(&mut map, cx, at)?;
+                SessionUpdate::PlanUpdate { plan, meta }
+            }
+            "plan_removed" => {
+                let id = wire::take_plan_id(&mut map, cx, at)?;
+                let meta = wire::take_meta(&mut map, cx, at)?;
+                SessionUpdate::PlanRemoved { id, meta }
+            }
+            _ => SessionUpdate::Other(OtherUpdate(map)),
+        })
+    }
+}
+
+wire::wire_methods!(SessionUpdate, "a session update (the `update` object)");
