@@ -17,7 +17,7 @@ mod checks;
 mod content;
 mod fallback;
 mod include;
-mod json;
+mod json_tokens;
 mod mapping;
 mod plan;
 // The naming rules, shared with plan-core: `src/rules.rs` is a link to

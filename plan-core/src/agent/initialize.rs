@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::codec::{self as wire, Cx, Skipped};
+use crate::codec::{self as wire, Reading, Skipped};
 use crate::error::{Error, Path};
 use crate::protocol::capabilities::ClientCapabilities;
 use crate::protocol::version::ProtocolVersion;
@@ -100,7 +100,7 @@ impl InitializeRequest {
         } else {
             ["capabilities", "clientCapabilities"]
         };
-        let mut cx = Cx::lenient();
+        let mut cx = Reading::lenient();
         let mut capabilities = ClientCapabilities::default();
         if let Some((key, value)) = keys
             .into_iter()

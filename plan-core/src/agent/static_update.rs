@@ -78,7 +78,7 @@ impl StaticUpdate {
         spelling: Spelling,
     ) -> io::Result<()> {
         writer.write_all(HEAD)?;
-        crate::codec::emit::json_string_contents(&mut writer, session.as_str())?;
+        crate::codec::text_writer::json_string_contents(&mut writer, session.as_str())?;
         writer.write_all(self.tail(spelling).as_bytes())
     }
 }

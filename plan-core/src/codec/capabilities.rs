@@ -3,7 +3,7 @@
 use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 
-use crate::codec::{self as wire, Cx, Spelling, Wire};
+use crate::codec::{self as wire, Reading, Spelling, Wire};
 use crate::error::{Error, Path};
 use crate::protocol::capabilities::{ClientCapabilities, PlanCapabilities};
 
@@ -25,7 +25,7 @@ impl Wire for ClientCapabilities {
         map.end()
     }
 
-    fn read(value: Value, cx: &mut Cx, at: &Path<'_>) -> Result<Self, Error> {
+    fn read(value: Value, cx: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
         let mut other = wire::expect_object(value, at)?;
         let mut caps = Self::default();
         // The RFD key first, so that the ACP key wins when both are present.
@@ -47,7 +47,7 @@ impl Wire for ClientCapabilities {
 
 fn read_capability(
     value: Value,
-    cx: &mut Cx,
+    cx: &mut Reading,
     at: &Path<'_>,
 ) -> Result<Option<PlanCapabilities>, Error> {
     match value {

@@ -4,7 +4,7 @@ use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 
 use crate::codec::entry::{self, Entries};
-use crate::codec::{self as wire, Cx, Wire};
+use crate::codec::{self as wire, Reading, Wire};
 use crate::error::{Error, Path};
 use crate::protocol::content::{OWN_KEYS, PlanContent};
 use crate::protocol::names::{self, Classified};
@@ -36,14 +36,14 @@ impl Wire for PlanContent {
     }
 
     fn emit<W: std::io::Write>(&self, out: W, spelling: Spelling) -> std::io::Result<()> {
-        crate::codec::emit::Emitter::new(out, spelling).content(self)
+        crate::codec::text_writer::Emitter::new(out, spelling).content(self)
     }
 
-    fn read_str(json: &str, cx: &mut Cx) -> Result<Self, Error> {
-        crate::codec::stream::content(json, cx)
+    fn read_str(json: &str, cx: &mut Reading) -> Result<Self, Error> {
+        crate::codec::text_reader::content(json, cx)
     }
 
-    fn read(value: Value, cx: &mut Cx, at: &Path<'_>) -> Result<Self, Error> {
+    fn read(value: Value, cx: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
         let mut map = wire::expect_object(value, at)?;
         let kind = wire::take_string(&mut map, "type", at)?;
         let id = wire::take_plan_id(&mut map, cx, at)?;

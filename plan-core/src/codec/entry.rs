@@ -3,7 +3,7 @@
 use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 
-use crate::codec::{self as wire, Cx, Spelling, Wire};
+use crate::codec::{self as wire, Reading, Spelling, Wire};
 use crate::error::{Error, Path};
 use crate::protocol::entry::{PlanEntry, Priority, Status};
 use crate::protocol::meta::Meta;
@@ -19,10 +19,10 @@ impl Wire for PlanEntry {
     }
 
     fn emit<W: std::io::Write>(&self, out: W, spelling: Spelling) -> std::io::Result<()> {
-        crate::codec::emit::Emitter::new(out, spelling).entry(self)
+        crate::codec::text_writer::Emitter::new(out, spelling).entry(self)
     }
 
-    fn read(value: Value, cx: &mut Cx, at: &Path<'_>) -> Result<Self, Error> {
+    fn read(value: Value, cx: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
         let mut map = wire::expect_object(value, at)?;
         let content = wire::take_string(&mut map, "content", at)?;
         let priority = wire::take_string(&mut map, "priority", at)?;
@@ -57,7 +57,7 @@ pub(crate) fn from_wire(
 /// Reads an `entries` array; lenient reading drops malformed entries.
 pub(crate) fn read_entries(
     items: Vec<Value>,
-    cx: &mut Cx,
+    cx: &mut Reading,
     at: &Path<'_>,
 ) -> Result<Vec<PlanEntry>, Error> {
     let mut entries = Vec::with_capacity(items.len());

@@ -21,10 +21,10 @@ use crate::rules;
 pub(crate) mod capabilities;
 pub(crate) mod content;
 pub(crate) mod custom;
-pub(crate) mod emit;
 pub(crate) mod entry;
 pub(crate) mod notification;
-pub(crate) mod stream;
+pub(crate) mod text_reader;
+pub(crate) mod text_writer;
 pub(crate) mod update;
 
 /// Something lenient reading dropped instead of failing the message.
@@ -90,12 +90,12 @@ pub struct Lenient<T> {
 }
 
 /// Reading state: the mode and what lenient reading has dropped so far.
-pub(crate) struct Cx {
+pub(crate) struct Reading {
     lenient: bool,
     skipped: Vec<Skipped>,
 }
 
-impl Cx {
+impl Reading {
     pub(crate) fn strict() -> Self {
         Self {
             lenient: false,
@@ -147,17 +147,17 @@ pub(crate) trait Wire: Sized {
     /// Writes `self` in `spelling`.
     fn write<S: Serializer>(&self, spelling: Spelling, s: S) -> Result<S::Ok, S::Error>;
     /// Reads a value; `at` is where `value` sits in the whole message.
-    fn read(value: Value, cx: &mut Cx, at: &Path<'_>) -> Result<Self, Error>;
+    fn read(value: Value, cx: &mut Reading, at: &Path<'_>) -> Result<Self, Error>;
 
     /// Writes JSON text. By default through serde; the message types
-    /// override it with the direct writer (`emit.rs`).
+    /// override it with the direct writer (`text_writer.rs`).
     fn emit<W: std::io::Write>(&self, out: W, spelling: Spelling) -> std::io::Result<()> {
         serde_json::to_writer(out, &Spelled(self, spelling)).map_err(std::io::Error::from)
     }
 
     /// Reads JSON text. By default through a `Value`; the message types
-    /// override it with the streaming reader (`stream.rs`).
-    fn read_str(json: &str, cx: &mut Cx) -> Result<Self, Error> {
+    /// override it with the streaming reader (`text_reader.rs`).
+    fn read_str(json: &str, cx: &mut Reading) -> Result<Self, Error> {
         let value: Value = serde_json::from_str(json).map_err(|e| Error::syntax(&e))?;
         Self::read(value, cx, &Path::Root)
     }
@@ -173,7 +173,7 @@ impl<T: Wire> serde::Serialize for Spelled<'_, T> {
 }
 
 /// Reads a whole JSON text as `T`.
-pub(crate) fn read_json<T: Wire>(json: &str, cx: &mut Cx) -> Result<T, Error> {
+pub(crate) fn read_json<T: Wire>(json: &str, cx: &mut Reading) -> Result<T, Error> {
     T::read_str(json, cx)
 }
 
@@ -207,7 +207,7 @@ macro_rules! wire_methods {
             /// [`Error`](crate::Error) if the text is not JSON or breaks the
             /// protocol; the error says where.
             pub fn from_json(json: &str) -> Result<Self, $crate::Error> {
-                $crate::codec::read_json(json, &mut $crate::codec::Cx::strict())
+                $crate::codec::read_json(json, &mut $crate::codec::Reading::strict())
             }
 
             #[doc = concat!("Reads ", $what, " from bytes of JSON text (what a transport hands over).")]
@@ -225,7 +225,7 @@ macro_rules! wire_methods {
             /// # Errors
             /// [`Error`](crate::Error) for mistakes lenient reading does not drop.
             pub fn from_json_lenient(json: &str) -> Result<$crate::Lenient<Self>, $crate::Error> {
-                let mut cx = $crate::codec::Cx::lenient();
+                let mut cx = $crate::codec::Reading::lenient();
                 let value = $crate::codec::read_json(json, &mut cx)?;
                 Ok($crate::Lenient {
                     value,
@@ -238,7 +238,7 @@ macro_rules! wire_methods {
             /// # Errors
             /// [`Error`](crate::Error) if the value breaks the protocol; the error says where.
             pub fn from_value(value: ::serde_json::Value) -> Result<Self, $crate::Error> {
-                let mut cx = $crate::codec::Cx::strict();
+                let mut cx = $crate::codec::Reading::strict();
                 <Self as $crate::codec::Wire>::read(value, &mut cx, &$crate::error::Path::Root)
             }
 
@@ -335,7 +335,7 @@ pub(crate) fn take_array(
 /// Removes and returns the plan id, in either spelling; both at once is an error.
 pub(crate) fn take_plan_id(
     map: &mut Map<String, Value>,
-    cx: &mut Cx,
+    cx: &mut Reading,
     at: &Path<'_>,
 ) -> Result<PlanId, Error> {
     let rfd = Spelling::Rfd.plan_id_key();
@@ -353,13 +353,13 @@ pub(crate) fn take_plan_id(
 
 /// A plan id read from a message: checked; lenient reading keeps a blank
 /// one (the SDKs read any string) and reports it.
-pub(crate) fn plan_id(id: String, cx: &mut Cx, at: &Path<'_>) -> Result<PlanId, Error> {
+pub(crate) fn plan_id(id: String, cx: &mut Reading, at: &Path<'_>) -> Result<PlanId, Error> {
     checked(id, rules::check_plan_id, cx, at).map(PlanId::new_unchecked)
 }
 
 /// A file URI read from a message: checked; lenient reading keeps one that
 /// is not an RFC 3986 URI (the SDKs read any string) and reports it.
-pub(crate) fn file_uri(uri: String, cx: &mut Cx, at: &Path<'_>) -> Result<FileUri, Error> {
+pub(crate) fn file_uri(uri: String, cx: &mut Reading, at: &Path<'_>) -> Result<FileUri, Error> {
     checked(uri, rules::check_uri, cx, at).map(FileUri::new_unchecked)
 }
 
@@ -367,7 +367,7 @@ pub(crate) fn file_uri(uri: String, cx: &mut Cx, at: &Path<'_>) -> Result<FileUr
 fn checked<P: fmt::Display>(
     text: String,
     rule: fn(&str) -> Result<(), P>,
-    cx: &mut Cx,
+    cx: &mut Reading,
     at: &Path<'_>,
 ) -> Result<Cow<'static, str>, Error> {
     if let Err(problem) = rule(&text) {
@@ -379,7 +379,7 @@ fn checked<P: fmt::Display>(
 /// Removes and returns the optional `_meta` field.
 pub(crate) fn take_meta(
     map: &mut Map<String, Value>,
-    cx: &mut Cx,
+    cx: &mut Reading,
     at: &Path<'_>,
 ) -> Result<Option<Meta>, Error> {
     match map.remove(Meta::KEY) {

@@ -3,7 +3,7 @@
 use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 
-use crate::codec::{self as wire, Cx, Spelling, Wire};
+use crate::codec::{self as wire, Reading, Spelling, Wire};
 use crate::error::{Error, ErrorKind, Path};
 use crate::protocol::id::SessionId;
 use crate::protocol::notification::{METHOD, SessionNotification};
@@ -33,14 +33,14 @@ impl Wire for SessionNotification {
     }
 
     fn emit<W: std::io::Write>(&self, out: W, spelling: Spelling) -> std::io::Result<()> {
-        crate::codec::emit::Emitter::new(out, spelling).notification(self)
+        crate::codec::text_writer::Emitter::new(out, spelling).notification(self)
     }
 
-    fn read_str(json: &str, cx: &mut Cx) -> Result<Self, Error> {
-        crate::codec::stream::notification(json, cx)
+    fn read_str(json: &str, cx: &mut Reading) -> Result<Self, Error> {
+        crate::codec::text_reader::notification(json, cx)
     }
 
-    fn read(value: Value, cx: &mut Cx, at: &Path<'_>) -> Result<Self, Error> {
+    fn read(value: Value, cx: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
         let mut envelope = wire::expect_object(value, at)?;
         let version = wire::take_string(&mut envelope, "jsonrpc", at)?;
         if version != "2.0" {
@@ -69,7 +69,7 @@ impl Wire for SessionNotification {
 /// Reads the `params` object of a `session/update` (`at` is where it is).
 pub(crate) fn read_params(
     params: Value,
-    cx: &mut Cx,
+    cx: &mut Reading,
     at: &Path<'_>,
 ) -> Result<SessionNotification, Error> {
     let mut params = wire::expect_object(params, at)?;

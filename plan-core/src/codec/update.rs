@@ -5,7 +5,7 @@ use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 
 use crate::codec::entry::{self, Entries};
-use crate::codec::{self as wire, Cx, Spelling, Wire};
+use crate::codec::{self as wire, Reading, Spelling, Wire};
 use crate::error::{Error, ErrorKind, Path};
 use crate::protocol::content::PlanContent;
 use crate::protocol::update::{DISCRIMINATOR, OtherUpdate, Plan, SessionUpdate};
@@ -37,14 +37,14 @@ impl Wire for SessionUpdate {
     }
 
     fn emit<W: std::io::Write>(&self, out: W, spelling: Spelling) -> std::io::Result<()> {
-        crate::codec::emit::Emitter::new(out, spelling).update(self)
+        crate::codec::text_writer::Emitter::new(out, spelling).update(self)
     }
 
-    fn read_str(json: &str, cx: &mut Cx) -> Result<Self, Error> {
-        crate::codec::stream::update(json, cx)
+    fn read_str(json: &str, cx: &mut Reading) -> Result<Self, Error> {
+        crate::codec::text_reader::update(json, cx)
     }
 
-    fn read(value: Value, cx: &mut Cx, at: &Path<'_>) -> Result<Self, Error> {
+    fn read(value: Value, cx: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
         let mut map = wire::expect_object(value, at)?;
         let kind = match map.get(DISCRIMINATOR) {
             Some(Value::String(kind)) => kind.as_str(),

@@ -29,7 +29,7 @@ use agent_client_protocol_schema::{v1, v2};
 use serde_json::Value;
 
 use crate::agent::initialize::InitializeRequest;
-use crate::codec::{Cx, Spelling};
+use crate::codec::{Reading, Spelling};
 use crate::error::Path;
 use crate::protocol::capabilities::{ClientCapabilities, PlanCapabilities};
 use crate::protocol::notification::{METHOD, SessionNotification};
@@ -56,7 +56,7 @@ impl JsonRpcMessage for SessionNotification {
             return Err(SdkError::method_not_found().data(Value::from(method)));
         }
         // Read as a client reads: leniently, like the SDK's own types.
-        let mut cx = Cx::lenient();
+        let mut cx = Reading::lenient();
         crate::codec::notification::read_params(params.clone(), &mut cx, &Path::Root)
             .map_err(|e| SdkError::invalid_params().data(Value::from(e.to_string())))
     }

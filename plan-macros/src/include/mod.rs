@@ -1,13 +1,13 @@
 //! `include_plan!("path.json")`: a JSON fixture read at compile time,
 //! checked with `plan!`'s rules, expanded to the value `plan!` would build.
-//! Read (`doc.rs`) → check (here, into `plan::valid::Plan`) → generate
+//! Read (`json_reader.rs`) → check (here, into `plan::valid::Plan`) → generate
 //! (`plan::expand`, shared with `plan!`).
 
-mod doc;
+mod json_reader;
 
 use std::path::PathBuf;
 
-use doc::{Kind, Node};
+use json_reader::{Kind, Node};
 use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use quote::quote;
 use syn::LitStr;
@@ -53,8 +53,9 @@ fn read(lit: &LitStr) -> Result<(Plan, PathBuf), syn::Error> {
     let file = PathBuf::from(dir).join(&relative);
     let text = std::fs::read_to_string(&file)
         .map_err(|e| syn::Error::new(span, format!("cannot read `{}`: {e}", file.display())))?;
-    let doc = doc::parse(&text).map_err(|e| syn::Error::new(span, format!("{relative}:{e}")))?;
-    let mut cx = Cx {
+    let doc =
+        json_reader::parse(&text).map_err(|e| syn::Error::new(span, format!("{relative}:{e}")))?;
+    let mut cx = FixtureCheck {
         file: relative,
         span,
         errors: Errors::new(Vec::new()),
@@ -64,13 +65,13 @@ fn read(lit: &LitStr) -> Result<(Plan, PathBuf), syn::Error> {
 }
 
 /// Checking state: where errors point and what they say.
-struct Cx {
+struct FixtureCheck {
     file: String,
     span: Span,
     errors: Errors,
 }
 
-impl Cx {
+impl FixtureCheck {
     /// Reports `message` at `node`, naming the file, line, column and JSON path.
     fn at(&mut self, node: &Node, path: &str, message: impl std::fmt::Display) {
         let place = if path.is_empty() {

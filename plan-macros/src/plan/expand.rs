@@ -5,7 +5,7 @@ use quote::{quote, quote_spanned};
 
 use super::ast::Text;
 use super::valid::{CheckedEntry, CheckedName, Plan, Shape};
-use crate::json::{self, Json};
+use crate::json_tokens::{self as json, Json};
 
 /// The expression `plan!` expands to: a `PlanContent`, or a v1 `Plan`.
 pub(crate) fn value(plan: &Plan) -> TokenStream {

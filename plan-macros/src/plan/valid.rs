@@ -241,7 +241,7 @@ fn text_value(field: Field, expected: &str, errors: &mut Errors) -> Option<Text>
 /// A value that must be a `{ ... }` group.
 fn braced(field: Field, expected: &str, errors: &mut Errors) -> Option<Group> {
     match field.value {
-        Value::Braced(group) => match crate::json::check_structure(&group) {
+        Value::Braced(group) => match crate::json_tokens::check_structure(&group) {
             Ok(()) => Some(group),
             Err((span, message)) => {
                 errors.at(span, message);
@@ -287,7 +287,8 @@ fn check_entry(entry: Entry, v1: bool, errors: &mut Errors) -> Option<CheckedEnt
             "an entry's content cannot be empty; say what the step does",
         );
     }
-    if let Some(Err((span, message))) = entry.meta.as_ref().map(crate::json::check_structure) {
+    if let Some(Err((span, message))) = entry.meta.as_ref().map(crate::json_tokens::check_structure)
+    {
         errors.at(span, message);
         return None;
     }

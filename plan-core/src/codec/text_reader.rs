@@ -18,7 +18,7 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 use serde_json::{Map, Value};
 
 use crate::codec::entry;
-use crate::codec::{self as wire, Cx, Spelling, Wire};
+use crate::codec::{self as wire, Reading, Spelling, Wire};
 use crate::error::{Error, ErrorKind, Path};
 use crate::protocol::content::PlanContent;
 use crate::protocol::entry::PlanEntry;
@@ -32,7 +32,7 @@ use serde_json::value::RawValue;
 
 /// Reading state: the mode, and the first rule broken (which stops the parse).
 struct State<'c> {
-    cx: &'c mut Cx,
+    cx: &'c mut Reading,
     broken: Option<Error>,
 }
 
@@ -52,7 +52,7 @@ impl State<'_> {
 /// Runs `seed` over the whole text.
 fn run<T>(
     json: &str,
-    cx: &mut Cx,
+    cx: &mut Reading,
     seed: impl FnOnce(
         &mut State<'_>,
         &mut serde_json::Deserializer<serde_json::de::StrRead<'_>>,
@@ -68,7 +68,7 @@ fn run<T>(
     }
 }
 
-pub(crate) fn notification(json: &str, cx: &mut Cx) -> Result<SessionNotification, Error> {
+pub(crate) fn notification(json: &str, cx: &mut Reading) -> Result<SessionNotification, Error> {
     run(json, cx, |st, de| {
         NotificationSeed {
             st,
@@ -78,7 +78,7 @@ pub(crate) fn notification(json: &str, cx: &mut Cx) -> Result<SessionNotificatio
     })
 }
 
-pub(crate) fn update(json: &str, cx: &mut Cx) -> Result<SessionUpdate, Error> {
+pub(crate) fn update(json: &str, cx: &mut Reading) -> Result<SessionUpdate, Error> {
     run(json, cx, |st, de| {
         UpdateSeed {
             st,
@@ -88,7 +88,7 @@ pub(crate) fn update(json: &str, cx: &mut Cx) -> Result<SessionUpdate, Error> {
     })
 }
 
-pub(crate) fn content(json: &str, cx: &mut Cx) -> Result<PlanContent, Error> {
+pub(crate) fn content(json: &str, cx: &mut Reading) -> Result<PlanContent, Error> {
     run(json, cx, |st, de| {
         ContentSeed {
             st,
@@ -556,7 +556,7 @@ impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
 fn plan_id(
     rfd: Option<Value>,
     acp: Option<Value>,
-    cx: &mut Cx,
+    cx: &mut Reading,
     at: &Path<'_>,
 ) -> Result<PlanId, Error> {
     let mut map = Map::new();
@@ -576,7 +576,7 @@ fn fallback<'de, A: MapAccess<'de>, T>(
     at: &Path<'_>,
     first: &Key,
     mut map: A,
-    read: impl FnOnce(Value, &mut Cx, &Path<'_>) -> Result<T, Error>,
+    read: impl FnOnce(Value, &mut Reading, &Path<'_>) -> Result<T, Error>,
 ) -> Result<T, A::Error> {
     let mut object = Map::new();
     let first_value = map.next_value::<Value>()?;
