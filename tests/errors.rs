@@ -88,7 +88,7 @@ fn malformed_notifications_say_what_and_where() {
             message(
                 r#"{"sessionUpdate":"plan_update","plan":{"type":"items","id":"a","planId":"a","entries":[]}}"#,
             ),
-            "at `params.update.plan`: both `id` and `planId` are present; they are two spellings of one field, send one",
+            "at `params.update.plan`: both `id` and `planId` are present; they are two spellings of one field, keep one",
         ),
         (
             message(

@@ -4,6 +4,8 @@ use std::fmt;
 
 use serde_json::Value;
 
+use crate::rules::{ExplainSpelling, SpellingProblem};
+
 /// A message that could not be read: what was wrong and where in the message.
 ///
 /// The location is a path in the JSON value, in the usual dotted notation,
@@ -132,16 +134,18 @@ impl fmt::Display for ErrorKind {
             Self::Syntax { message, .. } | Self::Invalid { message } => f.write_str(message),
             Self::Missing { field } => write!(f, "missing required field `{field}`"),
             Self::Type { expected, found } => write!(f, "expected {expected}, found {found}"),
-            Self::MissingEither { rfd, acp } => {
-                write!(
-                    f,
-                    "missing required field `{acp}` (or `{rfd}`, its RFD spelling)"
-                )
+            Self::MissingEither { rfd, acp } => ExplainSpelling {
+                problem: SpellingProblem::Missing,
+                rfd,
+                acp,
             }
-            Self::BothSpellings { rfd, acp } => write!(
-                f,
-                "both `{rfd}` and `{acp}` are present; they are two spellings of one field, send one"
-            ),
+            .fmt(f),
+            Self::BothSpellings { rfd, acp } => ExplainSpelling {
+                problem: SpellingProblem::Both,
+                rfd,
+                acp,
+            }
+            .fmt(f),
         }
     }
 }

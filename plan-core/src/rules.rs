@@ -20,6 +20,48 @@ pub(crate) const V1_STATUSES: [&str; 3] = ["pending", "in_progress", "completed"
 /// The plan content types ACP defines.
 pub(crate) const KNOWN_PLAN_TYPES: [&str; 3] = ["items", "file", "markdown"];
 
+/// The plan id's key in the source documents' spelling and in the ACP one.
+pub(crate) const PLAN_ID_KEYS: [&str; 2] = ["id", "planId"];
+/// The keys a plan object writes itself (its type, its id in either spelling,
+/// `_meta`): a custom plan's own fields cannot hold them.
+pub(crate) const OWN_KEYS: [&str; 4] = ["type", PLAN_ID_KEYS[0], PLAN_ID_KEYS[1], "_meta"];
+
+/// What is wrong with a field that has two spellings (the plan id).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SpellingProblem {
+    /// Neither spelling is there.
+    Missing,
+    /// Both are there: ambiguous.
+    Both,
+}
+
+/// A [`SpellingProblem`] with the field's two keys, as one sentence.
+pub(crate) struct ExplainSpelling<'a> {
+    pub(crate) problem: SpellingProblem,
+    /// The source documents' spelling, e.g. `id`.
+    pub(crate) rfd: &'a str,
+    /// The ACP spelling, e.g. `planId`.
+    pub(crate) acp: &'a str,
+}
+
+impl fmt::Display for ExplainSpelling<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Self { rfd, acp, .. } = self;
+        match self.problem {
+            SpellingProblem::Missing => {
+                write!(
+                    f,
+                    "missing required field `{acp}` (or `{rfd}`, its RFD spelling)"
+                )
+            }
+            SpellingProblem::Both => write!(
+                f,
+                "both `{rfd}` and `{acp}` are present; they are two spellings of one field, keep one"
+            ),
+        }
+    }
+}
+
 /// Why a name cannot be a custom value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum NameProblem {

@@ -10,8 +10,7 @@ use crate::protocol::id::{FileUri, PlanId};
 use crate::protocol::meta::Meta;
 use crate::protocol::names::{CustomName, ReservedName};
 
-/// The keys a plan object writes itself; custom `fields` cannot hold them.
-pub(crate) const OWN_KEYS: [&str; 4] = ["type", "id", "planId", Meta::KEY];
+pub(crate) use crate::rules::OWN_KEYS;
 
 /// The content of one plan, as carried by a `plan_update`: a tagged union on
 /// `type`. Every variant has a plan id, unique within the session.

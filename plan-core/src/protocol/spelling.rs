@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::rules::PLAN_ID_KEYS;
+
 /// Which of the two spellings in use today a message is written in.
 ///
 /// The source documents (the Plan Operations RFD) and the ACP schema as
@@ -38,8 +40,8 @@ impl Spelling {
     /// The key of a plan's id.
     pub const fn plan_id_key(self) -> &'static str {
         match self {
-            Self::Rfd => "id",
-            Self::Acp => "planId",
+            Self::Rfd => PLAN_ID_KEYS[0],
+            Self::Acp => PLAN_ID_KEYS[1],
         }
     }
 

@@ -203,7 +203,7 @@ impl FixtureCheck {
                 })?;
                 let own: Vec<&(String, Node)> = fields
                     .iter()
-                    .filter(|(k, _)| !["type", "id", "planId", "_meta"].contains(&k.as_str()))
+                    .filter(|(k, _)| !rules::OWN_KEYS.contains(&k.as_str()))
                     .collect();
                 let group = (!own.is_empty()).then(|| object_tokens(own.into_iter()));
                 Shape::Custom(id?, name, group)
@@ -213,19 +213,17 @@ impl FixtureCheck {
     }
 
     fn plan_id(&mut self, node: &Node, fields: &[(String, Node)], path: &str) -> Option<Text> {
-        let (key, value) = match (field(fields, "id"), field(fields, "planId")) {
+        let [rfd, acp] = rules::PLAN_ID_KEYS;
+        let explain = |problem| rules::ExplainSpelling { problem, rfd, acp };
+        let (key, value) = match (field(fields, rfd), field(fields, acp)) {
             (Some(_), Some(value)) => {
-                self.at(value, path, "both `id` and `planId` are present; they are two spellings of one field, give one");
+                self.at(value, path, explain(rules::SpellingProblem::Both));
                 return None;
             }
-            (Some(value), None) => ("id", value),
-            (None, Some(value)) => ("planId", value),
+            (Some(value), None) => (rfd, value),
+            (None, Some(value)) => (acp, value),
             (None, None) => {
-                self.at(
-                    node,
-                    path,
-                    "missing required field `planId` (or `id`, its RFD spelling)",
-                );
+                self.at(node, path, explain(rules::SpellingProblem::Missing));
                 return None;
             }
         };

@@ -15,8 +15,7 @@ const KEYS: [&str; 8] = [
 ];
 /// The keys that say what kind of plan it is; a call has exactly one.
 const CONTENT_KEYS: [&str; 5] = ["items", "entries", "markdown", "file", "type"];
-/// Keys a custom plan writes itself, so `fields` cannot hold them.
-const OWN_KEYS: [&str; 4] = ["type", "id", "planId", "_meta"];
+use crate::rules::OWN_KEYS;
 
 /// A call that passed every check.
 pub(crate) struct Plan {
