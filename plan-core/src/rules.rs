@@ -62,6 +62,48 @@ impl fmt::Display for ExplainSpelling<'_> {
     }
 }
 
+/// A priority or status that protocol v1 does not have: `cancelled` (a
+/// known v2 status) or a custom `_x` value. Its `Display` is the one wording;
+/// each place adds what it means there.
+pub(crate) struct NotInV1<'a> {
+    /// "priority" or "status".
+    pub(crate) what: &'a str,
+    /// The value.
+    pub(crate) name: &'a str,
+}
+
+impl NotInV1<'_> {
+    /// The values v1 has for `what`.
+    fn v1_values(&self) -> &'static [&'static str] {
+        if self.what == "priority" {
+            &KNOWN_PRIORITIES
+        } else {
+            &V1_STATUSES
+        }
+    }
+}
+
+impl fmt::Display for NotInV1<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Self { what, name } = self;
+        if name.starts_with('_') {
+            write!(f, "protocol v1 has no custom {what} `{name}`, only ")?;
+        } else {
+            write!(f, "`{name}` does not exist in protocol v1, only ")?;
+        }
+        let values = self.v1_values();
+        for (i, value) in values.iter().enumerate() {
+            match i {
+                0 => {}
+                i if i + 1 == values.len() => f.write_str(" and ")?,
+                _ => f.write_str(", ")?,
+            }
+            write!(f, "`{value}`")?;
+        }
+        Ok(())
+    }
+}
+
 /// Why a name cannot be a custom value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum NameProblem {

@@ -100,6 +100,17 @@ impl NameKind {
     }
 }
 
+/// A value v1 lacks, in a v1 plan: the shared wording and the fix here.
+fn not_in_v1(span: Span, what: &str, name: &str, errors: &mut Errors) {
+    errors.at(
+        span,
+        format_args!(
+            "{}: a v1 plan (`entries: [...]`) cannot carry it; write `items: [...]` with an `id` for a v2 plan",
+            rules::NotInV1 { what, name }
+        ),
+    );
+}
+
 /// A name that passed: one the protocol knows, or a valid custom one.
 pub(crate) enum Name {
     Known(&'static str),
@@ -128,20 +139,14 @@ pub(crate) fn check_name(
     let what = kind.what();
     if let Some(known) = kind.known().iter().find(|k| **k == text) {
         if v1 && !kind.v1_known().contains(known) {
-            errors.at(span, format_args!(
-                "`{known}` does not exist in protocol v1; a v1 plan (`entries: [...]`) knows only {}; write `items: [...]` with an `id` for a v2 plan",
-                list(kind.v1_known())
-            ));
+            not_in_v1(span, what, known, errors);
             return None;
         }
         return Some(Name::Known(known));
     }
     match rules::check_custom_name(text) {
         Ok(()) if v1 => {
-            errors.at(span, format_args!(
-                "a v1 plan (`entries: [...]`) cannot carry the custom {what} `{text}`; v1 knows only {}",
-                list(kind.v1_known())
-            ));
+            not_in_v1(span, what, text, errors);
             None
         }
         Ok(()) => Some(Name::Custom(text.to_owned())),

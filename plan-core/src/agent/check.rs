@@ -9,7 +9,7 @@ use crate::protocol::entry::{PlanEntry, Priority, Status};
 use crate::protocol::notification::SessionNotification;
 use crate::protocol::update::SessionUpdate;
 use crate::protocol::version::ProtocolVersion;
-use crate::rules::{ExplainName, NameProblem};
+use crate::rules::{ExplainName, NameProblem, NotInV1};
 
 /// One thing in a message that a conforming peer must not send, or that a
 /// published SDK reader of the protocol version would reject or drop.
@@ -106,6 +106,17 @@ impl Checker {
         );
     }
 
+    fn not_in_v1(&mut self, at: &Path<'_>, what: &str, name: &str) {
+        self.report(
+            at,
+            V1_VALUES,
+            format_args!(
+                "{}; a v1 reader drops this entry without a word",
+                NotInV1 { what, name }
+            ),
+        );
+    }
+
     fn entries(&mut self, entries: &[PlanEntry], v1: bool, at: &Path<'_>) {
         for (index, entry) in entries.iter().enumerate() {
             let at = at.index(index);
@@ -117,9 +128,7 @@ impl Checker {
     fn priority(&mut self, priority: &Priority, v1: bool, at: &Path<'_>) {
         match priority {
             Priority::Reserved(name) => self.reserved(at, name.as_str()),
-            Priority::Custom(name) if v1 => self.report(at, V1_VALUES, format_args!(
-                "protocol v1 has no custom priority `{name}`, only `high`, `medium` and `low`; a v1 reader drops this entry without a word"
-            )),
+            Priority::Custom(name) if v1 => self.not_in_v1(at, "priority", name.as_str()),
             _ => {}
         }
     }
@@ -127,14 +136,8 @@ impl Checker {
     fn status(&mut self, status: &Status, v1: bool, at: &Path<'_>) {
         match status {
             Status::Reserved(name) => self.reserved(at, name.as_str()),
-            Status::Cancelled if v1 => self.report(
-                at,
-                V1_VALUES,
-                "`cancelled` does not exist in protocol v1, only `pending`, `in_progress` and `completed`; a v1 reader drops this entry without a word",
-            ),
-            Status::Custom(name) if v1 => self.report(at, V1_VALUES, format_args!(
-                "protocol v1 has no custom status `{name}`, only `pending`, `in_progress` and `completed`; a v1 reader drops this entry without a word"
-            )),
+            Status::Cancelled if v1 => self.not_in_v1(at, "status", status.as_str()),
+            Status::Custom(name) if v1 => self.not_in_v1(at, "status", name.as_str()),
             _ => {}
         }
     }
