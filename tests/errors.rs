@@ -209,3 +209,18 @@ fn a_repeated_key_is_ambiguous_and_an_error() {
     let other = r#"{"sessionUpdate":"agent_message_chunk","x":1,"x":2}"#;
     assert!(SessionUpdate::from_json(other).is_err());
 }
+
+#[test]
+fn a_blank_entry_is_read_and_reported_by_check() {
+    let update = plan_core::SessionUpdate::from_json(
+        r#"{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"p","entries":[{"content":"  ","priority":"high","status":"pending"}]}}"#,
+    )
+    .unwrap();
+    let violations = update.check().unwrap_err();
+    assert_eq!(violations[0].rule(), "blank-content");
+    assert_eq!(violations[0].path(), "plan.entries[0].content");
+    assert_eq!(
+        violations[0].message(),
+        "an entry's content cannot be empty; say what the step does"
+    );
+}

@@ -104,6 +104,25 @@ impl fmt::Display for NotInV1<'_> {
     }
 }
 
+/// An entry's (or a step's) content is blank: it must say what the step does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct BlankContent;
+
+/// Checks an entry's content: at least one character that is not white space.
+pub(crate) fn check_content(content: &str) -> Result<(), BlankContent> {
+    if content.trim().is_empty() {
+        Err(BlankContent)
+    } else {
+        Ok(())
+    }
+}
+
+impl fmt::Display for BlankContent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an entry's content cannot be empty; say what the step does")
+    }
+}
+
 /// Why a name cannot be a custom value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum NameProblem {

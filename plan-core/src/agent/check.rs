@@ -9,7 +9,7 @@ use crate::protocol::entry::{PlanEntry, Priority, Status};
 use crate::protocol::notification::SessionNotification;
 use crate::protocol::update::SessionUpdate;
 use crate::protocol::version::ProtocolVersion;
-use crate::rules::{ExplainName, NameProblem, NotInV1};
+use crate::rules::{ExplainName, NameProblem, NotInV1, check_content};
 
 /// One thing in a message that a conforming peer must not send, or that a
 /// published SDK reader of the protocol version would reject or drop.
@@ -46,6 +46,8 @@ impl Violation {
     }
 
     /// Every rule `check` applies, by name:
+    /// - `blank-content`: an entry whose content is empty or white space
+    ///   (readers keep it; it tells the user nothing);
     /// - `reserved-name`: a non-`_` name that is not known (reserved for ACP);
     /// - `v1-values`: `cancelled` or a custom `_x` value where v1 is read
     ///   (a v1 `plan`; any plan under protocol v1): the v1 reader drops the entry;
@@ -55,6 +57,7 @@ impl Violation {
     /// - `v2-unstable`: `file`, `markdown` or `plan_removed` under protocol
     ///   v2, read only by readers of v2's unstable schema.
     pub const RULES: &'static [&'static str] = &[
+        BLANK_CONTENT,
         RESERVED,
         V1_VALUES,
         V1_PLAN_TYPES,
@@ -63,6 +66,7 @@ impl Violation {
     ];
 }
 
+const BLANK_CONTENT: &str = "blank-content";
 const RESERVED: &str = "reserved-name";
 const V1_VALUES: &str = "v1-values";
 const V1_PLAN_TYPES: &str = "v1-plan-types";
@@ -120,6 +124,9 @@ impl Checker {
     fn entries(&mut self, entries: &[PlanEntry], v1: bool, at: &Path<'_>) {
         for (index, entry) in entries.iter().enumerate() {
             let at = at.index(index);
+            if let Err(problem) = check_content(&entry.content) {
+                self.report(&at.key("content"), BLANK_CONTENT, problem);
+            }
             self.priority(&entry.priority, v1, &at.key("priority"));
             self.status(&entry.status, v1, &at.key("status"));
         }

@@ -267,13 +267,9 @@ impl FixtureCheck {
         };
         let content = self.string(node, fields, "content", path);
         if let Some((text, content_node)) = &content
-            && text.trim().is_empty()
+            && let Err(problem) = rules::check_content(text)
         {
-            self.at(
-                content_node,
-                &join(path, "content"),
-                "an entry's content cannot be empty; say what the step does",
-            );
+            self.at(content_node, &join(path, "content"), problem);
         }
         let priority = self.name(node, fields, "priority", path, NameKind::Priority, v1);
         let status = self.name(node, fields, "status", path, NameKind::Status, v1);

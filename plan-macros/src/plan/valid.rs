@@ -279,12 +279,9 @@ fn check_entry(entry: Entry, v1: bool, errors: &mut Errors) -> Option<CheckedEnt
     let priority = check_name(entry.priority, NameKind::Priority, v1, errors);
     let status = check_name(entry.status, NameKind::Status, v1, errors);
     if let Text::Str(lit) = &entry.content
-        && lit.value().trim().is_empty()
+        && let Err(problem) = rules::check_content(&lit.value())
     {
-        errors.at(
-            lit.span(),
-            "an entry's content cannot be empty; say what the step does",
-        );
+        errors.at(lit.span(), problem);
     }
     if let Some(Err((span, message))) = entry.meta.as_ref().map(crate::json_tokens::check_structure)
     {

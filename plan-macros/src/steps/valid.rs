@@ -134,11 +134,8 @@ fn check_step<'a>(
         ));
         return None;
     };
-    if content.trim().is_empty() {
-        errors.at(
-            span,
-            "a step's content cannot be empty; say what the step does",
-        );
+    if let Err(problem) = crate::rules::check_content(&content) {
+        errors.at(span, problem);
         return None;
     }
     if earlier.iter().any(|step| step.content == content) {
