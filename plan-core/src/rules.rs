@@ -104,6 +104,54 @@ impl fmt::Display for NotInV1<'_> {
     }
 }
 
+/// The JSON-RPC version every ACP message carries.
+pub(crate) const JSONRPC_VERSION: &str = "2.0";
+/// The JSON-RPC method of every session update.
+pub(crate) const SESSION_UPDATE: &str = "session/update";
+
+/// What is wrong with the JSON-RPC envelope of a `session/update`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum EnvelopeProblem<'a> {
+    /// `jsonrpc` is not `"2.0"`.
+    Version(&'a str),
+    /// `method` is not `session/update`.
+    Method(&'a str),
+    /// The message has an `id`: it is a request.
+    HasId,
+}
+
+/// Checks the `jsonrpc` and `method` of a `session/update`.
+pub(crate) fn check_envelope<'a>(
+    version: &'a str,
+    method: &'a str,
+) -> Result<(), EnvelopeProblem<'a>> {
+    if version != JSONRPC_VERSION {
+        Err(EnvelopeProblem::Version(version))
+    } else if method != SESSION_UPDATE {
+        Err(EnvelopeProblem::Method(method))
+    } else {
+        Ok(())
+    }
+}
+
+impl fmt::Display for EnvelopeProblem<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Version(found) => {
+                write!(
+                    f,
+                    "expected JSON-RPC version \"{JSONRPC_VERSION}\", found {found:?}"
+                )
+            }
+            Self::Method(found) => write!(f, "expected method `{SESSION_UPDATE}`, found `{found}`"),
+            Self::HasId => write!(
+                f,
+                "a `{SESSION_UPDATE}` is a notification and carries no `id`; this is a request"
+            ),
+        }
+    }
+}
+
 /// An entry's (or a step's) content is blank: it must say what the step does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct BlankContent;

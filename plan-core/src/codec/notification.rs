@@ -8,6 +8,7 @@ use crate::error::{Error, ErrorKind, Path};
 use crate::protocol::id::SessionId;
 use crate::protocol::notification::{METHOD, SessionNotification};
 use crate::protocol::update::SessionUpdate;
+use crate::rules::{EnvelopeProblem, check_envelope};
 
 /// Writes the `params` object.
 pub(crate) struct Params<'a>(pub(crate) &'a SessionNotification, pub(crate) Spelling);
@@ -43,21 +44,16 @@ impl Wire for SessionNotification {
     fn read(value: Value, cx: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
         let mut envelope = wire::expect_object(value, at)?;
         let version = wire::take_string(&mut envelope, "jsonrpc", at)?;
-        if version != "2.0" {
-            return Err(at.key("jsonrpc").invalid(format_args!(
-                "expected JSON-RPC version \"2.0\", found {version:?}"
-            )));
-        }
         let method = wire::take_string(&mut envelope, "method", at)?;
-        if method != METHOD {
-            return Err(at
-                .key("method")
-                .invalid(format_args!("expected method `{METHOD}`, found `{method}`")));
+        if let Err(problem) = check_envelope(&version, &method) {
+            let key = match problem {
+                EnvelopeProblem::Version(_) => "jsonrpc",
+                EnvelopeProblem::Method(_) | EnvelopeProblem::HasId => "method",
+            };
+            return Err(at.key(key).invalid(problem));
         }
         if envelope.contains_key("id") {
-            return Err(at.key("id").invalid(
-                "a `session/update` is a notification and carries no `id`; this is a request",
-            ));
+            return Err(at.key("id").invalid(EnvelopeProblem::HasId));
         }
         let params = envelope
             .remove("params")

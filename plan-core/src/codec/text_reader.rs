@@ -25,9 +25,11 @@ use crate::protocol::entry::PlanEntry;
 use crate::protocol::id::{PlanId, SessionId};
 use crate::protocol::meta::Meta;
 use crate::protocol::names::{self, Classified};
-use crate::protocol::notification::{METHOD, SessionNotification};
+use crate::protocol::notification::SessionNotification;
 use crate::protocol::update::{OtherUpdate, Plan, SessionUpdate};
-use crate::rules::KNOWN_PLAN_TYPES;
+use crate::rules::{
+    EnvelopeProblem, JSONRPC_VERSION, KNOWN_PLAN_TYPES, SESSION_UPDATE, check_envelope,
+};
 use serde_json::value::RawValue;
 
 /// Reading state: the mode, and the first rule broken (which stops the parse).
@@ -347,9 +349,7 @@ impl<'de> Visitor<'de> for NotificationSeed<'_, '_, '_> {
                     method = true;
                 }
                 Key::Id => {
-                    return Err(self.st.fail(at.key("id").invalid(
-                        "a `session/update` is a notification and carries no `id`; this is a request",
-                    )));
+                    return Err(self.st.fail(at.key("id").invalid(EnvelopeProblem::HasId)));
                 }
                 Key::Params => {
                     params = Some(map.next_value_seed(ParamsSeed {
@@ -377,24 +377,12 @@ impl<'de> Visitor<'de> for NotificationSeed<'_, '_, '_> {
 
 fn check_version(value: Value, at: &Path<'_>) -> Result<(), Error> {
     let version = wire::expect_string(value, &at.key("jsonrpc"))?;
-    if version == "2.0" {
-        Ok(())
-    } else {
-        Err(at.key("jsonrpc").invalid(format_args!(
-            "expected JSON-RPC version \"2.0\", found {version:?}"
-        )))
-    }
+    check_envelope(&version, SESSION_UPDATE).map_err(|problem| at.key("jsonrpc").invalid(problem))
 }
 
 fn check_method(value: Value, at: &Path<'_>) -> Result<(), Error> {
     let method = wire::expect_string(value, &at.key("method"))?;
-    if method == METHOD {
-        Ok(())
-    } else {
-        Err(at
-            .key("method")
-            .invalid(format_args!("expected method `{METHOD}`, found `{method}`")))
-    }
+    check_envelope(JSONRPC_VERSION, &method).map_err(|problem| at.key("method").invalid(problem))
 }
 
 seed!(ParamsSeed, SessionNotification, "an object");

@@ -6,7 +6,7 @@ use crate::protocol::spelling::Spelling;
 use crate::protocol::update::SessionUpdate;
 
 /// The JSON-RPC method of every session update.
-pub const METHOD: &str = "session/update";
+pub const METHOD: &str = crate::rules::SESSION_UPDATE;
 
 /// A whole `session/update` notification: a session id and one update,
 /// in the JSON-RPC 2.0 envelope.

@@ -129,22 +129,19 @@ impl FixtureCheck {
 
     fn notification(&mut self, doc: &Node, fields: &[(String, Node)]) -> Option<Plan> {
         let version = self.string(doc, fields, "jsonrpc", "");
-        if version.as_ref().is_some_and(|(v, _)| v != "2.0") {
-            self.at(
-                field(fields, "jsonrpc")?,
-                "jsonrpc",
-                "expected JSON-RPC version \"2.0\"",
-            );
+        if let Some((version, node)) = &version
+            && let Err(problem) = rules::check_envelope(version, rules::SESSION_UPDATE)
+        {
+            self.at(node, "jsonrpc", problem);
         }
         let method = self.string(doc, fields, "method", "");
         if let Some((method, node)) = &method
-            && method != "session/update"
+            && let Err(problem) = rules::check_envelope(rules::JSONRPC_VERSION, method)
         {
-            self.at(
-                node,
-                "method",
-                format_args!("expected method `session/update`, found `{method}`"),
-            );
+            self.at(node, "method", problem);
+        }
+        if let Some(id) = field(fields, "id") {
+            self.at(id, "id", rules::EnvelopeProblem::HasId);
         }
         let params = self.object(doc, fields, "params", "")?;
         self.string(params.0, params.1, "sessionId", "params");
@@ -504,6 +501,14 @@ mod tests {
             (
                 r#"{"jsonrpc":"2.0","method":"session/prompt","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[]}}}"#,
                 "method: expected method `session/update`",
+            ),
+            (
+                r#"{"jsonrpc":"1.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[]}}}"#,
+                "jsonrpc: expected JSON-RPC version \"2.0\", found \"1.0\"",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[]}}}"#,
+                "id: a `session/update` is a notification and carries no `id`",
             ),
             (
                 r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan_update","plan":{"type":"items","id":"p","entries":[7]}}}}"#,
