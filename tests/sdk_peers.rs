@@ -56,6 +56,39 @@ fn lines_over(
     Lines::new(outgoing.sink_map_err(io::Error::other), incoming)
 }
 
+/// Our agent on a thread (no pauses), and the pipe ends to talk to it.
+fn our_agent() -> (
+    std::thread::JoinHandle<io::Result<()>>,
+    io::PipeWriter,
+    io::PipeReader,
+) {
+    let (agent_reads, to_agent) = io::pipe().unwrap();
+    let (from_agent, agent_writes) = io::pipe().unwrap();
+    let agent = std::thread::spawn(move || {
+        let options = agent::Options {
+            pause: Duration::ZERO,
+        };
+        agent::serve(
+            BufReader::new(agent_reads),
+            agent_writes,
+            io::sink(),
+            options,
+        )
+    });
+    (agent, to_agent, from_agent)
+}
+
+/// Each plan on `board` as (id, progress; empty for plans without entries).
+fn progress_by_plan(board: &PlanBoard) -> Vec<(String, String)> {
+    board
+        .plans()
+        .map(|p| {
+            let progress = p.progress().map(|p| p.to_string()).unwrap_or_default();
+            (p.id().to_string(), progress)
+        })
+        .collect()
+}
+
 /// Runs `work` on a thread and waits at most [`TIMEOUT`] for its result.
 fn bounded<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {
     let (done, result) = mpsc::channel();
@@ -77,19 +110,7 @@ fn a_client_written_with_the_sdk_drives_our_agent() {
     };
 
     let (board, stop) = bounded(|| {
-        let (agent_reads, sdk_writes) = io::pipe().unwrap();
-        let (sdk_reads, agent_writes) = io::pipe().unwrap();
-        let agent = std::thread::spawn(move || {
-            let options = agent::Options {
-                pause: Duration::ZERO,
-            };
-            agent::serve(
-                BufReader::new(agent_reads),
-                agent_writes,
-                io::sink(),
-                options,
-            )
-        });
+        let (agent, sdk_writes, sdk_reads) = our_agent();
         let board = Arc::new(Mutex::new(PlanBoard::new("")));
         let seen = Arc::clone(&board);
         let stop = Arc::new(Mutex::new(None));
@@ -139,17 +160,8 @@ fn a_client_written_with_the_sdk_drives_our_agent() {
         (board, stop)
     });
     assert_eq!(stop, Some(StopReason::EndTurn));
-    let plans: Vec<(String, String)> = board
-        .plans()
-        .map(|p| {
-            (
-                p.id().to_string(),
-                p.progress().map(|p| p.to_string()).unwrap_or_default(),
-            )
-        })
-        .collect();
     assert_eq!(
-        plans,
+        progress_by_plan(&board),
         [
             ("refactor".to_owned(), "5/5".to_owned()),
             ("design-doc".to_owned(), String::new()),
@@ -245,19 +257,7 @@ fn the_sdks_v2_client_sees_our_agents_turn_end() {
     use agent_client_protocol::v2::{ConnectionTo, schema};
 
     let (board, stop) = bounded(|| {
-        let (agent_reads, sdk_writes) = io::pipe().unwrap();
-        let (sdk_reads, agent_writes) = io::pipe().unwrap();
-        let agent = std::thread::spawn(move || {
-            let options = agent::Options {
-                pause: Duration::ZERO,
-            };
-            agent::serve(
-                BufReader::new(agent_reads),
-                agent_writes,
-                io::sink(),
-                options,
-            )
-        });
+        let (agent, sdk_writes, sdk_reads) = our_agent();
         let (updates, mut received) = futures::channel::mpsc::unbounded::<SessionNotification>();
         let run = Client
             .v2()
@@ -308,17 +308,8 @@ fn the_sdks_v2_client_sees_our_agents_turn_end() {
         result
     });
     assert_eq!(stop, "end_turn");
-    let plans: Vec<(String, String)> = board
-        .plans()
-        .map(|p| {
-            (
-                p.id().to_string(),
-                p.progress().map(|p| p.to_string()).unwrap_or_default(),
-            )
-        })
-        .collect();
     assert_eq!(
-        plans,
+        progress_by_plan(&board),
         [
             ("refactor".to_owned(), "4/5, 1 cancelled".to_owned()),
             ("notes".to_owned(), "0/0".to_owned()),
