@@ -318,6 +318,34 @@ impl fmt::Display for UriProblem {
     }
 }
 
+/// A priority, status or plan type that is neither known nor a valid custom
+/// name: the one wording, with the nearest known name if there is one.
+pub(crate) struct UnknownName<'a> {
+    /// "priority", "status" or "plan type".
+    pub(crate) what: &'a str,
+    pub(crate) name: &'a str,
+    pub(crate) problem: NameProblem,
+    /// The known name it most likely meant.
+    pub(crate) suggestion: Option<&'a str>,
+}
+
+impl fmt::Display for UnknownName<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Self { what, name, .. } = self;
+        match self.suggestion {
+            Some(near) => write!(f, "unknown {what} `{name}`; did you mean `{near}`?"),
+            None => write!(
+                f,
+                "unknown {what} `{name}`: {}",
+                ExplainName {
+                    problem: self.problem,
+                    name,
+                }
+            ),
+        }
+    }
+}
+
 /// The known name closest to `name`, if one is close enough to be a likely typo:
 /// the same name in another case, or at most one edit in three characters away.
 pub(crate) fn suggest<'k>(name: &str, known: &[&'k str]) -> Option<&'k str> {

@@ -3,7 +3,7 @@
 
 use proc_macro2::Span;
 
-use crate::rules::{self, ExplainName};
+use crate::rules;
 
 /// Collects errors; [`Errors::finish`] combines them into one.
 /// Errors collected across one macro call. It must be consumed with
@@ -162,22 +162,20 @@ pub(crate) fn check_name(
             None
         }
         Err(problem) => {
-            match rules::suggest(text, kind.known()) {
-                Some(near) => errors.at(
+            let suggestion = rules::suggest(text, kind.known());
+            let unknown = rules::UnknownName {
+                what,
+                name: text,
+                problem,
+                suggestion,
+            };
+            if suggestion.is_some() {
+                errors.at(span, unknown);
+            } else {
+                errors.at(
                     span,
-                    format_args!("unknown {what} `{text}`; did you mean `{near}`?"),
-                ),
-                None => errors.at(
-                    span,
-                    format_args!(
-                        "unknown {what} `{text}`: {}; known: {}",
-                        ExplainName {
-                            problem,
-                            name: text
-                        },
-                        list(kind.known())
-                    ),
-                ),
+                    format_args!("{unknown}; known: {}", list(kind.known())),
+                );
             }
             None
         }
@@ -195,23 +193,16 @@ pub(crate) fn check_plan_type(text: &str, span: Span, errors: &mut Errors) -> Op
     match rules::check_custom_name(text) {
         Ok(()) => Some(text.to_owned()),
         Err(problem) => {
-            match rules::suggest(text, &rules::KNOWN_PLAN_TYPES) {
-                Some(near) => errors.at(
-                    span,
-                    format_args!(
-                        "unknown plan type `{text}`; did you mean `{near}`? (write `{near}: ...`)"
-                    ),
-                ),
-                None => errors.at(
-                    span,
-                    format_args!(
-                        "unknown plan type `{text}`: {}",
-                        ExplainName {
-                            problem,
-                            name: text
-                        }
-                    ),
-                ),
+            let suggestion = rules::suggest(text, &rules::KNOWN_PLAN_TYPES);
+            let unknown = rules::UnknownName {
+                what: "plan type",
+                name: text,
+                problem,
+                suggestion,
+            };
+            match suggestion {
+                Some(near) => errors.at(span, format_args!("{unknown} (write `{near}: ...`)")),
+                None => errors.at(span, unknown),
             }
             None
         }

@@ -171,20 +171,13 @@ impl ParseNameError {
 
 impl fmt::Display for ParseNameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.suggestion {
-            Some(known) => {
-                write!(
-                    f,
-                    "unknown {} `{}`; did you mean `{known}`?",
-                    self.what, self.error.name
-                )
-            }
-            None => write!(
-                f,
-                "unknown {} `{}`: {}",
-                self.what, self.error.name, self.error
-            ),
+        crate::rules::UnknownName {
+            what: self.what,
+            name: &self.error.name,
+            problem: self.error.problem,
+            suggestion: self.suggestion,
         }
+        .fmt(f)
     }
 }
 
