@@ -104,6 +104,26 @@ impl fmt::Display for NotInV1<'_> {
     }
 }
 
+/// What each byte turns into inside a JSON string, as `serde_json` writes it:
+/// 0 for itself, else the letter after the backslash (`u` for `\u00XX`). The
+/// writer at run time and `plan_json!` at compile time both escape with it.
+pub(crate) const JSON_ESCAPE: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut byte = 0;
+    while byte < 0x20 {
+        table[byte] = b'u';
+        byte += 1;
+    }
+    table[0x08] = b'b';
+    table[0x09] = b't';
+    table[0x0a] = b'n';
+    table[0x0c] = b'f';
+    table[0x0d] = b'r';
+    table[b'"' as usize] = b'"';
+    table[b'\\' as usize] = b'\\';
+    table
+};
+
 /// The JSON-RPC version every ACP message carries.
 pub(crate) const JSONRPC_VERSION: &str = "2.0";
 /// The JSON-RPC method of every session update.

@@ -6,6 +6,7 @@
 
 use std::fmt::Write as _;
 
+use crate::rules;
 use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 
 /// A JSON value known at compile time. Floats are left out on purpose: their
@@ -80,18 +81,17 @@ pub(crate) fn sorted_if(members: &[(String, Json)], sorted: bool) -> Vec<&(Strin
 pub(crate) fn write_str(out: &mut String, s: &str) {
     out.push('"');
     for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{8}' => out.push_str("\\b"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\u{c}' => out.push_str("\\f"),
-            '\r' => out.push_str("\\r"),
-            c if c < ' ' => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
+        // The escapes of `rules::JSON_ESCAPE`, the table the run-time writer uses.
+        let escape = u8::try_from(c).map_or(0, |byte| rules::JSON_ESCAPE[usize::from(byte)]);
+        match escape {
+            0 => out.push(c),
+            b'u' => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
             }
-            c => out.push(c),
+            letter => {
+                out.push('\\');
+                out.push(char::from(letter));
+            }
         }
     }
     out.push('"');

@@ -16,31 +16,13 @@ use crate::protocol::entry::PlanEntry;
 use crate::protocol::meta::Meta;
 use crate::protocol::notification::{METHOD, SessionNotification};
 use crate::protocol::update::SessionUpdate;
+use crate::rules::JSON_ESCAPE;
 
 /// Writes JSON text to `W` in one spelling.
 pub(crate) struct Emitter<W> {
     out: W,
     spelling: Spelling,
 }
-
-/// What each byte turns into inside a JSON string, as `serde_json` writes it:
-/// 0 for itself, else the letter after the backslash (`u` for `\u00XX`).
-const ESCAPE: [u8; 256] = {
-    let mut table = [0u8; 256];
-    let mut byte = 0;
-    while byte < 0x20 {
-        table[byte] = b'u';
-        byte += 1;
-    }
-    table[0x08] = b'b';
-    table[0x09] = b't';
-    table[0x0a] = b'n';
-    table[0x0c] = b'f';
-    table[0x0d] = b'r';
-    table[b'"' as usize] = b'"';
-    table[b'\\' as usize] = b'\\';
-    table
-};
 
 impl<W: Write> Emitter<W> {
     pub(crate) fn new(out: W, spelling: Spelling) -> Self {
@@ -74,7 +56,7 @@ impl<W: Write> Emitter<W> {
             }
             let byte = bytes[index];
             index += 1;
-            let escape = ESCAPE[usize::from(byte)];
+            let escape = JSON_ESCAPE[usize::from(byte)];
             if escape == 0 {
                 continue;
             }
@@ -249,7 +231,7 @@ mod tests {
                 chunk[position] = byte;
                 assert_eq!(
                     needs_escape(&chunk),
-                    ESCAPE[usize::from(byte)] != 0,
+                    JSON_ESCAPE[usize::from(byte)] != 0,
                     "{byte:#x} at {position}"
                 );
             }
