@@ -56,6 +56,11 @@ fn a_v1_update_gives_a_v1_plan() {
         panic!()
     };
     assert_eq!(included, plan);
+    // The update's `_meta` comes along, in the file's order (it used to be dropped).
+    assert_eq!(
+        included.meta.as_ref().map(plan_core::Meta::as_json),
+        Some(r#"{"source":"v1-agent","turn":3}"#)
+    );
 }
 
 #[test]

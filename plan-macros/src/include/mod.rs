@@ -154,9 +154,11 @@ impl FixtureCheck {
         match kind.as_str() {
             "plan" => {
                 let entries = self.entries(node, fields, path, true)?;
+                // The v1 update's own `_meta`, as the run-time reader keeps it.
+                let meta = self.meta(fields, path);
                 Some(Plan {
                     shape: Shape::V1(entries),
-                    meta: None,
+                    meta,
                 })
             }
             "plan_update" => {
