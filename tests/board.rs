@@ -386,7 +386,7 @@ proptest! {
         for update in &updates {
             board.apply_json(&line("s", update.clone())).unwrap();
         }
-        let on_board: Vec<&PlanContent> = board.plans().map(plan_core::BoardPlan::content).collect();
+        let on_board: Vec<&PlanContent> = board.plans().map(plan_core::TrackedPlan::content).collect();
         let expected = model(&updates);
         prop_assert_eq!(on_board, expected.iter().collect::<Vec<_>>());
         for plan in board.plans() {

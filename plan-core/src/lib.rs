@@ -25,7 +25,7 @@ pub use agent::initialize::InitializeRequest;
 pub use agent::run::{PlanRun, Step, StepError, Steps};
 pub use agent::sender::{Fallback, PlanSender, View};
 pub use agent::static_update::StaticUpdate;
-pub use client::board::{Applied, BoardPlan, Changes, PlanBoard, SessionBoards};
+pub use client::board::{Applied, Changes, PlanBoard, SessionBoards, TrackedPlan};
 pub use client::markdown::{markdown_checklist, render_markdown};
 pub use client::progress::Progress;
 pub use client::render::{TerminalStyle, render_board, render_board_plan, render_plan};

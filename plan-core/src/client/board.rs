@@ -47,13 +47,13 @@ use crate::protocol::update::SessionUpdate;
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlanBoard {
     session: SessionId,
-    plans: Vec<BoardPlan>,
+    plans: Vec<TrackedPlan>,
     strict: bool,
 }
 
 /// One plan on a board: its content now, and what the last update changed.
 #[derive(Debug, Clone, PartialEq)]
-pub struct BoardPlan {
+pub struct TrackedPlan {
     content: PlanContent,
     version: u32,
     changes: Changes,
@@ -199,19 +199,19 @@ impl PlanBoard {
     }
 
     /// The plans, in order of first appearance.
-    pub fn plans(&self) -> impl ExactSizeIterator<Item = &BoardPlan> {
+    pub fn plans(&self) -> impl ExactSizeIterator<Item = &TrackedPlan> {
         self.plans.iter()
     }
 
     /// One plan of `plan_update`s by id (not the v1 plan; see [`legacy`](Self::legacy)).
-    pub fn get(&self, id: &PlanId) -> Option<&BoardPlan> {
+    pub fn get(&self, id: &PlanId) -> Option<&TrackedPlan> {
         self.plans
             .iter()
             .find(|p| !p.legacy && p.content.id() == id)
     }
 
     /// The v1 plan, from `plan` updates, if there was one.
-    pub fn legacy(&self) -> Option<&BoardPlan> {
+    pub fn legacy(&self) -> Option<&TrackedPlan> {
         self.plans.iter().find(|p| p.legacy)
     }
 
@@ -274,7 +274,7 @@ impl PlanBoard {
             Applied::Updated { id, created: false }
         } else {
             let changes = Changes::between(None, content.entries());
-            self.plans.push(BoardPlan {
+            self.plans.push(TrackedPlan {
                 content,
                 version: 1,
                 changes,
@@ -315,7 +315,7 @@ impl PlanBoard {
     }
 }
 
-impl BoardPlan {
+impl TrackedPlan {
     /// The plan's content, as the last update sent it.
     pub fn content(&self) -> &PlanContent {
         &self.content

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 
-use crate::client::board::{BoardPlan, Changes, PlanBoard};
+use crate::client::board::{Changes, PlanBoard, TrackedPlan};
 use crate::client::progress::Progress;
 use crate::protocol::content::PlanContent;
 use crate::protocol::entry::{PlanEntry, Priority, Status};
@@ -76,7 +76,7 @@ pub fn render_board(board: &PlanBoard, style: TerminalStyle) -> String {
 }
 
 /// Draws one plan of a board, with what its last update changed.
-pub fn render_board_plan(plan: &BoardPlan, style: TerminalStyle) -> String {
+pub fn render_board_plan(plan: &TrackedPlan, style: TerminalStyle) -> String {
     let changes = (plan.version() > 1 || !plan.changes().is_empty()).then(|| plan.changes());
     render_plan(plan.content(), changes, style)
 }
