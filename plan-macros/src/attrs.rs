@@ -92,7 +92,7 @@ pub(crate) fn container_pairs<'a>(
     name: &str,
     known: &[&str],
     example: &str,
-    errors: &mut crate::checks::Errors,
+    errors: &mut crate::errors::Errors,
 ) -> Vec<(&'a Ident, &'a ArgValue)> {
     let mut pairs: Vec<(&Ident, &ArgValue)> = Vec::new();
     for (span, args) in attrs {
@@ -110,7 +110,7 @@ pub(crate) fn container_pairs<'a>(
         }
         for (key, value) in &args.pairs {
             if !known.iter().any(|k| key == k) {
-                crate::checks::unknown_key(key, known, &format!("`#[{name}(...)]`"), errors);
+                crate::names::unknown_key(key, known, &format!("`#[{name}(...)]`"), errors);
             } else if pairs.iter().any(|(k, _)| *k == key) {
                 errors.at(
                     key.span(),

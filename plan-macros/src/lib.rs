@@ -13,12 +13,13 @@
 use proc_macro::TokenStream;
 
 mod attrs;
-mod checks;
 mod content;
+mod errors;
 mod fallback;
 mod include;
 mod json_tokens;
 mod mapping;
+mod names;
 mod plan;
 // The naming rules, shared with plan-core: `src/rules.rs` is a link to
 // `plan-core/src/rules.rs` (see docs/design.md).

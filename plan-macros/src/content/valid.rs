@@ -4,7 +4,8 @@ use syn::Ident;
 
 use super::Input;
 use crate::attrs::{self, ArgValue};
-use crate::checks::{self, Errors};
+use crate::errors::Errors;
+use crate::names;
 
 pub(crate) struct Content<'a> {
     pub(crate) ident: &'a Ident,
@@ -64,7 +65,7 @@ fn kind(input: &Input<'_>, errors: &mut Errors) -> Option<String> {
             ArgValue::Str(lit) => lit.value(),
             ArgValue::Name(name) => name.to_string(),
         };
-        kind = checks::check_plan_type(&text, value.span(), errors);
+        kind = names::check_plan_type(&text, value.span(), errors);
     }
     if input.attrs.is_empty() {
         let ident = &input.derive.ident;

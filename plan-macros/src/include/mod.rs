@@ -12,7 +12,8 @@ use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use quote::quote;
 use syn::LitStr;
 
-use crate::checks::{self, Errors, NameKind};
+use crate::errors::Errors;
+use crate::names::{self, NameKind};
 use crate::plan::{CheckedEntry, CheckedName, Plan, Shape, Text};
 use crate::rules;
 
@@ -198,7 +199,7 @@ impl FixtureCheck {
             custom => {
                 let type_path = join(path, "type");
                 let name = self.located(kind_node, &type_path, |errors| {
-                    checks::check_plan_type(custom, Span::call_site(), errors)
+                    names::check_plan_type(custom, Span::call_site(), errors)
                 })?;
                 let own: Vec<&(String, Node)> = fields
                     .iter()
@@ -293,11 +294,11 @@ impl FixtureCheck {
     ) -> Option<CheckedName> {
         let (text, value) = self.string(node, fields, key, path)?;
         let name = self.located(value, &join(path, key), |errors| {
-            checks::check_name(&text, Span::call_site(), kind, v1, errors)
+            names::check_name(&text, Span::call_site(), kind, v1, errors)
         })?;
         Some(match name {
-            checks::Name::Known(known) => CheckedName::Known(known),
-            checks::Name::Custom(custom) => CheckedName::Custom(custom),
+            names::Name::Known(known) => CheckedName::Known(known),
+            names::Name::Custom(custom) => CheckedName::Custom(custom),
         })
     }
 

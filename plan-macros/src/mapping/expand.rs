@@ -5,7 +5,7 @@ use quote::quote;
 
 use super::Kind;
 use super::valid::Mapping;
-use crate::checks::Name;
+use crate::names::Name;
 
 pub(crate) fn mapping(mapping: &Mapping<'_>, kind: &Kind) -> TokenStream {
     let ident = mapping.ident;

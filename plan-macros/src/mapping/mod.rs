@@ -11,7 +11,7 @@ use syn::parse::{ParseStream, Parser};
 use syn::{Attribute, Data, DeriveInput, Fields, Ident, LitStr};
 
 use crate::attrs::{self, Args};
-use crate::checks::NameKind;
+use crate::names::NameKind;
 
 /// Which derive this is.
 pub(crate) struct Kind {

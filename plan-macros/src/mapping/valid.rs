@@ -4,7 +4,8 @@ use syn::{Fields, Ident};
 
 use super::{Input, Kind};
 use crate::attrs::{self, ArgValue};
-use crate::checks::{self, Errors, Name};
+use crate::errors::Errors;
+use crate::names::{self, Name};
 
 pub(crate) struct Mapping<'a> {
     pub(crate) ident: &'a Ident,
@@ -95,7 +96,7 @@ pub(crate) fn check<'a>(input: &Input<'a>, kind: &Kind) -> Result<Mapping<'a>, s
                 continue;
             }
         };
-        let Some(name) = checks::check_name(&text, span, kind.names, false, &mut errors) else {
+        let Some(name) = names::check_name(&text, span, kind.names, false, &mut errors) else {
             continue;
         };
         if let Some((first, _)) = variants.iter().find(|(_, n)| n.as_str() == name.as_str()) {

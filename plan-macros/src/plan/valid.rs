@@ -6,7 +6,8 @@ use syn::ext::IdentExt;
 use syn::{Ident, LitStr};
 
 use super::ast::{Entry, Field, Input, Name, Text, Value};
-use crate::checks::{self, Errors, NameKind};
+use crate::errors::Errors;
+use crate::names::{self, NameKind};
 use crate::rules;
 
 /// The keys a `plan!` call knows.
@@ -302,9 +303,9 @@ fn check_name(name: Name, kind: NameKind, v1: bool, errors: &mut Errors) -> Opti
         Name::Ident(ident) => (ident.unraw().to_string(), ident.span()),
         Name::Str(lit) => (lit.value(), lit.span()),
     };
-    Some(match checks::check_name(&text, span, kind, v1, errors)? {
-        checks::Name::Known(known) => CheckedName::Known(known),
-        checks::Name::Custom(custom) => CheckedName::Custom(custom),
+    Some(match names::check_name(&text, span, kind, v1, errors)? {
+        names::Name::Known(known) => CheckedName::Known(known),
+        names::Name::Custom(custom) => CheckedName::Custom(custom),
     })
 }
 
@@ -329,7 +330,7 @@ fn custom_type(field: Field, errors: &mut Errors) -> Option<String> {
         );
         return None;
     }
-    checks::check_plan_type(&text, span, errors)
+    names::check_plan_type(&text, span, errors)
 }
 
 /// Reports top-level keys of a custom plan's `fields` that the plan writes itself.

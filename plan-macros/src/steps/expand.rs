@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::valid::Plan;
-use crate::checks::Name;
+use crate::names::Name;
 
 pub(crate) fn steps(plan: &Plan<'_>) -> TokenStream {
     let ident = plan.ident;

@@ -4,7 +4,8 @@ use syn::{Fields, Ident};
 
 use super::ast::{Input, Variant};
 use crate::attrs::{self, ArgValue};
-use crate::checks::{self, Errors, Name, NameKind};
+use crate::errors::Errors;
+use crate::names::{self, Name, NameKind};
 use crate::rules;
 
 pub(crate) struct Plan<'a> {
@@ -110,7 +111,7 @@ fn check_step<'a>(
                 if key == "priority" {
                     priority = Some(value);
                 } else {
-                    checks::unknown_key(key, &["priority"], "`#[step(...)]`", errors);
+                    names::unknown_key(key, &["priority"], "`#[step(...)]`", errors);
                 }
             }
         }
@@ -119,7 +120,7 @@ fn check_step<'a>(
     // The priority is checked even when the content is missing, so both are reported.
     let priority = match priority {
         None => Some(Name::Known("medium")),
-        Some(value) => checks::check_name(
+        Some(value) => names::check_name(
             &value.text(),
             value.span(),
             NameKind::Priority,
