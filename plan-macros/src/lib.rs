@@ -21,8 +21,8 @@ mod json_tokens;
 mod mapping;
 mod names;
 mod plan;
-// The naming rules, shared with plan-core: `src/rules.rs` is a link to
-// `plan-core/src/rules.rs` (see docs/design.md).
+// Every rule and its wording, shared with plan-core: `src/rules` is a link to
+// the folder `plan-core/src/rules` (see docs/design.md).
 mod rules;
 mod steps;
 #[cfg(test)]

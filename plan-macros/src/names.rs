@@ -1,5 +1,5 @@
 //! Priorities, statuses and plan types as the macros check them, with their
-//! messages (the wordings themselves live in `rules.rs`).
+//! messages (the wordings themselves live in `rules/`).
 
 use proc_macro2::Span;
 

@@ -1,1 +1,0 @@
-../../plan-core/src/rules.rs
