@@ -402,12 +402,12 @@ pub fn drive<R: BufRead + Send + 'static, W: Write>(
                 None
             }
             FromAgent::Notification(method, params) => {
-                let drawn = client.on_notification(&method, &params, &bytes, err)?;
-                if drawn.is_none() && live && method == "session/update" {
+                let ended = client.on_notification(&method, &params, &bytes, err)?;
+                if ended.is_none() && live && method == "session/update" {
                     write!(out, "\x1b[H\x1b[2J").map_err(write_error)?;
                     draw(&client.boards, out, style).map_err(write_error)?;
                 }
-                drawn
+                ended
             }
         };
         if let Some(stop) = ended {

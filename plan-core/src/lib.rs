@@ -84,7 +84,7 @@ pub mod __private {
     use serde_json::{Map, Value};
 
     pub use crate::{
-        CustomContentError, FileUri, Meta, Plan, PlanContent, PlanEntry, PlanId, PlanRun, Priority,
+        CustomContentError, FileUri, Meta, Plan, PlanContent, PlanEntry, PlanId, Priority,
         StaticUpdate, Status, Step, Steps, UnmappedValue,
     };
     pub use core::option::Option::{None, Some};
