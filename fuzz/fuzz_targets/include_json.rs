@@ -1,11 +1,11 @@
-//! `include_plan!`'s JSON reader (plan-macros/src/include/json_reader.rs, compiled
+//! `include_plan!`'s JSON reader (plan-macros/src/json_reader.rs, compiled
 //! here as a module: a proc-macro crate exports only macros) against
 //! serde_json: never a panic; the same texts accepted, to the same values
 //! (a repeated key, which the reader rejects on purpose, aside).
 #![no_main]
 #![allow(dead_code)]
 
-#[path = "../../plan-macros/src/include/json_reader.rs"]
+#[path = "../../plan-macros/src/json_reader.rs"]
 mod json_reader;
 
 use libfuzzer_sys::fuzz_target;

@@ -1,7 +1,8 @@
-//! What a derive emits when its input has errors: the errors, and a stub of
-//! the impls the derive would have written (bodies that never run), so that
-//! code using the type does not add "trait not implemented" errors to the
-//! ones that matter. A generic type gets no stub (its parameters are unknown).
+//! What a macro emits when its input has errors. A derive emits the errors
+//! and a stub of the impls it would have written (bodies that never run), so
+//! that code using the type does not add "trait not implemented" errors to the
+//! ones that matter (a generic type gets no stub: its parameters are unknown);
+//! a function-like macro emits the errors in a value of the type it gives.
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
@@ -112,4 +113,14 @@ pub(crate) fn content(input: &DeriveInput, err: &syn::Error) -> TokenStream {
             }
         },
     )
+}
+
+/// What a function-like macro emits when its input has errors: the errors,
+/// in an expression of the type the call gives (`ty`, under `__private`), so
+/// that the errors stand alone: no "expected `PlanContent`, found `()`"
+/// follows them, and, unlike a diverging `loop {}`, no "unreachable
+/// statement" warning on the code after the call.
+pub(crate) fn invalid_value(err: &syn::Error, ty: &TokenStream) -> TokenStream {
+    let errors = err.to_compile_error();
+    quote!({ #errors ::plan_core::__private::invalid::<::plan_core::__private::#ty>() })
 }

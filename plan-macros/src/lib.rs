@@ -17,6 +17,7 @@ mod content;
 mod errors;
 mod fallback;
 mod include;
+mod json_reader;
 mod json_tokens;
 mod mapping;
 mod names;

@@ -3,11 +3,9 @@
 //! Read (`json_reader.rs`) → check (here, into `plan::valid::Plan`) → generate
 //! (`plan::expand`, shared with `plan!`).
 
-mod json_reader;
-
 use std::path::PathBuf;
 
-use json_reader::{Kind, Node};
+use crate::json_reader::{self, Kind, Node};
 use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use quote::quote;
 use syn::LitStr;
@@ -35,34 +33,63 @@ pub(crate) fn include_plan(input: TokenStream) -> TokenStream {
             // Naming the file in `include_bytes!` makes Cargo rebuild when it changes.
             quote!({ const _: &[u8] = ::core::include_bytes!(#file); #value })
         }
-        Err(err) => {
-            let errors = err.to_compile_error();
-            quote!({ #errors loop {} })
+        Err((err, v1)) => {
+            // An expression of the type the fixture would have given, as
+            // `plan!` does: the errors stand alone, with no "unreachable
+            // statement" warning after them.
+            let ty = if v1 {
+                quote!(Plan)
+            } else {
+                quote!(PlanContent)
+            };
+            crate::fallback::invalid_value(&err, &ty)
         }
     }
 }
 
-fn read(lit: &LitStr) -> Result<(Plan, PathBuf), syn::Error> {
+/// The checked plan and the file's full path; or the errors, and whether the
+/// fixture looks like a v1 update (so the failed call still has its type).
+fn read(lit: &LitStr) -> Result<(Plan, PathBuf), (syn::Error, bool)> {
     let relative = lit.value();
     let span = lit.span();
     let dir = std::env::var_os("CARGO_MANIFEST_DIR").ok_or_else(|| {
-        syn::Error::new(
-            span,
-            "CARGO_MANIFEST_DIR is not set; include_plan! runs under Cargo",
-        )
+        let message = "CARGO_MANIFEST_DIR is not set; include_plan! runs under Cargo";
+        (syn::Error::new(span, message), false)
     })?;
     let file = PathBuf::from(dir).join(&relative);
-    let text = std::fs::read_to_string(&file)
-        .map_err(|e| syn::Error::new(span, format!("cannot read `{}`: {e}", file.display())))?;
-    let doc =
-        json_reader::parse(&text).map_err(|e| syn::Error::new(span, format!("{relative}:{e}")))?;
+    let text = std::fs::read_to_string(&file).map_err(|e| {
+        let message = format!("cannot read `{relative}` (under the crate's directory): {e}");
+        (syn::Error::new(span, message), false)
+    })?;
+    let doc = json_reader::parse(&text)
+        .map_err(|e| (syn::Error::new(span, format!("{relative}:{e}")), false))?;
     let mut cx = FixtureCheck {
         file: relative,
         span,
         errors: Errors::new(Vec::new()),
     };
     let plan = cx.document(&doc);
-    cx.errors.finish(plan).map(|plan| (plan, file))
+    cx.errors
+        .finish(plan)
+        .map(|plan| (plan, file))
+        .map_err(|err| (err, is_v1(&doc)))
+}
+
+/// Whether a document is a v1 update (`sessionUpdate: "plan"`), alone or in
+/// a notification.
+fn is_v1(doc: &Node) -> bool {
+    let update = match &doc.kind {
+        Kind::Object(fields) => match field(fields, "params").map(|p| &p.kind) {
+            Some(Kind::Object(params)) => field(params, "update"),
+            _ => Some(doc),
+        },
+        _ => None,
+    };
+    matches!(
+        update.map(|u| &u.kind),
+        Some(Kind::Object(fields))
+            if matches!(field(fields, "sessionUpdate").map(|n| &n.kind), Some(Kind::String(s)) if s == "plan")
+    )
 }
 
 /// Checking state: where errors point and what they say.
@@ -439,7 +466,7 @@ mod tests {
         let lit = LitStr::new(&file.to_string_lossy(), Span::call_site());
         match read(&lit) {
             Ok(_) => Vec::new(),
-            Err(err) => err
+            Err((err, _)) => err
                 .into_iter()
                 .map(|e| e.to_string().replace(&*file.to_string_lossy(), name))
                 .collect(),
@@ -534,9 +561,31 @@ mod tests {
     }
 
     #[test]
+    fn a_rejected_fixture_keeps_the_type_it_would_have_given() {
+        let dir = std::env::temp_dir().join(format!("include-plan-v1-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (json, v1) in [
+            (
+                r#"{"sessionUpdate":"plan","entries":[{"content":"","priority":"high","status":"pending"}]}"#,
+                true,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":7}}}"#,
+                true,
+            ),
+            (r#"{"type":"items","planId":"","entries":[]}"#, false),
+        ] {
+            let file = dir.join("fixture.json");
+            std::fs::write(&file, json).unwrap();
+            let lit = LitStr::new(&file.to_string_lossy(), Span::call_site());
+            assert_eq!(read(&lit).err().map(|(_, is_v1)| is_v1), Some(v1), "{json}");
+        }
+    }
+
+    #[test]
     fn a_missing_file_says_which() {
         let lit = LitStr::new("no/such/plan.json", Span::call_site());
-        let err = read(&lit).err().unwrap().to_string();
+        let err = read(&lit).err().unwrap().0.to_string();
         assert!(
             err.starts_with("cannot read `") && err.contains("no/such/plan.json"),
             "{err}"

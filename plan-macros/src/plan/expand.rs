@@ -3,7 +3,9 @@
 use proc_macro2::{Group, Span, TokenStream};
 use quote::{quote, quote_spanned};
 
-use super::ast::Text;
+use syn::ext::IdentExt;
+
+use super::ast::{Input, Name, Text, Value};
 use super::valid::{CheckedEntry, CheckedName, Plan, Shape};
 use crate::json_tokens::{self as json, Json};
 
@@ -121,12 +123,8 @@ pub(crate) fn static_json(plan: &Plan) -> Result<TokenStream, syn::Error> {
     let mut dynamic = Vec::new();
     let rfd = update_json(plan, "id", &mut dynamic);
     let acp = update_json(plan, "planId", &mut Vec::new());
-    let mut errors = dynamic.into_iter().map(|(span, why)| {
-        syn::Error::new(span, format!("`plan_json!` writes JSON at compile time, so every part must be a literal: {why}; use `plan!` and `to_json` for plans with run-time parts"))
-    });
-    if let Some(mut first) = errors.next() {
-        errors.for_each(|e| first.combine(e));
-        return Err(first);
+    if let Some(err) = not_literal(dynamic) {
+        return Err(err);
     }
     // `StaticUpdate` keeps what follows the session id in a notification.
     let (rfd, acp) = (
@@ -134,6 +132,53 @@ pub(crate) fn static_json(plan: &Plan) -> Result<TokenStream, syn::Error> {
         format!("\",\"update\":{acp}}}}}"),
     );
     Ok(quote!(::plan_core::__private::StaticUpdate::new(#rfd, #acp)))
+}
+
+/// The parts `plan_json!` cannot write, as one error (none if every part is
+/// a literal).
+fn not_literal(dynamic: Vec<(Span, String)>) -> Option<syn::Error> {
+    let mut errors = dynamic.into_iter().map(|(span, why)| {
+        syn::Error::new(span, format!("`plan_json!` writes JSON at compile time, so every part must be a literal: {why}; use `plan!` and `to_json` for plans with run-time parts"))
+    });
+    let mut first = errors.next()?;
+    errors.for_each(|e| first.combine(e));
+    Some(first)
+}
+
+/// The parts of a call as written that `plan_json!` could not write, for a
+/// call that also broke a rule: both kinds of mistake are reported together.
+/// The same leaf tests as `update_json`, over the syntax instead of the
+/// checked plan (which a rejected call does not have).
+pub(crate) fn not_literal_in(input: &Input) -> Option<syn::Error> {
+    let mut dynamic = Vec::new();
+    for field in &input.fields {
+        let key = field.key.unraw();
+        match &field.value {
+            Value::Braced(g) if key == "meta" || key == "fields" => {
+                literal_json(g, &mut dynamic);
+            }
+            Value::Braced(g) if ["id", "markdown", "file"].iter().any(|k| key == k) => {
+                run_time(&mut dynamic, g.span());
+            }
+            Value::Entries(_, entries) => {
+                for e in entries {
+                    if let Text::Expr(g) = &e.content {
+                        run_time(&mut dynamic, g.span());
+                    }
+                    for n in [&e.priority, &e.status] {
+                        if let Name::Expr(g) = n {
+                            run_time(&mut dynamic, g.span());
+                        }
+                    }
+                    if let Some(g) = &e.meta {
+                        literal_json(g, &mut dynamic);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    not_literal(dynamic)
 }
 
 /// The `update` object of the plan's `session/update`, as JSON text.

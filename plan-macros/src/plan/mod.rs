@@ -26,7 +26,7 @@ pub(crate) fn plan(input: TokenStream) -> TokenStream {
         .any(|t| matches!(t, proc_macro2::TokenTree::Ident(i) if i == "entries"));
     match parse_and_check(input) {
         Ok(plan) => expand::value(&plan),
-        Err(err) => fallback(
+        Err(err) => crate::fallback::invalid_value(
             &err,
             &if v1 {
                 quote!(Plan)
@@ -39,24 +39,23 @@ pub(crate) fn plan(input: TokenStream) -> TokenStream {
 
 /// `plan_json!`: the plan's wire JSON in both spellings, written now.
 pub(crate) fn plan_json(input: TokenStream) -> TokenStream {
-    match parse_and_check(input).and_then(|plan| expand::static_json(&plan)) {
+    let checked = syn::parse2::<ast::Input>(input).and_then(|input| {
+        // A call that breaks a rule and has run-time parts hears of both.
+        let not_literal = expand::not_literal_in(&input);
+        valid::check(input).map_err(|mut err| {
+            err.extend(not_literal);
+            err
+        })
+    });
+    match checked.and_then(|plan| expand::static_json(&plan)) {
         Ok(tokens) => tokens,
-        Err(err) => fallback(&err, &quote!(StaticUpdate)),
+        Err(err) => crate::fallback::invalid_value(&err, &quote!(StaticUpdate)),
     }
 }
 
 fn parse_and_check(input: TokenStream) -> syn::Result<valid::Plan> {
     let input = syn::parse2::<ast::Input>(input)?;
     valid::check(input)
-}
-
-/// Every error, in an expression of the type the call gives (`ty`, under
-/// `__private`), so that the errors stand alone: no "expected `PlanContent`,
-/// found `()`" follows them, and, unlike a diverging `loop {}`, no
-/// "unreachable statement" warning on the code after the call.
-fn fallback(err: &syn::Error, ty: &TokenStream) -> TokenStream {
-    let errors = err.to_compile_error();
-    quote!({ #errors ::plan_core::__private::invalid::<::plan_core::__private::#ty>() })
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
-//! A JSON document with the line and column of every value, for
-//! `include_plan!`'s errors. A small reader of RFC 8259 text; `serde_json`
-//! would cost the proc-macro crate a dependency and still not keep positions.
+//! A JSON document with the line and column of every value, for the errors
+//! of the macros that read JSON files. A small reader of RFC 8259 text;
+//! `serde_json` would cost the proc-macro crate a dependency and still not
+//! keep positions.
 
 use std::fmt;
 
@@ -238,6 +239,9 @@ impl Reader<'_> {
         }
         loop {
             self.space();
+            if !items.is_empty() {
+                self.no_trailing_comma(']')?;
+            }
             items.push(self.value()?);
             self.space();
             match self.next() {
@@ -245,6 +249,17 @@ impl Reader<'_> {
                 Some(']') => return Ok(Kind::Array(items)),
                 _ => return Err(self.error("expected `,` or `]` in an array")),
             }
+        }
+    }
+
+    /// After a `,`: the container's `close` there is a trailing comma, which
+    /// JSON (unlike Rust) does not allow; said so, not as "expected a value".
+    fn no_trailing_comma(&self, close: char) -> Result<(), SyntaxError> {
+        match self.chars.clone().next() {
+            Some(c) if c == close => Err(self.error(format!(
+                "a trailing comma before `{close}`: JSON allows none; remove the `,`"
+            ))),
+            _ => Ok(()),
         }
     }
 
@@ -258,6 +273,9 @@ impl Reader<'_> {
         }
         loop {
             self.space();
+            if !fields.is_empty() {
+                self.no_trailing_comma('}')?;
+            }
             let (line, column) = (self.line, self.column);
             let key = self.string()?;
             if fields.iter().any(|(k, _)| *k == key) {
@@ -394,5 +412,14 @@ mod tests {
             (2, 11),
             "at the character that breaks `true`"
         );
+    }
+
+    #[test]
+    fn a_trailing_comma_is_named_where_it_is() {
+        for (text, line, column) in [("[1,\n ]", 2, 2), ("{\"a\": 1, }", 1, 10)] {
+            let err = parse(text).err().unwrap();
+            assert!(err.message.contains("trailing comma"), "{err}");
+            assert_eq!((err.line, err.column), (line, column), "{text:?}");
+        }
     }
 }
