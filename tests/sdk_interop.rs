@@ -16,6 +16,7 @@ mod agent;
 #[allow(dead_code, unreachable_pub)]
 #[path = "../examples/board.rs"]
 mod board;
+mod common;
 #[path = "common/talk.rs"]
 mod talk;
 
@@ -26,56 +27,7 @@ use plan_core::{
 };
 use serde_json::Value;
 
-/// How many plan entries a `session/update`'s `params` carries.
-fn entry_count(params: &Value) -> usize {
-    let update = &params["update"];
-    let entries = match update["sessionUpdate"].as_str() {
-        Some("plan") => &update["entries"],
-        Some("plan_update") => &update["plan"]["entries"],
-        _ => return 0,
-    };
-    entries.as_array().map_or(0, Vec::len)
-}
-
-/// Parses one line we wrote with the SDK reader of `version` and checks
-/// that nothing was dropped or changed. Returns the `sessionUpdate` kind.
-fn sdk_reads(line: &str, version: ProtocolVersion, context: &str) -> String {
-    let message: Value = serde_json::from_str(line).unwrap();
-    assert_eq!(message["jsonrpc"], "2.0", "{context}");
-    assert_eq!(message["method"], "session/update", "{context}");
-    let params = message["params"].clone();
-    let kind = params["update"]["sessionUpdate"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let read_back = match version {
-        ProtocolVersion::V1 => {
-            let read: acp1::SessionNotification = serde_json::from_value(params.clone())
-                .unwrap_or_else(|e| panic!("{context}: the SDK's v1 reader refuses {line}: {e}"));
-            serde_json::to_value(&read).unwrap()
-        }
-        ProtocolVersion::V2 => {
-            let read: acp2::UpdateSessionNotification = serde_json::from_value(params.clone())
-                .unwrap_or_else(|e| panic!("{context}: the SDK's v2 reader refuses {line}: {e}"));
-            if let acp2::SessionUpdate::Other(other) = &read.update {
-                panic!(
-                    "{context}: the SDK's v2 reader takes {line} for an unknown update: {other:?}"
-                );
-            }
-            serde_json::to_value(&read).unwrap()
-        }
-    };
-    assert_eq!(
-        entry_count(&read_back),
-        entry_count(&params),
-        "{context}: the SDK dropped an entry of {line}"
-    );
-    assert_eq!(
-        read_back, params,
-        "{context}: the SDK read {line} differently"
-    );
-    kind
-}
+use common::sdk::sdk_reads;
 
 /// A scenario that uses every variant and value an agent may build.
 fn scenario(sender: &mut PlanSender) -> Vec<SessionNotification> {

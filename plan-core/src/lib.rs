@@ -4,11 +4,15 @@
 
 // The layers, each importing only the ones listed before it (see docs/design.md):
 // the shared rules and the errors; the protocol's types; reading and writing
-// JSON; the agent's side and the client's side; interop with other crates.
+// JSON; the agent's side and the client's side; interop with other crates;
+// fixtures for tests (generated from both sides).
 mod agent;
 mod client;
 mod codec;
 mod error;
+#[cfg(feature = "fixtures")]
+#[cfg_attr(docsrs, doc(cfg(feature = "fixtures")))]
+pub mod fixtures;
 mod interop;
 mod protocol;
 mod rules;

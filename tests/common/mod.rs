@@ -3,6 +3,8 @@
 //! their sources in `tests/data/README.md`).
 #![allow(dead_code, unreachable_pub)] // each test file uses a part
 
+pub mod sdk;
+
 use std::path::PathBuf;
 
 use serde_json::{Value, json};

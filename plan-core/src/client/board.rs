@@ -288,31 +288,42 @@ impl PlanBoard {
     /// type, its content in `spelling`, and its progress; the v1 plan has
     /// `"legacy": true`.
     pub fn to_json_value(&self, spelling: Spelling) -> Value {
-        let plans: Vec<Value> = self
-            .plans
-            .iter()
-            .map(|plan| {
-                let mut value = json!({
-                    "id": plan.content.id().as_str(),
-                    "type": plan.content.type_name(),
-                    "version": plan.version,
-                    "content": plan.content.to_value(spelling),
-                });
-                if plan.legacy {
-                    value["legacy"] = Value::Bool(true);
-                }
-                if let Some(progress) = plan.progress() {
-                    value["progress"] = json!({
-                        "completed": progress.completed,
-                        "cancelled": progress.cancelled,
-                        "total": progress.total,
-                    });
-                }
-                value
-            })
-            .collect();
-        json!({ "sessionId": self.session.as_str(), "plans": plans })
+        let plans = self.plans.iter().map(|p| (&p.content, p.version, p.legacy));
+        board_json(&self.session, plans, spelling)
     }
+}
+
+/// A board as JSON, from its session and its plans (content, version, and
+/// whether it is the v1 plan): the one shape of [`PlanBoard::to_json_value`],
+/// also used for the boards a fixture stream expects.
+pub(crate) fn board_json<'a>(
+    session: &SessionId,
+    plans: impl Iterator<Item = (&'a PlanContent, u32, bool)>,
+    spelling: Spelling,
+) -> Value {
+    let plans: Vec<Value> = plans
+        .map(|(content, version, legacy)| {
+            let mut value = json!({
+                "id": content.id().as_str(),
+                "type": content.type_name(),
+                "version": version,
+                "content": content.to_value(spelling),
+            });
+            if legacy {
+                value["legacy"] = Value::Bool(true);
+            }
+            if let Some(entries) = content.entries() {
+                let progress = Progress::of(entries);
+                value["progress"] = json!({
+                    "completed": progress.completed,
+                    "cancelled": progress.cancelled,
+                    "total": progress.total,
+                });
+            }
+            value
+        })
+        .collect();
+    json!({ "sessionId": session.as_str(), "plans": plans })
 }
 
 impl TrackedPlan {
@@ -454,5 +465,16 @@ impl SessionBoards {
     /// One session's board.
     pub fn get(&self, session: &SessionId) -> Option<&PlanBoard> {
         self.boards.iter().find(|b| &b.session == session)
+    }
+
+    /// Every board as JSON ([`PlanBoard::to_json_value`]), in order of each
+    /// session's first message.
+    pub fn to_json_value(&self, spelling: Spelling) -> Value {
+        Value::Array(
+            self.boards
+                .iter()
+                .map(|b| b.to_json_value(spelling))
+                .collect(),
+        )
     }
 }

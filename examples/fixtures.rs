@@ -1,0 +1,194 @@
+//! Plan streams for testing a client, for people not writing Rust: prints a
+//! scripted stream of `session/update` plan notifications as NDJSON, or the
+//! boards a correct client ends with after reading it.
+//!
+//! ```text
+//! cargo run --example fixtures -- --seed 7 --plans 3 --steps 20 --protocol 2 > stream.ndjson
+//! cargo run --example fixtures -- --seed 7 --plans 3 --steps 20 --protocol 2 --expected > expected.json
+//! ```
+//!
+//! Feed `stream.ndjson` to your client line by line, then compare its state
+//! with `expected.json`: one object per session (in order of the session's
+//! first message) with its live plans in order of creation, each with `id`,
+//! `type`, `version` (updates since creation), `content` (the plan as last
+//! sent), `progress` for items plans and `"legacy": true` for the v1 plan.
+//!
+//! Options: `--seed N` (default 0), `--sessions N` (1), `--plans N` (most
+//! plans live at once per session, 3), `--steps N` (notifications, 20),
+//! `--protocol 1|2` (2), `--unstable` (v2: send `file`, `markdown` and
+//! `plan_removed` as they are), `--no-plan-capability` (v1: a client that
+//! reads only v1 `plan`), `--rfd` (v1: a client that advertised
+//! `planCapabilities`, answered in the RFD spelling), `--no-custom` (no `_x`
+//! values), `--expected`.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use plan_core::fixtures::Scenario;
+use plan_core::{ProtocolVersion, Spelling};
+
+/// What the command line asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Options {
+    /// The scenario, every knob set.
+    pub scenario: Scenario,
+    /// Print the expected boards instead of the stream.
+    pub expected: bool,
+}
+
+#[allow(dead_code)] // `main` is unused where a test includes this file.
+fn main() -> ExitCode {
+    let options = match parse_args(std::env::args().skip(1)) {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("fixtures: {message}");
+            eprintln!(
+                "usage: cargo run --example fixtures -- [--seed N] [--sessions N] [--plans N] \
+                 [--steps N] [--protocol 1|2] [--unstable] [--no-plan-capability] [--rfd] \
+                 [--no-custom] [--expected]"
+            );
+            return ExitCode::from(2);
+        }
+    };
+    match write(&options, io::stdout().lock()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("fixtures: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Writes what `options` asks for to `out`.
+///
+/// # Errors
+/// The writer's error.
+pub fn write(options: &Options, mut out: impl Write) -> io::Result<()> {
+    let stream = options.scenario.generate();
+    if options.expected {
+        let expected = stream.expected().to_json_value(stream.spelling());
+        serde_json::to_writer_pretty(&mut out, &expected)?;
+        writeln!(out)?;
+        out.flush()
+    } else {
+        stream.write_ndjson(out)
+    }
+}
+
+/// Reads the command line.
+///
+/// # Errors
+/// What is wrong with it, in one sentence.
+pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
+    let mut scenario = Scenario::new(0);
+    let mut expected = false;
+    let mut capability = Some(Spelling::Acp);
+    while let Some(arg) = args.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((flag, value)) => (flag.to_owned(), Some(value.to_owned())),
+            None => (arg, None),
+        };
+        let mut value = |what: &str| -> Result<String, String> {
+            inline
+                .clone()
+                .or_else(|| args.next())
+                .ok_or_else(|| format!("`{flag}` needs a value: {what}"))
+        };
+        let number = |text: String, flag: &str| -> Result<u64, String> {
+            text.parse()
+                .map_err(|_| format!("`{flag}` takes a whole number, not `{text}`"))
+        };
+        let count = |text: String, flag: &str| -> Result<usize, String> {
+            let n = number(text, flag)?;
+            usize::try_from(n).map_err(|_| format!("`{flag}` {n} is too large"))
+        };
+        scenario = match flag.as_str() {
+            "--seed" => scenario.seed(number(value("a number")?, &flag)?),
+            "--sessions" => scenario.sessions(count(value("a number")?, &flag)?),
+            "--plans" => scenario.plans(count(value("a number")?, &flag)?),
+            "--steps" => scenario.steps(count(value("a number")?, &flag)?),
+            "--protocol" => match value("1 or 2")?.as_str() {
+                "1" => scenario.protocol(ProtocolVersion::V1),
+                "2" => scenario.protocol(ProtocolVersion::V2),
+                other => return Err(format!("`--protocol` is 1 or 2, not `{other}`")),
+            },
+            "--unstable" => scenario.unstable(true),
+            "--no-custom" => scenario.custom_values(false),
+            "--no-plan-capability" => {
+                capability = None;
+                scenario
+            }
+            "--rfd" => {
+                capability = Some(Spelling::Rfd);
+                scenario
+            }
+            "--expected" => {
+                expected = true;
+                scenario
+            }
+            other => return Err(format!("unknown option `{other}`")),
+        };
+    }
+    Ok(Options {
+        scenario: scenario.plan_capability(capability),
+        expected,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(line: &str) -> Result<Options, String> {
+        parse_args(line.split_whitespace().map(str::to_owned))
+    }
+
+    #[test]
+    fn flags() {
+        let options = args("--seed 7 --plans 3 --steps 20 --protocol=2 --expected").unwrap();
+        assert!(options.expected);
+        assert_eq!(
+            options.scenario,
+            Scenario::new(7)
+                .plans(3)
+                .steps(20)
+                .protocol(ProtocolVersion::V2)
+        );
+        let rfd = args("--protocol 1 --rfd").unwrap();
+        assert_eq!(rfd.scenario.spelling(), Spelling::Rfd);
+        for (line, says) in [
+            ("--protocol 3", "1 or 2"),
+            ("--steps many", "whole number"),
+            ("--seed", "needs a value"),
+            ("--colour", "unknown option"),
+        ] {
+            let err = args(line).unwrap_err();
+            assert!(err.contains(says), "{line}: {err}");
+        }
+    }
+
+    #[test]
+    fn the_stream_and_the_expected_boards_agree() {
+        let options = args("--seed 7 --sessions 2 --steps 30").unwrap();
+        let mut stream = Vec::new();
+        write(&options, &mut stream).unwrap();
+        let mut boards = plan_core::SessionBoards::new().strict();
+        let text = String::from_utf8(stream).unwrap();
+        assert_eq!(text.lines().count(), 30);
+        for line in text.lines() {
+            boards.apply_json(line).unwrap();
+        }
+        let mut expected = Vec::new();
+        write(
+            &Options {
+                expected: true,
+                ..options
+            },
+            &mut expected,
+        )
+        .unwrap();
+        let expected: serde_json::Value = serde_json::from_slice(&expected).unwrap();
+        assert_eq!(expected, boards.to_json_value(Spelling::Acp));
+    }
+}

@@ -1,0 +1,58 @@
+//! The published SDK as the judge of what we write: every line must parse
+//! with `agent-client-protocol-schema`'s reader of its protocol version with
+//! no entry dropped and no value changed.
+
+use agent_client_protocol_schema::{v1 as acp1, v2 as acp2};
+use plan_core::ProtocolVersion;
+use serde_json::Value;
+
+/// How many plan entries a `session/update`'s `params` carries.
+pub fn entry_count(params: &Value) -> usize {
+    let update = &params["update"];
+    let entries = match update["sessionUpdate"].as_str() {
+        Some("plan") => &update["entries"],
+        Some("plan_update") => &update["plan"]["entries"],
+        _ => return 0,
+    };
+    entries.as_array().map_or(0, Vec::len)
+}
+
+/// Parses one line we wrote with the SDK reader of `version` and checks
+/// that nothing was dropped or changed. Returns the `sessionUpdate` kind.
+pub fn sdk_reads(line: &str, version: ProtocolVersion, context: &str) -> String {
+    let message: Value = serde_json::from_str(line).unwrap();
+    assert_eq!(message["jsonrpc"], "2.0", "{context}");
+    assert_eq!(message["method"], "session/update", "{context}");
+    let params = message["params"].clone();
+    let kind = params["update"]["sessionUpdate"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let read_back = match version {
+        ProtocolVersion::V1 => {
+            let read: acp1::SessionNotification = serde_json::from_value(params.clone())
+                .unwrap_or_else(|e| panic!("{context}: the SDK's v1 reader refuses {line}: {e}"));
+            serde_json::to_value(&read).unwrap()
+        }
+        ProtocolVersion::V2 => {
+            let read: acp2::UpdateSessionNotification = serde_json::from_value(params.clone())
+                .unwrap_or_else(|e| panic!("{context}: the SDK's v2 reader refuses {line}: {e}"));
+            if let acp2::SessionUpdate::Other(other) = &read.update {
+                panic!(
+                    "{context}: the SDK's v2 reader takes {line} for an unknown update: {other:?}"
+                );
+            }
+            serde_json::to_value(&read).unwrap()
+        }
+    };
+    assert_eq!(
+        entry_count(&read_back),
+        entry_count(&params),
+        "{context}: the SDK dropped an entry of {line}"
+    );
+    assert_eq!(
+        read_back, params,
+        "{context}: the SDK read {line} differently"
+    );
+    kind
+}
