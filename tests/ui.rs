@@ -14,9 +14,10 @@ fn ui() {
     t.pass("tests/ui/pass/*.rs");
     if trybuild_builds_in_repo_target() {
         t.compile_fail("tests/ui/include_plan/*.rs");
+        t.compile_fail("tests/ui/include_plan_stream/*.rs");
     } else {
         eprintln!(
-            "skipped tests/ui/include_plan: its fixture paths are relative to \
+            "skipped tests/ui/include_plan and include_plan_stream: their fixture paths are relative to \
              target/tests/trybuild/plan-harness, and this build's target \
              directory is not the repository's `target/`"
         );

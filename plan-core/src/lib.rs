@@ -28,6 +28,7 @@ pub use agent::check::Violation;
 pub use agent::initialize::InitializeRequest;
 pub use agent::run::{PlanRun, Step, StepError, Steps};
 pub use agent::sender::{Fallback, PlanSender, View};
+pub use agent::static_stream::StaticStream;
 pub use agent::static_update::StaticUpdate;
 pub use client::board::{Applied, Changes, PlanBoard, SessionBoards, TrackedPlan};
 pub use client::markdown::{markdown_checklist, render_markdown};
@@ -63,6 +64,10 @@ pub use plan_macros::plan_json;
 pub use plan_macros::include_plan;
 
 #[cfg(feature = "macros")]
+#[doc = include_str!("docs/include_plan_stream.md")]
+pub use plan_macros::include_plan_stream;
+
+#[cfg(feature = "macros")]
 #[doc = include_str!("docs/derive_steps.md")]
 pub use plan_macros::Steps;
 
@@ -89,7 +94,7 @@ pub mod __private {
 
     pub use crate::{
         CustomContentError, FileUri, Meta, Plan, PlanContent, PlanEntry, PlanId, Priority,
-        StaticUpdate, Status, Step, Steps, UnmappedValue,
+        StaticStream, StaticUpdate, Status, Step, Steps, UnmappedValue,
     };
     pub use core::option::Option::{None, Some};
     pub use serde_json;

@@ -71,3 +71,10 @@ pub fn derive_plan_content(input: TokenStream) -> TokenStream {
 pub fn include_plan(input: TokenStream) -> TokenStream {
     include::include_plan(input.into()).into()
 }
+
+/// A recorded NDJSON stream read and checked at compile time, line by line.
+/// See `plan_core::include_plan_stream!`.
+#[proc_macro]
+pub fn include_plan_stream(input: TokenStream) -> TokenStream {
+    include::include_plan_stream(input.into()).into()
+}

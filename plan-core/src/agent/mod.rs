@@ -5,4 +5,5 @@ pub(crate) mod check;
 pub(crate) mod initialize;
 pub(crate) mod run;
 pub(crate) mod sender;
+pub(crate) mod static_stream;
 pub(crate) mod static_update;

@@ -1,9 +1,13 @@
 //! `include_plan!("path.json")`: a JSON fixture read at compile time,
 //! checked with `plan!`'s rules, expanded to the value `plan!` would build.
 //! Read (`json_reader.rs`) → check (here, into `plan::valid::Plan`) → generate
-//! (`plan::expand`, shared with `plan!`).
+//! (`plan::expand`, shared with `plan!`). `stream.rs`: `include_plan_stream!`,
+//! a recorded NDJSON stream checked line by line with the same rules.
+
+mod stream;
 
 use std::path::PathBuf;
+pub(crate) use stream::include_plan_stream;
 
 use crate::json_reader::{self, Kind, Node};
 use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
@@ -47,27 +51,32 @@ pub(crate) fn include_plan(input: TokenStream) -> TokenStream {
     }
 }
 
+/// The text of the file `lit` names, relative to the crate's directory, and
+/// its full path (for `include_bytes!`).
+pub(crate) fn read_text(lit: &LitStr) -> Result<(String, PathBuf), syn::Error> {
+    let relative = lit.value();
+    let span = lit.span();
+    let dir = std::env::var_os("CARGO_MANIFEST_DIR").ok_or_else(|| {
+        let message = "CARGO_MANIFEST_DIR is not set; the file macros run under Cargo";
+        syn::Error::new(span, message)
+    })?;
+    let file = PathBuf::from(dir).join(&relative);
+    let text = std::fs::read_to_string(&file).map_err(|e| {
+        let message = format!("cannot read `{relative}` (under the crate's directory): {e}");
+        syn::Error::new(span, message)
+    })?;
+    Ok((text, file))
+}
+
 /// The checked plan and the file's full path; or the errors, and whether the
 /// fixture looks like a v1 update (so the failed call still has its type).
 fn read(lit: &LitStr) -> Result<(Plan, PathBuf), (syn::Error, bool)> {
     let relative = lit.value();
     let span = lit.span();
-    let dir = std::env::var_os("CARGO_MANIFEST_DIR").ok_or_else(|| {
-        let message = "CARGO_MANIFEST_DIR is not set; include_plan! runs under Cargo";
-        (syn::Error::new(span, message), false)
-    })?;
-    let file = PathBuf::from(dir).join(&relative);
-    let text = std::fs::read_to_string(&file).map_err(|e| {
-        let message = format!("cannot read `{relative}` (under the crate's directory): {e}");
-        (syn::Error::new(span, message), false)
-    })?;
+    let (text, file) = read_text(lit).map_err(|e| (e, false))?;
     let doc = json_reader::parse(&text)
         .map_err(|e| (syn::Error::new(span, format!("{relative}:{e}")), false))?;
-    let mut cx = FixtureCheck {
-        file: relative,
-        span,
-        errors: Errors::new(Vec::new()),
-    };
+    let mut cx = FixtureCheck::new(relative, span, 0);
     let plan = cx.document(&doc);
     cx.errors
         .finish(plan)
@@ -93,15 +102,39 @@ fn is_v1(doc: &Node) -> bool {
 }
 
 /// Checking state: where errors point and what they say.
-struct FixtureCheck {
+pub(crate) struct FixtureCheck {
     file: String,
     span: Span,
-    errors: Errors,
+    /// Added to each value's line: the document's first line in the file
+    /// (a stream's lines are read one by one).
+    first_line: usize,
+    /// Checking a line of a stream: every session update is welcome, and a
+    /// `plan_removed` is checked too.
+    stream: bool,
+    pub(crate) errors: Errors,
 }
 
 impl FixtureCheck {
+    /// Checks documents of `file` (as the user wrote its path); errors point
+    /// at `span`; the document starts after `first_line` lines of the file.
+    pub(crate) fn new(file: String, span: Span, first_line: usize) -> Self {
+        Self {
+            file,
+            span,
+            first_line,
+            stream: false,
+            errors: Errors::new(Vec::new()),
+        }
+    }
+
+    /// The same checks, for the lines of a stream.
+    pub(crate) fn for_stream(mut self) -> Self {
+        self.stream = true;
+        self
+    }
+
     /// Reports `message` at `node`, naming the file, line, column and JSON path.
-    fn at(&mut self, node: &Node, path: &str, message: impl std::fmt::Display) {
+    pub(crate) fn at(&mut self, node: &Node, path: &str, message: impl std::fmt::Display) {
         let place = if path.is_empty() {
             String::new()
         } else {
@@ -111,7 +144,9 @@ impl FixtureCheck {
             self.span,
             format_args!(
                 "{}:{}:{}: {place}{message}",
-                self.file, node.line, node.column
+                self.file,
+                node.line + self.first_line,
+                node.column
             ),
         );
     }
@@ -155,7 +190,7 @@ impl FixtureCheck {
         }
     }
 
-    fn notification(&mut self, doc: &Node, fields: &[(String, Node)]) -> Option<Plan> {
+    pub(crate) fn notification(&mut self, doc: &Node, fields: &[(String, Node)]) -> Option<Plan> {
         let version = self.string(doc, fields, "jsonrpc", "");
         if let Some((version, node)) = &version
             && let Err(problem) = rules::check_envelope(version, rules::SESSION_UPDATE)
@@ -193,6 +228,13 @@ impl FixtureCheck {
                 let (plan, plan_fields) = self.object(node, fields, "plan", path)?;
                 self.content(plan, plan_fields, &join(path, "plan"))
             }
+            // In a stream, a removal's id is checked; other updates
+            // (`agent_message_chunk`, ...) are not ours to judge.
+            "plan_removed" if self.stream => {
+                self.plan_id(node, fields, path);
+                None
+            }
+            _ if self.stream => None,
             other => {
                 self.at(kind_node, &join(path, "sessionUpdate"), format_args!(
                     "`{other}` holds no plan; include_plan! takes a plan, a `plan` or `plan_update` update, or a notification of one"
@@ -239,7 +281,12 @@ impl FixtureCheck {
         Some(Plan { shape, meta })
     }
 
-    fn plan_id(&mut self, node: &Node, fields: &[(String, Node)], path: &str) -> Option<Text> {
+    pub(crate) fn plan_id(
+        &mut self,
+        node: &Node,
+        fields: &[(String, Node)],
+        path: &str,
+    ) -> Option<Text> {
         let [rfd, acp] = rules::PLAN_ID_KEYS;
         let explain = |problem| rules::ExplainSpelling { problem, rfd, acp };
         let (key, value) = match (field(fields, rfd), field(fields, acp)) {
@@ -407,11 +454,11 @@ impl FixtureCheck {
     }
 }
 
-fn field<'d>(fields: &'d [(String, Node)], key: &str) -> Option<&'d Node> {
+pub(crate) fn field<'d>(fields: &'d [(String, Node)], key: &str) -> Option<&'d Node> {
     fields.iter().find(|(k, _)| k == key).map(|(_, v)| v)
 }
 
-fn join(path: &str, key: &str) -> String {
+pub(crate) fn join(path: &str, key: &str) -> String {
     if path.is_empty() {
         key.to_owned()
     } else {
