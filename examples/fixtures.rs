@@ -24,7 +24,7 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use plan_core::fixtures::Scenario;
+use plan_core::fixtures::{Client, Scenario};
 use plan_core::{ProtocolVersion, Spelling};
 
 /// What the command line asked for.
@@ -83,7 +83,8 @@ pub fn write(options: &Options, mut out: impl Write) -> io::Result<()> {
 pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
     let mut scenario = Scenario::new(0);
     let mut expected = false;
-    let mut capability = Some(Spelling::Acp);
+    let mut protocol = ProtocolVersion::V2;
+    let (mut unstable, mut capability) = (false, Some(Spelling::Acp));
     while let Some(arg) = args.next() {
         let (flag, inline) = match arg.split_once('=') {
             Some((flag, value)) => (flag.to_owned(), Some(value.to_owned())),
@@ -108,12 +109,18 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, Str
             "--sessions" => scenario.sessions(count(value("a number")?, &flag)?),
             "--plans" => scenario.plans(count(value("a number")?, &flag)?),
             "--steps" => scenario.steps(count(value("a number")?, &flag)?),
-            "--protocol" => match value("1 or 2")?.as_str() {
-                "1" => scenario.protocol(ProtocolVersion::V1),
-                "2" => scenario.protocol(ProtocolVersion::V2),
-                other => return Err(format!("`--protocol` is 1 or 2, not `{other}`")),
-            },
-            "--unstable" => scenario.unstable(true),
+            "--protocol" => {
+                protocol = match value("1 or 2")?.as_str() {
+                    "1" => ProtocolVersion::V1,
+                    "2" => ProtocolVersion::V2,
+                    other => return Err(format!("`--protocol` is 1 or 2, not `{other}`")),
+                };
+                scenario
+            }
+            "--unstable" => {
+                unstable = true;
+                scenario
+            }
             "--no-custom" => scenario.custom_values(false),
             "--no-plan-capability" => {
                 capability = None;
@@ -130,8 +137,11 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, Str
             other => return Err(format!("unknown option `{other}`")),
         };
     }
+    let client = Client::of(protocol)
+        .plan_capability(capability)
+        .unstable(unstable);
     Ok(Options {
-        scenario: scenario.plan_capability(capability),
+        scenario: scenario.for_client(client),
         expected,
     })
 }
@@ -150,10 +160,7 @@ mod tests {
         assert!(options.expected);
         assert_eq!(
             options.scenario,
-            Scenario::new(7)
-                .plans(3)
-                .steps(20)
-                .protocol(ProtocolVersion::V2)
+            Scenario::new(7).plans(3).steps(20).for_client(Client::v2())
         );
         let rfd = args("--protocol 1 --rfd").unwrap();
         assert_eq!(rfd.scenario.spelling(), Spelling::Rfd);

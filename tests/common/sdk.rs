@@ -56,3 +56,50 @@ pub fn sdk_reads(line: &str, version: ProtocolVersion, context: &str) -> String 
     );
     kind
 }
+
+/// Every judge of a message we send to a client: our own `check_for` of its
+/// version (under v2 with unstable variants on, only the `v2-unstable` rule
+/// may speak), then, in the ACP spelling, the version's public schema and
+/// the SDK's reader of that version.
+pub struct Judges {
+    schemas: [crate::common::Validator; 2],
+}
+
+impl Judges {
+    pub fn new() -> Self {
+        use crate::common::{Schema, Version};
+        Self {
+            schemas: [
+                Schema::unstable(Version::V1).notification_validator(),
+                Schema::unstable(Version::V2).notification_validator(),
+            ],
+        }
+    }
+
+    /// Panics, naming `context`, if a judge refuses `message` sent to `client`.
+    pub fn may_send(
+        &self,
+        message: &plan_core::SessionNotification,
+        client: plan_core::fixtures::Client,
+        context: &str,
+    ) {
+        let protocol = client.protocol();
+        let line = message.to_json(client.spelling());
+        if let Err(violations) = message.check_for(protocol) {
+            assert!(
+                client.reads_unstable() && violations.iter().all(|v| v.rule() == "v2-unstable"),
+                "{context}: {line}: {violations:?}"
+            );
+        }
+        if client.spelling() == plan_core::Spelling::Rfd {
+            // The RFD spelling is what this client asked for; the published
+            // schema and SDK read only the ACP spelling.
+            return;
+        }
+        let value: Value = serde_json::from_str(&line).unwrap();
+        let schema = &self.schemas[usize::from(protocol == ProtocolVersion::V2)];
+        let errors = schema.notification_errors(&value);
+        assert!(errors.is_empty(), "{context}: {line}: {errors:#?}");
+        sdk_reads(&line, protocol, context);
+    }
+}
