@@ -13,30 +13,15 @@ use common::sdk::Judges;
 use plan_core::fixtures::{Client, PlanStream, Scenario};
 use plan_core::{SessionBoards, SessionUpdate, Spelling};
 
-/// Every kind of client a stream can be written for: (name, scenario knobs).
-fn clients(seed: u64) -> Vec<(&'static str, Scenario)> {
+/// A scenario for every kind of client, and one without custom values.
+fn clients(seed: u64) -> Vec<(String, Scenario)> {
     let base = Scenario::new(seed);
-    vec![
-        (
-            "v1, no plan capability",
-            base.clone().for_client(Client::v1().plan_capability(None)),
-        ),
-        (
-            "v1, `plan` capability",
-            base.clone().for_client(Client::v1()),
-        ),
-        (
-            "v1, `planCapabilities` (RFD)",
-            base.clone()
-                .for_client(Client::v1().plan_capability(Some(Spelling::Rfd))),
-        ),
-        ("v2, stable", base.clone().for_client(Client::v2())),
-        (
-            "v2, unstable",
-            base.clone().for_client(Client::v2().unstable(true)),
-        ),
-        ("v2, no custom values", base.custom_values(false)),
-    ]
+    let mut all: Vec<(String, Scenario)> = Client::every_kind()
+        .into_iter()
+        .map(|client| (format!("{client:?}"), base.clone().for_client(client)))
+        .collect();
+    all.push(("v2, no custom values".into(), base.custom_values(false)));
+    all
 }
 
 /// Runs `stream` through fresh boards, strict or lenient, and compares.

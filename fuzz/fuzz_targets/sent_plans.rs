@@ -1,0 +1,23 @@
+//! What the `arbitrary` feature promises a client author: from any input,
+//! messages a client of each kind may be sent, which our own strict board
+//! reads without an error or a skipped part, in the client's spelling.
+#![no_main]
+
+use arbitrary::Unstructured;
+use libfuzzer_sys::fuzz_target;
+use plan_core::fixtures::Client;
+use plan_core::SessionBoards;
+
+fuzz_target!(|data: &[u8]| {
+    for client in Client::every_kind() {
+        let mut u = Unstructured::new(data);
+        let mut boards = SessionBoards::new().strict();
+        while !u.is_empty() {
+            let message = client.arbitrary_notification(&mut u).expect("any input gives a message");
+            let line = message.to_json(client.spelling());
+            let applied = boards.apply_json(&line).expect("a sendable message reads");
+            assert!(applied.skipped.is_empty(), "{line}");
+            assert!(message.check().is_ok(), "{line}");
+        }
+    }
+});
