@@ -5,12 +5,15 @@
 //! 1. build + serialize a notification from run-time data;
 //! 2. emit a literal plan (`plan_json!`) vs (1) and vs copying the same bytes;
 //! 3. parse a notification into owned values;
-//! 4. a client board applying 1k, 10k and 100k updates across 20 plans
-//!    (time per update must stay flat);
+//! 4. a client board applying 1k to 1M updates across 20 plans (time per
+//!    update must stay flat);
 //! 5. through the official SDK (`agent-client-protocol` 5.0.0): the SDK's
 //!    `to_untyped_message` (what its connection does before framing) and
 //!    `parse_message` (what it does on receipt), for our notification and
-//!    for its own.
+//!    for its own;
+//! 6. how the board scales: one update of a plan of 10 to 10,000 entries
+//!    (applying it, against parsing it), and one update among 1 to 10,000
+//!    live plans.
 //!
 //! `cargo bench --bench versus`; the README quotes the ratios.
 
@@ -234,41 +237,92 @@ fn parse(c: &mut Criterion) {
     group.finish();
 }
 
-/// `n` update lines across 20 plans of 5 entries, statuses moving on.
-fn stream(n: usize) -> Vec<String> {
-    (0..n)
-        .map(|i| {
-            let plan = i % 20;
-            let entries = (0..5).map(|e| {
-                let status = if e < (i / 20) % 6 {
-                    Status::Completed
-                } else {
-                    Status::Pending
-                };
-                PlanEntry::new(format!("Plan {plan} step {e}"), Priority::Medium, status)
-            });
-            let content = PlanContent::items(PlanId::new(format!("plan-{plan}")).unwrap(), entries);
-            SessionNotification::new(SESSION, content.into()).to_json(Spelling::Acp)
-        })
+/// The update lines of a stream across 20 plans of 5 entries, statuses
+/// moving on: line `i` of the stream is `pool[i % 120]` (after 120 updates
+/// every plan has gone through its six states), so a stream of a million
+/// updates needs no million strings.
+fn stream_pool() -> Vec<String> {
+    (0..120)
+        .map(|i| update_line(i % 20, 5, (i / 20) % 6))
         .collect()
 }
 
 fn board(c: &mut Criterion) {
     let mut group = c.benchmark_group("4 board applies a stream (time per update)");
     group.sample_size(10);
-    for n in [1_000, 10_000, 100_000] {
-        let lines = stream(n);
+    let pool = stream_pool();
+    for n in [1_000, 10_000, 100_000, 1_000_000] {
         group.throughput(Throughput::Elements(n as u64));
+        group.bench_with_input(BenchmarkId::new("plan-core PlanBoard", n), &n, |b, &n| {
+            b.iter(|| {
+                let mut board = PlanBoard::new(SESSION);
+                for line in pool.iter().cycle().take(n) {
+                    board.apply_json(line).unwrap();
+                }
+                black_box(board.plans().len())
+            });
+        });
+    }
+    group.finish();
+}
+
+/// One update of plan `plan` with `entries` entries, the first `done` completed.
+fn update_line(plan: usize, entries: usize, done: usize) -> String {
+    let entries = (0..entries).map(|e| {
+        let status = if e < done {
+            Status::Completed
+        } else {
+            Status::Pending
+        };
+        PlanEntry::new(
+            format!("Plan {plan} step {e}: do the thing"),
+            Priority::Medium,
+            status,
+        )
+    });
+    let content = PlanContent::items(PlanId::new(format!("plan-{plan}")).unwrap(), entries);
+    SessionNotification::new(SESSION, content.into()).to_json(Spelling::Acp)
+}
+
+/// How the board scales: one update of a plan with N entries (applying it
+/// against parsing it), and one update among N live plans.
+fn scaling(c: &mut Criterion) {
+    let mut group = c.benchmark_group("6 board scaling");
+    group.sample_size(20);
+    for n in [10, 100, 1_000, 10_000] {
+        // Two versions of the plan, one step apart, applied in turn: every
+        // update changes a status, as real updates do.
+        let lines = [update_line(0, n, n / 2), update_line(0, n, n / 2 + 1)];
+        group.bench_with_input(BenchmarkId::new("entries: parse", n), &lines, |b, lines| {
+            b.iter(|| black_box(SessionNotification::from_json(black_box(&lines[0])).unwrap()));
+        });
+        group.bench_with_input(BenchmarkId::new("entries: apply", n), &lines, |b, lines| {
+            let mut board = PlanBoard::new(SESSION);
+            board.apply_json(&lines[0]).unwrap();
+            let mut turn = 0;
+            b.iter(|| {
+                turn ^= 1;
+                black_box(board.apply_json(black_box(&lines[turn])).unwrap());
+            });
+        });
+    }
+    for plans in [1, 100, 10_000] {
+        // `plans` live plans of 5 entries; the updates go round them.
+        let lines: Vec<String> = (0..plans.max(64))
+            .map(|i| update_line(i % plans, 5, i % 6))
+            .collect();
         group.bench_with_input(
-            BenchmarkId::new("plan-core PlanBoard", n),
+            BenchmarkId::new("live plans: apply", plans),
             &lines,
             |b, lines| {
+                let mut board = PlanBoard::new(SESSION);
+                for plan in 0..plans {
+                    board.apply_json(&update_line(plan, 5, 0)).unwrap();
+                }
+                let mut next = 0;
                 b.iter(|| {
-                    let mut board = PlanBoard::new(SESSION);
-                    for line in lines {
-                        board.apply_json(line).unwrap();
-                    }
-                    black_box(board.plans().len())
+                    next = (next + 1) % lines.len();
+                    black_box(board.apply_json(black_box(&lines[next])).unwrap());
                 });
             },
         );
@@ -337,6 +391,6 @@ fn through_the_sdk(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
-    targets = build_and_serialize, emit_literal, parse, board, through_the_sdk
+    targets = build_and_serialize, emit_literal, parse, board, through_the_sdk, scaling
 }
 criterion_main!(benches);
