@@ -7,10 +7,11 @@
 //! 3. parse a notification into owned values;
 //! 4. a client board applying 1k to 1M updates across 20 plans (time per
 //!    update must stay flat);
-//! 5. through the official SDK (`agent-client-protocol` 5.0.0): the SDK's
-//!    `to_untyped_message` (what its connection does before framing) and
-//!    `parse_message` (what it does on receipt), for our notification and
-//!    for its own;
+//! 5. through the official SDK (`agent-client-protocol` 5.0.0), its whole
+//!    pipeline: sending is `to_untyped_message` and writing the frame as a
+//!    line, receiving is reading the line into a JSON value and
+//!    `parse_message`, for our notification and for its own; and the
+//!    `acp-schema` conversions both ways, against one serialize;
 //! 6. how the board scales: one update of a plan of 10 to 10,000 entries
 //!    (applying it, against parsing it), and one update among 1 to 10,000
 //!    live plans.
@@ -330,59 +331,83 @@ fn scaling(c: &mut Criterion) {
     group.finish();
 }
 
+/// A JSON-RPC notification as the SDK's line transport writes one: its
+/// method and `params` value, serialized to one line.
+#[derive(Serialize)]
+struct Frame<'a> {
+    jsonrpc: &'static str,
+    method: &'a str,
+    params: &'a serde_json::Value,
+}
+
+/// The SDK's send pipeline: `to_untyped_message` (the `params` value), then
+/// the frame written as text, as its transport does.
+fn sdk_send(message: &impl agent_client_protocol::JsonRpcMessage) -> String {
+    let untyped = message.to_untyped_message().unwrap();
+    serde_json::to_string(&Frame {
+        jsonrpc: "2.0",
+        method: &untyped.method,
+        params: &untyped.params,
+    })
+    .unwrap()
+}
+
+/// The SDK's receive pipeline: the line read into a JSON value, as its
+/// transport does, then `parse_message` with the method and `params`.
+fn sdk_receive<T: agent_client_protocol::JsonRpcMessage>(line: &str) -> T {
+    let mut frame: serde_json::Value = serde_json::from_str(line).unwrap();
+    let params = frame["params"].take();
+    T::parse_message(frame["method"].as_str().unwrap(), &params).unwrap()
+}
+
 fn through_the_sdk(c: &mut Criterion) {
-    use agent_client_protocol::JsonRpcMessage;
     let mut group = c.benchmark_group("5 through the SDK");
     for size in [10, 100] {
         let input = data(size);
         group.bench_with_input(
             BenchmarkId::new("send: plan-core", size),
             &input,
-            |b, input| {
-                b.iter(|| black_box(ours(black_box(input)).to_untyped_message().unwrap()));
-            },
+            |b, input| b.iter(|| black_box(sdk_send(&ours(black_box(input))))),
         );
         group.bench_with_input(
             BenchmarkId::new("send: SDK's own types", size),
             &input,
-            |b, input| {
-                b.iter(|| {
-                    black_box(
-                        theirs(black_box(input))
-                            .params
-                            .to_untyped_message()
-                            .unwrap(),
-                    )
-                });
-            },
+            |b, input| b.iter(|| black_box(sdk_send(&theirs(black_box(input)).params))),
         );
-        let wire = theirs(&input).params.to_untyped_message().unwrap();
+        let line = sdk_send(&theirs(&input).params);
         group.bench_with_input(
             BenchmarkId::new("receive: plan-core", size),
-            &wire,
-            |b, wire| {
-                b.iter(|| {
-                    black_box(
-                        SessionNotification::parse_message(&wire.method, black_box(&wire.params))
-                            .unwrap(),
-                    )
-                });
-            },
+            &line,
+            |b, line| b.iter(|| black_box(sdk_receive::<SessionNotification>(black_box(line)))),
         );
         group.bench_with_input(
             BenchmarkId::new("receive: SDK's own types", size),
-            &wire,
-            |b, wire| {
-                b.iter(|| {
-                    black_box(
-                        acp::SessionNotification::parse_message(
-                            &wire.method,
-                            black_box(&wire.params),
-                        )
-                        .unwrap(),
-                    )
-                });
+            &line,
+            |b, line| {
+                b.iter(|| black_box(sdk_receive::<acp::SessionNotification>(black_box(line))));
             },
+        );
+        // The `acp-schema` conversions, against serializing the value once.
+        let our_value = ours(&input);
+        let their_value = theirs(&input).params;
+        group.bench_with_input(
+            BenchmarkId::new("convert: plan-core -> SDK types", size),
+            &our_value,
+            |b, value| {
+                b.iter(|| black_box(acp::SessionNotification::try_from(black_box(value)).unwrap()));
+            },
+        );
+        group.bench_with_input(
+            BenchmarkId::new("convert: SDK types -> plan-core", size),
+            &their_value,
+            |b, value| {
+                b.iter(|| black_box(SessionNotification::try_from(black_box(value)).unwrap()));
+            },
+        );
+        group.bench_with_input(
+            BenchmarkId::new("serialize plan-core once", size),
+            &our_value,
+            |b, value| b.iter(|| black_box(value.to_json(Spelling::Acp))),
         );
     }
     group.finish();

@@ -3,11 +3,14 @@
 //! protocol v2 types (`unstable_protocol_v2`), for agents and clients built
 //! on the official SDK.
 //!
-//! Every conversion goes through the ACP spelling's JSON, so nothing the two
-//! crates both express is lost. What v1 cannot express is an error, checked
-//! before converting (the published crate would otherwise silently skip an
-//! entry it cannot read): `cancelled`, custom priorities and statuses,
-//! custom plan types.
+//! Conversions map field to field, with no JSON in between (a `_meta` object
+//! and an update that is not about plans are the only JSON values that
+//! cross), so they cost less than serializing the value once. Nothing the two
+//! crates both express is lost. What v1 cannot express is an error (the
+//! published crate would otherwise silently skip an entry it cannot read):
+//! `cancelled`, custom priorities and statuses, custom plan types. What our
+//! types forbid and theirs allow (a blank plan id, a file URI that is not a
+//! URI) is an error the other way, as our strict reader reports it.
 //!
 //! ```
 //! use agent_client_protocol_schema::v1 as acp;
@@ -29,16 +32,18 @@
 use std::fmt;
 
 use agent_client_protocol_schema::v1 as acp;
-use serde_json::json;
+use serde_json::{Map, Value};
 
-use crate::codec::Spelling;
+use crate::codec::{Reading, Spelling};
 use crate::error::Error;
 use crate::error::Path;
 use crate::protocol::capabilities::ClientCapabilities;
 use crate::protocol::content::PlanContent;
-use crate::protocol::entry::PlanEntry;
-use crate::protocol::notification::{METHOD, SessionNotification};
-use crate::protocol::update::{Plan, SessionUpdate};
+use crate::protocol::entry::{PlanEntry, Priority, Status};
+use crate::protocol::id::{FileUri, PlanId, SessionId};
+use crate::protocol::meta::Meta;
+use crate::protocol::notification::SessionNotification;
+use crate::protocol::update::{OtherUpdate, Plan, SessionUpdate};
 
 /// A value that cannot be converted: v1 has no equivalent, or the other
 /// side's reader refused it.
@@ -90,51 +95,59 @@ fn their_error(err: &serde_json::Error) -> ConversionError {
     }
 }
 
-/// What v1 cannot express, checked before converting.
-fn v1_entries(entries: &[PlanEntry], at: &Path<'_>) -> Result<(), ConversionError> {
-    for (index, entry) in entries.iter().enumerate() {
-        let at = at.index(index);
-        if !entry.priority.is_v1() {
-            let message = format_args!("the priority `{}` has no v1 equivalent", entry.priority);
-            return Err(ConversionError::at(&at.key("priority"), message));
-        }
-        if !entry.status.is_v1() {
-            let message = format_args!("the status `{}` has no v1 equivalent", entry.status);
-            return Err(ConversionError::at(&at.key("status"), message));
-        }
-    }
-    Ok(())
+/// Both crates' `_meta` is an object: ours kept as text, theirs a map.
+/// `null` is absent in theirs.
+fn their_meta(meta: Option<&Meta>) -> Option<Map<String, Value>> {
+    meta.and_then(Meta::to_object)
 }
 
-fn v1_content(plan: &PlanContent, at: &Path<'_>) -> Result<(), ConversionError> {
-    match plan {
-        PlanContent::Items { entries, .. } => v1_entries(entries, &at.key("entries")),
-        PlanContent::File { .. } | PlanContent::Markdown { .. } => Ok(()),
-        other => Err(ConversionError::at(
-            &at.key("type"),
-            format_args!("the plan type `{}` has no v1 equivalent", other.type_name()),
-        )),
-    }
+fn our_meta(meta: Option<&Map<String, Value>>) -> Option<Meta> {
+    meta.map(|map| Meta::new(map.clone()))
 }
 
-fn v1_update(update: &SessionUpdate, at: &Path<'_>) -> Result<(), ConversionError> {
-    match update {
-        SessionUpdate::Plan(plan) => v1_entries(&plan.entries, &at.key("entries")),
-        SessionUpdate::PlanUpdate { plan, .. } => v1_content(plan, &at.key("plan")),
-        SessionUpdate::PlanRemoved { .. } | SessionUpdate::Other(_) => Ok(()),
-    }
+/// A plan id from theirs (any string) checked as our strict reader checks it.
+fn our_plan_id(id: &str, at: &Path<'_>) -> Result<PlanId, ConversionError> {
+    Ok(crate::codec::plan_id(
+        id.to_owned(),
+        &mut Reading::strict(),
+        at,
+    )?)
 }
 
-/// `TryFrom` both ways between one of our types and one of theirs, through
-/// the ACP spelling's JSON, after `$check`.
+fn our_uri(uri: &str, at: &Path<'_>) -> Result<FileUri, ConversionError> {
+    Ok(crate::codec::file_uri(
+        uri.to_owned(),
+        &mut Reading::strict(),
+        at,
+    )?)
+}
+
+/// An update that is not about plans: the one place a JSON value crosses
+/// (such updates are kept whole as JSON on our side).
+fn their_other<T: serde::de::DeserializeOwned>(other: &OtherUpdate) -> Result<T, ConversionError> {
+    serde_json::from_value(Value::Object(other.as_object().clone())).map_err(|e| their_error(&e))
+}
+
+fn our_other<T: serde::Serialize>(update: &T) -> Result<SessionUpdate, ConversionError> {
+    let value = serde_json::to_value(update).map_err(|e| their_error(&e))?;
+    Ok(SessionUpdate::from_value(value)?)
+}
+
+/// `TryFrom` both ways, borrowed and owned, between one of our types and
+/// one of theirs, from the two functions that convert at a path.
 macro_rules! conversions {
-    ($ours:ty, $theirs:ty, |$value:ident| $check:expr, |$json:ident| $to_theirs:expr, |$their_json:ident| $to_ours:expr) => {
+    ($ours:ty, $theirs:ty, $to_theirs:expr, $to_ours:expr) => {
         impl TryFrom<&$ours> for $theirs {
             type Error = ConversionError;
-            fn try_from($value: &$ours) -> Result<Self, ConversionError> {
-                $check?;
-                let $json = $value.to_value(Spelling::Acp);
-                serde_json::from_value($to_theirs).map_err(|e| their_error(&e))
+            fn try_from(value: &$ours) -> Result<Self, ConversionError> {
+                ($to_theirs)(value, &Path::Root)
+            }
+        }
+
+        impl TryFrom<&$theirs> for $ours {
+            type Error = ConversionError;
+            fn try_from(value: &$theirs) -> Result<Self, ConversionError> {
+                ($to_ours)(value, &Path::Root)
             }
         }
 
@@ -142,14 +155,6 @@ macro_rules! conversions {
             type Error = ConversionError;
             fn try_from(value: $ours) -> Result<Self, ConversionError> {
                 Self::try_from(&value)
-            }
-        }
-
-        impl TryFrom<&$theirs> for $ours {
-            type Error = ConversionError;
-            fn try_from(value: &$theirs) -> Result<Self, ConversionError> {
-                let $their_json = serde_json::to_value(value).map_err(|e| their_error(&e))?;
-                Ok(<$ours>::from_value($to_ours)?)
             }
         }
 
@@ -162,123 +167,468 @@ macro_rules! conversions {
     };
 }
 
-conversions!(
-    PlanEntry,
-    acp::PlanEntry,
-    |entry| v1_entries(std::slice::from_ref(entry), &Path::Root).map_err(strip_index),
-    |json| json,
-    |json| json
-);
+/// The plan types both versions of their crate share (`items`, `file`,
+/// `markdown`), from ours: `match` arms for `$plan`, with the entries
+/// converted by `$entries`, then the version's own arms.
+macro_rules! their_plan {
+    ($acp:ident, $plan:expr, $entries:expr, { $($rest:tt)* }) => {{
+        let plan: &PlanContent = $plan;
+        let id = plan.id().as_str().to_owned();
+        let meta = their_meta(plan.meta());
+        match plan {
+            PlanContent::Items { entries, .. } => {
+                $acp::PlanUpdateContent::Items($acp::PlanItems::new(id, $entries(entries)?).meta(meta))
+            }
+            PlanContent::File { uri, .. } => {
+                $acp::PlanUpdateContent::File($acp::PlanFile::new(id, uri.as_str()).meta(meta))
+            }
+            PlanContent::Markdown { content, .. } => $acp::PlanUpdateContent::Markdown(
+                $acp::PlanMarkdown::new(id, content.as_ref()).meta(meta),
+            ),
+            $($rest)*
+        }
+    }};
+}
+
+/// The same three plan types, to ours, then the version's own arms.
+macro_rules! our_plan {
+    ($acp:ident, $plan:expr, $at:expr, $entries:expr, { $($rest:tt)* }) => {{
+        let at: &Path<'_> = $at;
+        let id_at = at.key(Spelling::Acp.plan_id_key());
+        match $plan {
+            $acp::PlanUpdateContent::Items(items) => PlanContent::Items {
+                id: our_plan_id(&items.plan_id.0, &id_at)?,
+                entries: $entries(&items.entries, &at.key("entries"))?,
+                meta: our_meta(items.meta.as_ref()),
+            },
+            $acp::PlanUpdateContent::File(file) => PlanContent::File {
+                id: our_plan_id(&file.plan_id.0, &id_at)?,
+                uri: our_uri(&file.uri, &at.key("uri"))?,
+                meta: our_meta(file.meta.as_ref()),
+            },
+            $acp::PlanUpdateContent::Markdown(markdown) => PlanContent::Markdown {
+                id: our_plan_id(&markdown.plan_id.0, &id_at)?,
+                content: markdown.content.clone().into(),
+                meta: our_meta(markdown.meta.as_ref()),
+            },
+            $($rest)*
+        }
+    }};
+}
+
+fn no_v1(at: &Path<'_>, what: &str, name: impl fmt::Display) -> ConversionError {
+    ConversionError::at(at, format_args!("the {what} `{name}` has no v1 equivalent"))
+}
+
+fn v1_entry(entry: &PlanEntry, at: &Path<'_>) -> Result<acp::PlanEntry, ConversionError> {
+    let priority = match &entry.priority {
+        Priority::High => acp::PlanEntryPriority::High,
+        Priority::Medium => acp::PlanEntryPriority::Medium,
+        Priority::Low => acp::PlanEntryPriority::Low,
+        other => return Err(no_v1(&at.key("priority"), "priority", other)),
+    };
+    let status = match &entry.status {
+        Status::Pending => acp::PlanEntryStatus::Pending,
+        Status::InProgress => acp::PlanEntryStatus::InProgress,
+        Status::Completed => acp::PlanEntryStatus::Completed,
+        other => return Err(no_v1(&at.key("status"), "status", other)),
+    };
+    Ok(
+        acp::PlanEntry::new(entry.content.as_ref(), priority, status)
+            .meta(their_meta(entry.meta.as_ref())),
+    )
+}
+
+/// Converts each item of a list, its path `at[i]`, into a vector of the
+/// right size (collecting `Result`s would grow it step by step).
+fn convert_all<T, U>(
+    items: &[T],
+    at: &Path<'_>,
+    convert: impl Fn(&T, &Path<'_>) -> Result<U, ConversionError>,
+) -> Result<Vec<U>, ConversionError> {
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        out.push(convert(item, &at.index(i))?);
+    }
+    Ok(out)
+}
+
+fn v1_entries(
+    entries: &[PlanEntry],
+    at: &Path<'_>,
+) -> Result<Vec<acp::PlanEntry>, ConversionError> {
+    convert_all(entries, at, v1_entry)
+}
+
+/// A name of theirs that is not one of the known ones of this crate version.
+fn unknown(at: &Path<'_>, what: &str, name: &impl fmt::Debug) -> ConversionError {
+    ConversionError::at(
+        at,
+        format_args!("the {what} {name:?} is not one plan-core knows"),
+    )
+}
+
+fn from_v1_entry(entry: &acp::PlanEntry, at: &Path<'_>) -> Result<PlanEntry, ConversionError> {
+    let priority = match &entry.priority {
+        acp::PlanEntryPriority::High => Priority::High,
+        acp::PlanEntryPriority::Medium => Priority::Medium,
+        acp::PlanEntryPriority::Low => Priority::Low,
+        other => return Err(unknown(&at.key("priority"), "priority", other)),
+    };
+    let status = match &entry.status {
+        acp::PlanEntryStatus::Pending => Status::Pending,
+        acp::PlanEntryStatus::InProgress => Status::InProgress,
+        acp::PlanEntryStatus::Completed => Status::Completed,
+        other => return Err(unknown(&at.key("status"), "status", other)),
+    };
+    Ok(PlanEntry {
+        content: entry.content.clone().into(),
+        priority,
+        status,
+        meta: our_meta(entry.meta.as_ref()),
+    })
+}
+
+fn from_v1_entries(
+    entries: &[acp::PlanEntry],
+    at: &Path<'_>,
+) -> Result<Vec<PlanEntry>, ConversionError> {
+    convert_all(entries, at, from_v1_entry)
+}
+
+fn v1_content(
+    plan: &PlanContent,
+    at: &Path<'_>,
+) -> Result<acp::PlanUpdateContent, ConversionError> {
+    let entries = |entries: &[PlanEntry]| v1_entries(entries, &at.key("entries"));
+    Ok(their_plan!(acp, plan, entries, {
+        other => return Err(no_v1(&at.key("type"), "plan type", other.type_name())),
+    }))
+}
+
+fn from_v1_content(
+    plan: &acp::PlanUpdateContent,
+    at: &Path<'_>,
+) -> Result<PlanContent, ConversionError> {
+    Ok(our_plan!(acp, plan, at, from_v1_entries, {
+        other => return Err(unknown(&at.key("type"), "plan", other)),
+    }))
+}
+
+fn v1_update(update: &SessionUpdate, at: &Path<'_>) -> Result<acp::SessionUpdate, ConversionError> {
+    Ok(match update {
+        SessionUpdate::Plan(plan) => acp::SessionUpdate::Plan(
+            acp::Plan::new(v1_entries(&plan.entries, &at.key("entries"))?)
+                .meta(their_meta(plan.meta.as_ref())),
+        ),
+        SessionUpdate::PlanUpdate { plan, meta } => acp::SessionUpdate::PlanUpdate(
+            acp::PlanUpdate::new(v1_content(plan, &at.key("plan"))?)
+                .meta(their_meta(meta.as_ref())),
+        ),
+        SessionUpdate::PlanRemoved { id, meta } => acp::SessionUpdate::PlanRemoved(
+            acp::PlanRemoved::new(id.as_str().to_owned()).meta(their_meta(meta.as_ref())),
+        ),
+        SessionUpdate::Other(other) => their_other(other)?,
+    })
+}
+
+fn from_v1_update(
+    update: &acp::SessionUpdate,
+    at: &Path<'_>,
+) -> Result<SessionUpdate, ConversionError> {
+    Ok(match update {
+        acp::SessionUpdate::Plan(plan) => SessionUpdate::Plan(Plan {
+            entries: from_v1_entries(&plan.entries, &at.key("entries"))?,
+            meta: our_meta(plan.meta.as_ref()),
+        }),
+        acp::SessionUpdate::PlanUpdate(update) => SessionUpdate::PlanUpdate {
+            plan: from_v1_content(&update.plan, &at.key("plan"))?,
+            meta: our_meta(update.meta.as_ref()),
+        },
+        acp::SessionUpdate::PlanRemoved(removed) => SessionUpdate::PlanRemoved {
+            id: our_plan_id(&removed.plan_id.0, &at.key(Spelling::Acp.plan_id_key()))?,
+            meta: our_meta(removed.meta.as_ref()),
+        },
+        other => our_other(other)?,
+    })
+}
+
+/// The path of the update in a notification, for errors.
+fn in_params<T>(
+    convert: impl Fn(&Path<'_>) -> Result<T, ConversionError>,
+) -> Result<T, ConversionError> {
+    let params = Path::Root.key("params");
+    convert(&params.key("update"))
+}
+
+fn v1_notification(
+    n: &SessionNotification,
+    _: &Path<'_>,
+) -> Result<acp::SessionNotification, ConversionError> {
+    let update = in_params(|at| v1_update(&n.update, at))?;
+    Ok(
+        acp::SessionNotification::new(n.session_id.as_str().to_owned(), update)
+            .meta(their_meta(n.meta.as_ref())),
+    )
+}
+
+fn from_v1_notification(
+    n: &acp::SessionNotification,
+    _: &Path<'_>,
+) -> Result<SessionNotification, ConversionError> {
+    Ok(SessionNotification {
+        session_id: SessionId::new(n.session_id.0.to_string()),
+        update: in_params(|at| from_v1_update(&n.update, at))?,
+        meta: our_meta(n.meta.as_ref()),
+    })
+}
+
+fn v1_plan(plan: &Plan, at: &Path<'_>) -> Result<acp::Plan, ConversionError> {
+    let entries = v1_entries(&plan.entries, &at.key("entries"))?;
+    Ok(acp::Plan::new(entries).meta(their_meta(plan.meta.as_ref())))
+}
+
+fn from_v1_plan(plan: &acp::Plan, at: &Path<'_>) -> Result<Plan, ConversionError> {
+    Ok(Plan {
+        entries: from_v1_entries(&plan.entries, &at.key("entries"))?,
+        meta: our_meta(plan.meta.as_ref()),
+    })
+}
+
+/// Capabilities: not on any hot path, and mostly fields plan-core keeps as
+/// JSON, so through the ACP spelling's JSON.
+fn v1_capabilities(
+    caps: &ClientCapabilities,
+    _: &Path<'_>,
+) -> Result<acp::ClientCapabilities, ConversionError> {
+    serde_json::from_value(caps.to_value(Spelling::Acp)).map_err(|e| their_error(&e))
+}
+
+fn from_v1_capabilities(
+    caps: &acp::ClientCapabilities,
+    _: &Path<'_>,
+) -> Result<ClientCapabilities, ConversionError> {
+    let value = serde_json::to_value(caps).map_err(|e| their_error(&e))?;
+    Ok(ClientCapabilities::from_value(value)?)
+}
+
+conversions!(PlanEntry, acp::PlanEntry, v1_entry, from_v1_entry);
 conversions!(
     PlanContent,
     acp::PlanUpdateContent,
-    |plan| v1_content(plan, &Path::Root),
-    |json| json,
-    |json| json
+    v1_content,
+    from_v1_content
 );
-conversions!(
-    SessionUpdate,
-    acp::SessionUpdate,
-    |update| v1_update(update, &Path::Root),
-    |json| json,
-    |json| json
-);
+conversions!(SessionUpdate, acp::SessionUpdate, v1_update, from_v1_update);
 conversions!(
     SessionNotification,
     acp::SessionNotification,
-    |notification| v1_update(
-        &notification.update,
-        &Path::Root.key("params").key("update")
-    ),
-    |json| json["params"].clone(),
-    |json| json!({ "jsonrpc": "2.0", "method": METHOD, "params": json })
+    v1_notification,
+    from_v1_notification
 );
+conversions!(Plan, acp::Plan, v1_plan, from_v1_plan);
 conversions!(
     ClientCapabilities,
     acp::ClientCapabilities,
-    |caps| Ok::<(), ConversionError>(()),
-    |json| json,
-    |json| json
+    v1_capabilities,
+    from_v1_capabilities
 );
-
-impl TryFrom<&Plan> for acp::Plan {
-    type Error = ConversionError;
-    fn try_from(plan: &Plan) -> Result<Self, ConversionError> {
-        let update = SessionUpdate::Plan(plan.clone());
-        match acp::SessionUpdate::try_from(&update)? {
-            acp::SessionUpdate::Plan(plan) => Ok(plan),
-            _ => Err(ConversionError {
-                path: String::new(),
-                message: "not a v1 plan".into(),
-            }),
-        }
-    }
-}
-
-impl TryFrom<&acp::Plan> for Plan {
-    type Error = ConversionError;
-    fn try_from(plan: &acp::Plan) -> Result<Self, ConversionError> {
-        match SessionUpdate::try_from(&acp::SessionUpdate::Plan(plan.clone()))? {
-            SessionUpdate::Plan(plan) => Ok(plan),
-            _ => Err(ConversionError {
-                path: String::new(),
-                message: "not a v1 plan".into(),
-            }),
-        }
-    }
-}
-
-/// An entry's path is the entry itself, not `[0]` of a list.
-fn strip_index(err: ConversionError) -> ConversionError {
-    let path = err
-        .path
-        .strip_prefix("[0]")
-        .map_or(err.path.clone(), |rest| {
-            rest.trim_start_matches('.').to_owned()
-        });
-    ConversionError { path, ..err }
-}
 
 /// Conversions with the published crate's protocol v2 types. v2 expresses
 /// everything plan-core does (`cancelled`, custom values and plan types,
-/// other updates), so only what its reader refuses fails.
+/// other updates), so only what our types forbid fails.
 pub mod v2 {
-    use agent_client_protocol_schema::v2 as acp;
-    use serde_json::json;
+    use std::collections::BTreeMap;
 
-    use super::{ConversionError, their_error};
+    use agent_client_protocol_schema::v2 as acp;
+    use serde_json::{Map, Value};
+
+    use super::{
+        ConversionError, convert_all, in_params, our_meta, our_other, our_plan_id, our_uri,
+        their_meta, their_other, unknown,
+    };
     use crate::codec::Spelling;
+    use crate::error::Path;
     use crate::protocol::content::PlanContent;
-    use crate::protocol::entry::PlanEntry;
-    use crate::protocol::notification::{METHOD, SessionNotification};
+    use crate::protocol::entry::{PlanEntry, Priority, Status};
+    use crate::protocol::id::SessionId;
+    use crate::protocol::meta::Meta;
+    use crate::protocol::notification::SessionNotification;
     use crate::protocol::update::SessionUpdate;
+
+    fn entry(entry: &PlanEntry) -> acp::PlanEntry {
+        let priority = match &entry.priority {
+            Priority::High => acp::PlanEntryPriority::High,
+            Priority::Medium => acp::PlanEntryPriority::Medium,
+            Priority::Low => acp::PlanEntryPriority::Low,
+            other => acp::PlanEntryPriority::Other(other.as_str().to_owned()),
+        };
+        let status = match &entry.status {
+            Status::Pending => acp::PlanEntryStatus::Pending,
+            Status::InProgress => acp::PlanEntryStatus::InProgress,
+            Status::Completed => acp::PlanEntryStatus::Completed,
+            Status::Cancelled => acp::PlanEntryStatus::Cancelled,
+            other => acp::PlanEntryStatus::Other(other.as_str().to_owned()),
+        };
+        acp::PlanEntry::new(entry.content.as_ref(), priority, status)
+            .meta(their_meta(entry.meta.as_ref()))
+    }
+
+    fn from_entry(entry: &acp::PlanEntry, at: &Path<'_>) -> Result<PlanEntry, ConversionError> {
+        let priority = match &entry.priority {
+            acp::PlanEntryPriority::High => Priority::High,
+            acp::PlanEntryPriority::Medium => Priority::Medium,
+            acp::PlanEntryPriority::Low => Priority::Low,
+            acp::PlanEntryPriority::Other(name) => Priority::from_wire(name.clone()),
+            other => return Err(unknown(&at.key("priority"), "priority", other)),
+        };
+        let status = match &entry.status {
+            acp::PlanEntryStatus::Pending => Status::Pending,
+            acp::PlanEntryStatus::InProgress => Status::InProgress,
+            acp::PlanEntryStatus::Completed => Status::Completed,
+            acp::PlanEntryStatus::Cancelled => Status::Cancelled,
+            acp::PlanEntryStatus::Other(name) => Status::from_wire(name.clone()),
+            other => return Err(unknown(&at.key("status"), "status", other)),
+        };
+        Ok(PlanEntry {
+            content: entry.content.clone().into(),
+            priority,
+            status,
+            meta: our_meta(entry.meta.as_ref()),
+        })
+    }
+
+    fn from_entries(
+        entries: &[acp::PlanEntry],
+        at: &Path<'_>,
+    ) -> Result<Vec<PlanEntry>, ConversionError> {
+        convert_all(entries, at, from_entry)
+    }
+
+    fn content(plan: &PlanContent) -> Result<acp::PlanUpdateContent, ConversionError> {
+        let entries =
+            |entries: &[PlanEntry]| Ok::<_, ConversionError>(entries.iter().map(entry).collect());
+        Ok(their_plan!(acp, plan, entries, {
+            PlanContent::Custom { fields, .. } | PlanContent::Reserved { fields, .. } => {
+                // Their other plans keep `_meta` among the fields, as on the wire.
+                let mut fields: BTreeMap<String, Value> =
+                    fields.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+                if let Some(meta) = plan.meta() {
+                    fields.insert(Meta::KEY.to_owned(), meta.to_value());
+                }
+                acp::PlanUpdateContent::Other(acp::OtherPlanUpdateContent::new(
+                    plan.type_name(),
+                    plan.id().as_str().to_owned(),
+                    fields,
+                ))
+            }
+        }))
+    }
+
+    fn from_content(
+        plan: &acp::PlanUpdateContent,
+        at: &Path<'_>,
+    ) -> Result<PlanContent, ConversionError> {
+        Ok(our_plan!(acp, plan, at, from_entries, {
+            acp::PlanUpdateContent::Other(other) => {
+                // A type named like a known one (`items` without entries)
+                // is what their reader refused; ours reads it as that type.
+                let mut fields: Map<String, Value> = other
+                    .fields
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                fields.insert("type".into(), Value::String(other.type_.clone()));
+                fields.insert(
+                    Spelling::Acp.plan_id_key().into(),
+                    Value::String(other.plan_id.0.to_string()),
+                );
+                PlanContent::from_value(Value::Object(fields))?
+            }
+            other => return Err(unknown(&at.key("type"), "plan", other)),
+        }))
+    }
+
+    fn update(update: &SessionUpdate) -> Result<acp::SessionUpdate, ConversionError> {
+        Ok(match update {
+            SessionUpdate::PlanUpdate { plan, meta } => acp::SessionUpdate::PlanUpdate(
+                acp::PlanUpdate::new(content(plan)?).meta(their_meta(meta.as_ref())),
+            ),
+            SessionUpdate::PlanRemoved { id, meta } => acp::SessionUpdate::PlanRemoved(
+                acp::PlanRemoved::new(id.as_str().to_owned()).meta(their_meta(meta.as_ref())),
+            ),
+            // v2 has no v1 `plan`: their reader takes it for an unknown update.
+            SessionUpdate::Plan(_) => their_other(&crate::protocol::update::OtherUpdate::new(
+                match update.to_value(Spelling::Acp) {
+                    Value::Object(map) => map,
+                    _ => Map::new(),
+                },
+            ))?,
+            SessionUpdate::Other(other) => their_other(other)?,
+        })
+    }
+
+    fn from_update(
+        update: &acp::SessionUpdate,
+        at: &Path<'_>,
+    ) -> Result<SessionUpdate, ConversionError> {
+        Ok(match update {
+            acp::SessionUpdate::PlanUpdate(update) => SessionUpdate::PlanUpdate {
+                plan: from_content(&update.plan, &at.key("plan"))?,
+                meta: our_meta(update.meta.as_ref()),
+            },
+            acp::SessionUpdate::PlanRemoved(removed) => SessionUpdate::PlanRemoved {
+                id: our_plan_id(&removed.plan_id.0, &at.key(Spelling::Acp.plan_id_key()))?,
+                meta: our_meta(removed.meta.as_ref()),
+            },
+            other => our_other(other)?,
+        })
+    }
+
+    fn notification(
+        n: &SessionNotification,
+        _: &Path<'_>,
+    ) -> Result<acp::UpdateSessionNotification, ConversionError> {
+        Ok(acp::UpdateSessionNotification::new(
+            n.session_id.as_str().to_owned(),
+            update(&n.update)?,
+        )
+        .meta(their_meta(n.meta.as_ref())))
+    }
+
+    fn from_notification(
+        n: &acp::UpdateSessionNotification,
+        _: &Path<'_>,
+    ) -> Result<SessionNotification, ConversionError> {
+        Ok(SessionNotification {
+            session_id: SessionId::new(n.session_id.0.to_string()),
+            update: in_params(|at| from_update(&n.update, at))?,
+            meta: our_meta(n.meta.as_ref()),
+        })
+    }
 
     conversions!(
         PlanEntry,
         acp::PlanEntry,
-        |entry| Ok::<(), ConversionError>(()),
-        |json| json,
-        |json| json
+        |e, _: &Path<'_>| Ok(entry(e)),
+        from_entry
     );
     conversions!(
         PlanContent,
         acp::PlanUpdateContent,
-        |plan| Ok::<(), ConversionError>(()),
-        |json| json,
-        |json| json
+        |plan, _: &Path<'_>| content(plan),
+        from_content
     );
     conversions!(
         SessionUpdate,
         acp::SessionUpdate,
-        |update| Ok::<(), ConversionError>(()),
-        |json| json,
-        |json| json
+        |u, _: &Path<'_>| update(u),
+        from_update
     );
     conversions!(
         SessionNotification,
         acp::UpdateSessionNotification,
-        |notification| Ok::<(), ConversionError>(()),
-        |json| json["params"].clone(),
-        |json| json!({ "jsonrpc": "2.0", "method": METHOD, "params": json })
+        notification,
+        from_notification
     );
 }
