@@ -13,7 +13,14 @@ use crate::rules::KNOWN_PLAN_TYPES;
 
 impl Wire for PlanContent {
     fn write<S: Serializer>(&self, spelling: Spelling, s: S) -> Result<S::Ok, S::Error> {
-        let mut map = s.serialize_map(None)?;
+        let own = match self {
+            PlanContent::Custom { fields, .. } | PlanContent::Reserved { fields, .. } => fields
+                .keys()
+                .filter(|k| !OWN_KEYS.contains(&k.as_str()))
+                .count(),
+            _ => 1,
+        };
+        let mut map = s.serialize_map(Some(2 + own + usize::from(self.meta().is_some())))?;
         map.serialize_entry("type", self.type_name())?;
         map.serialize_entry(spelling.plan_id_key(), self.id().as_str())?;
         match self {

@@ -10,7 +10,8 @@ use crate::protocol::meta::Meta;
 
 impl Wire for PlanEntry {
     fn write<S: Serializer>(&self, _: Spelling, s: S) -> Result<S::Ok, S::Error> {
-        let mut map = s.serialize_map(None)?;
+        // The exact length: a serializer that builds a map sizes it once.
+        let mut map = s.serialize_map(Some(3 + usize::from(self.meta.is_some())))?;
         map.serialize_entry("content", &*self.content)?;
         map.serialize_entry("priority", &self.priority)?;
         map.serialize_entry("status", &self.status)?;

@@ -16,7 +16,8 @@ pub(crate) struct Params<'a>(pub(crate) &'a SessionNotification, pub(crate) Spel
 impl serde::Serialize for Params<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let Params(notification, spelling) = self;
-        let mut map = s.serialize_map(None)?;
+        let len = 2 + usize::from(notification.meta.is_some());
+        let mut map = s.serialize_map(Some(len))?;
         map.serialize_entry("sessionId", notification.session_id.as_str())?;
         map.serialize_entry("update", &wire::Spelled(&notification.update, *spelling))?;
         wire::write_meta(&mut map, notification.meta.as_ref())?;

@@ -193,6 +193,7 @@ impl<W: Write> Emitter<W> {
 
 /// Whether any of eight bytes must be escaped: a control character (below
 /// 0x20), `"` or `\`. Word-at-a-time ("SWAR") tests, exact for these values.
+#[inline(always)]
 fn needs_escape(chunk: &[u8]) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;

@@ -15,7 +15,14 @@ impl Wire for SessionUpdate {
         if let SessionUpdate::Other(other) = self {
             return wire::SortedMap(&other.0).serialize(s);
         }
-        let mut map = s.serialize_map(None)?;
+        let has_meta = match self {
+            SessionUpdate::Plan(plan) => plan.meta.is_some(),
+            SessionUpdate::PlanUpdate { meta, .. } | SessionUpdate::PlanRemoved { meta, .. } => {
+                meta.is_some()
+            }
+            SessionUpdate::Other(_) => false,
+        };
+        let mut map = s.serialize_map(Some(2 + usize::from(has_meta)))?;
         map.serialize_entry(DISCRIMINATOR, self.kind())?;
         let meta = match self {
             SessionUpdate::Plan(plan) => {
