@@ -34,7 +34,7 @@ macro_rules! name_enum {
         impl $name {
             /// The names ACP defines, in the protocol's order.
             pub const KNOWN: &'static [&'static str] = &$known;
-            const KNOWN_VALUES: &'static [Self] = &[$(Self::$variant),+];
+            pub(crate) const KNOWN_VALUES: &'static [Self] = &[$(Self::$variant),+];
 
             /// A custom value, checked against the naming rule.
             ///

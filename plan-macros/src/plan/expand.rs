@@ -8,9 +8,13 @@ use syn::ext::IdentExt;
 use super::ast::{Input, Name, Text, Value};
 use super::valid::{CheckedEntry, CheckedName, Plan, Shape};
 use crate::json_tokens::{self as json, Json};
+use crate::rules;
 
 /// The expression `plan!` expands to: a `PlanContent`, or a v1 `Plan`.
 pub(crate) fn value(plan: &Plan) -> TokenStream {
+    if let Some(rows) = compact(plan) {
+        return rows;
+    }
     let body = body(plan);
     // One alias for the whole expansion: fewer tokens for the compiler to
     // carry (compile time is a feature); `__plan` is the macro's own name.
@@ -103,6 +107,50 @@ fn entry(e: &CheckedEntry) -> TokenStream {
     let meta = option(e.meta.as_ref().map(meta_value));
     // A struct literal, not a call: less for the compiler to do per entry.
     quote!(__plan::PlanEntry { content: #content, priority: #priority, status: #status, meta: #meta })
+}
+
+/// The common case in few tokens (compile time is a feature): a plan with
+/// no `_meta` whose entries are all literal with known names, as one call
+/// with a table of rows, about a third of the tokens of struct literals and
+/// no `use` to resolve.
+fn compact(plan: &Plan) -> Option<TokenStream> {
+    if plan.meta.is_some() {
+        return None;
+    }
+    match &plan.shape {
+        Shape::V1(entries) => {
+            let rows = rows(entries)?;
+            Some(quote!(::plan_core::__private::v1_rows(&[#rows])))
+        }
+        Shape::Items(Text::Str(id), entries) => {
+            let rows = rows(entries)?;
+            Some(quote!(::plan_core::__private::items_rows(#id, &[#rows])))
+        }
+        _ => None,
+    }
+}
+
+/// The entries as rows `("content", priority, status),` if every one has
+/// literal content, known names and no `_meta`.
+fn rows(entries: &[CheckedEntry]) -> Option<TokenStream> {
+    let index = |n: &CheckedName, known: &[&str]| match n {
+        CheckedName::Known(name) => known
+            .iter()
+            .position(|k| k == name)
+            .and_then(|i| u8::try_from(i).ok()),
+        _ => None,
+    };
+    let mut rows = TokenStream::new();
+    for e in entries {
+        let (Text::Str(content), None) = (&e.content, &e.meta) else {
+            return None;
+        };
+        let priority =
+            proc_macro2::Literal::u8_unsuffixed(index(&e.priority, &rules::KNOWN_PRIORITIES)?);
+        let status = proc_macro2::Literal::u8_unsuffixed(index(&e.status, &rules::KNOWN_STATUSES)?);
+        rows.extend(quote!((#content, #priority, #status),));
+    }
+    Some(rows)
 }
 
 fn name(n: &CheckedName, ty: &TokenStream, dynamic: &str) -> TokenStream {
