@@ -224,3 +224,41 @@ fn a_blank_entry_is_read_and_reported_by_check() {
         "an entry's content cannot be empty; say what the step does"
     );
 }
+
+#[test]
+fn a_string_of_the_wrong_type_is_named_alike_by_both_readers() {
+    // The fast reader reads `jsonrpc`, `method`, `sessionId`, `sessionUpdate`,
+    // `type` and the plan id without a JSON value in between; its errors must be the reference
+    // reader's, word for word, whatever stands where the string should.
+    for found in ["2", "true", "null", "[1, [2]]", r#"{"a": {"b": 1}}"#, "1.5"] {
+        let plan = r#"{"type":"items","planId":"p","entries":[]}"#;
+        let cases = [
+            format!(
+                r#"{{"jsonrpc":{found},"method":"session/update","params":{{"sessionId":"s","update":{{"sessionUpdate":"plan_update","plan":{plan}}}}}}}"#
+            ),
+            format!(
+                r#"{{"jsonrpc":"2.0","method":{found},"params":{{"sessionId":"s","update":{{"sessionUpdate":"plan_update","plan":{plan}}}}}}}"#
+            ),
+            message(&format!(r#"{{"sessionUpdate":{found},"plan":{plan}}}"#)),
+            message(&format!(
+                r#"{{"sessionUpdate":"plan_update","plan":{{"type":{found},"planId":"p","entries":[]}}}}"#
+            )),
+            message(&format!(
+                r#"{{"sessionUpdate":"plan_update","plan":{{"type":"items","planId":{found},"entries":[]}}}}"#
+            )),
+            message(&format!(
+                r#"{{"sessionUpdate":"plan_removed","id":{found}}}"#
+            )),
+            format!(
+                r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":{found},"update":{{"sessionUpdate":"plan_update","plan":{plan}}}}}}}"#
+            ),
+        ];
+        for text in cases {
+            let fast = SessionNotification::from_json(&text).unwrap_err();
+            let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+            let reference = SessionNotification::from_value(value).unwrap_err();
+            assert_eq!(fast.to_string(), reference.to_string(), "{text}");
+            assert!(fast.to_string().contains("expected a string"), "{fast}");
+        }
+    }
+}

@@ -293,7 +293,7 @@ pub(crate) use wire_methods;
 
 // ---- reading helpers -------------------------------------------------------
 
-pub(crate) use crate::error::{kind_of, type_error};
+pub(crate) use crate::error::type_error;
 
 pub(crate) fn expect_object(value: Value, at: &Path<'_>) -> Result<Map<String, Value>, Error> {
     match value {
@@ -338,17 +338,28 @@ pub(crate) fn take_plan_id(
     cx: &mut Reading,
     at: &Path<'_>,
 ) -> Result<PlanId, Error> {
-    let rfd = Spelling::Rfd.plan_id_key();
-    let acp = Spelling::Acp.plan_id_key();
-    let (key, value) = match (map.remove(rfd), map.remove(acp)) {
-        (Some(_), Some(_)) => return Err(at.error(ErrorKind::BothSpellings { rfd, acp })),
-        (Some(v), None) => (rfd, v),
-        (None, Some(v)) => (acp, v),
-        (None, None) => return Err(at.error(ErrorKind::MissingEither { rfd, acp })),
-    };
+    let rfd = map.remove(Spelling::Rfd.plan_id_key());
+    let acp = map.remove(Spelling::Acp.plan_id_key());
+    let (key, value) = one_plan_id(rfd, acp, at)?;
     let at = at.key(key);
     let id = expect_string(value, &at)?;
     plan_id(id, cx, &at)
+}
+
+/// The plan id's value under whichever key it came, and that key: exactly
+/// one of the two spellings must be there (both readers use this).
+pub(crate) fn one_plan_id<V>(
+    rfd_value: Option<V>,
+    acp_value: Option<V>,
+    at: &Path<'_>,
+) -> Result<(&'static str, V), Error> {
+    let (rfd, acp) = (Spelling::Rfd.plan_id_key(), Spelling::Acp.plan_id_key());
+    match (rfd_value, acp_value) {
+        (Some(_), Some(_)) => Err(at.error(ErrorKind::BothSpellings { rfd, acp })),
+        (Some(v), None) => Ok((rfd, v)),
+        (None, Some(v)) => Ok((acp, v)),
+        (None, None) => Err(at.error(ErrorKind::MissingEither { rfd, acp })),
+    }
 }
 
 /// A plan id read from a message: checked; lenient reading keeps a blank

@@ -12,13 +12,14 @@
 //! [`Error`] (with its path) and parsing stops; `serde_json`'s own error is
 //! then ignored. Anything `serde_json` reports by itself is a syntax error.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
 use crate::codec::entry;
-use crate::codec::{self as wire, Reading, Spelling, Wire};
+use crate::codec::{self as wire, Reading, Wire};
 use crate::error::{Error, ErrorKind, Path};
 use crate::protocol::content::PlanContent;
 use crate::protocol::entry::PlanEntry;
@@ -274,6 +275,71 @@ macro_rules! seed {
     };
 }
 
+/// A value that must be a string: its text (borrowed from the input when it
+/// holds no escape), or the name of the JSON type found instead. Cheaper than
+/// reading a `serde_json::Value` and looking inside.
+struct StrSeed;
+
+impl<'de> DeserializeSeed<'de> for StrSeed {
+    type Value = Result<Cow<'de, str>, &'static str>;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for StrSeed {
+    type Value = Result<Cow<'de, str>, &'static str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string")
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(Ok(Cow::Borrowed(v)))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Ok(Cow::Owned(v.to_owned())))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+        Ok(Ok(Cow::Owned(v)))
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(Err("a boolean"))
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(Err("a number"))
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(Err("a number"))
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(Err("a number"))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(Err("null"))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Err("an array"))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Err("an object"))
+    }
+}
+
+/// What [`StrSeed`] read.
+type Found<'de> = Result<Cow<'de, str>, &'static str>;
+
+/// Reads a value that must be a string, at `at`.
+fn next_str<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    st: &mut State<'_>,
+    at: &Path<'_>,
+) -> Result<Cow<'de, str>, A::Error> {
+    map.next_value_seed(StrSeed)?
+        .map_err(|found| wrong(st, at, "a string", found))
+}
+
 /// The "found X" error for a value of the wrong JSON type.
 fn wrong<E: de::Error>(
     st: &mut State<'_>,
@@ -339,13 +405,17 @@ impl<'de> Visitor<'de> for NotificationSeed<'_, '_, '_> {
                 // The envelope is checked as it comes, so its mistakes are
                 // reported before those of `params`, as the reference reader does.
                 Key::JsonRpc => {
-                    let value = map.next_value::<Value>()?;
-                    check_version(value, at).map_err(|err| self.st.fail(err))?;
+                    let at = at.key("jsonrpc");
+                    let version_text = next_str(&mut map, self.st, &at)?;
+                    check_envelope(&version_text, SESSION_UPDATE)
+                        .map_err(|problem| self.st.fail(at.invalid(problem)))?;
                     version = true;
                 }
                 Key::Method => {
-                    let value = map.next_value::<Value>()?;
-                    check_method(value, at).map_err(|err| self.st.fail(err))?;
+                    let at = at.key("method");
+                    let method_text = next_str(&mut map, self.st, &at)?;
+                    check_envelope(JSONRPC_VERSION, &method_text)
+                        .map_err(|problem| self.st.fail(at.invalid(problem)))?;
                     method = true;
                 }
                 Key::Id => {
@@ -375,16 +445,6 @@ impl<'de> Visitor<'de> for NotificationSeed<'_, '_, '_> {
     }
 }
 
-fn check_version(value: Value, at: &Path<'_>) -> Result<(), Error> {
-    let version = wire::expect_string(value, &at.key("jsonrpc"))?;
-    check_envelope(&version, SESSION_UPDATE).map_err(|problem| at.key("jsonrpc").invalid(problem))
-}
-
-fn check_method(value: Value, at: &Path<'_>) -> Result<(), Error> {
-    let method = wire::expect_string(value, &at.key("method"))?;
-    check_envelope(JSONRPC_VERSION, &method).map_err(|problem| at.key("method").invalid(problem))
-}
-
 seed!(ParamsSeed, SessionNotification, "an object");
 
 impl<'de> Visitor<'de> for ParamsSeed<'_, '_, '_> {
@@ -399,7 +459,7 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_, '_> {
         while let Some(key) = map.next_key_seed(KeySeed)? {
             seen.check(&key, self.st, self.at)?;
             match key {
-                Key::SessionId => session = Some(map.next_value::<Value>()?),
+                Key::SessionId => session = Some(map.next_value_seed(StrSeed)?),
                 // Before the session id, keep the update to read after it, so
                 // a missing id is reported first, as the reference reader does.
                 Key::Update if session.is_none() => early_update = Some(map.next_value::<Value>()?),
@@ -415,10 +475,13 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_, '_> {
                 }
             }
         }
-        let session = session
-            .ok_or_else(|| at.missing("sessionId"))
-            .and_then(|s| wire::expect_string(s, &at.key("sessionId")))
-            .map_err(|err| self.st.fail(err))?;
+        let session = match session {
+            Some(Ok(session)) => session.into_owned(),
+            Some(Err(found)) => {
+                return Err(wrong(self.st, &at.key("sessionId"), "a string", found));
+            }
+            None => return Err(self.st.fail(at.missing("sessionId"))),
+        };
         let update = match (update, early_update) {
             (Some(update), _) => update,
             (None, Some(value)) => SessionUpdate::read(value, self.st.cx, &update_at)
@@ -469,23 +532,15 @@ impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
             })));
         };
         let kind = match first {
-            Key::SessionUpdate => map.next_value::<Value>()?,
+            Key::SessionUpdate => next_str(&mut map, self.st, &at.key("sessionUpdate"))?,
             other => return fallback(self.st, at, &other, map, SessionUpdate::read),
         };
-        let Value::String(kind) = kind else {
-            return Err(wrong(
-                self.st,
-                &at.key("sessionUpdate"),
-                "a string",
-                wire::kind_of(&kind),
-            ));
-        };
-        match kind.as_str() {
+        match &*kind {
             "plan" | "plan_update" | "plan_removed" => {}
             _ => {
                 // Not ours: keep it whole.
                 let mut object = Map::new();
-                object.insert("sessionUpdate".into(), Value::String(kind));
+                object.insert("sessionUpdate".into(), Value::String(kind.into_owned()));
                 while let Some(key) = map.next_key::<String>()? {
                     let value = map.next_value::<Value>()?;
                     insert(self.st, at, &mut object, key, value)?;
@@ -513,8 +568,8 @@ impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
                         at: &plan_at,
                     })?);
                 }
-                Key::Id => rfd_id = Some(map.next_value::<Value>()?),
-                Key::PlanId => acp_id = Some(map.next_value::<Value>()?),
+                Key::Id => rfd_id = Some(map.next_value_seed(StrSeed)?),
+                Key::PlanId => acp_id = Some(map.next_value_seed(StrSeed)?),
                 Key::Meta => meta = Some(map.next_value::<&'de RawValue>()?),
                 _ => {
                     map.next_value::<IgnoredAny>()?;
@@ -522,7 +577,7 @@ impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
             }
         }
         let meta = read_meta(self.st, meta, at)?;
-        match kind.as_str() {
+        match &*kind {
             "plan" => {
                 let entries = entries.ok_or_else(|| self.st.fail(at.missing("entries")))?;
                 Ok(SessionUpdate::Plan(Plan { entries, meta }))
@@ -541,20 +596,23 @@ impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
 }
 
 /// The plan id from its two spellings, as `wire::take_plan_id` reads it.
+/// The plan id from the values under its two keys, checked as the reference
+/// reader checks it (`wire::take_plan_id`).
 fn plan_id(
-    rfd: Option<Value>,
-    acp: Option<Value>,
+    rfd: Option<Found<'_>>,
+    acp: Option<Found<'_>>,
     cx: &mut Reading,
     at: &Path<'_>,
 ) -> Result<PlanId, Error> {
-    let mut map = Map::new();
-    if let Some(rfd) = rfd {
-        map.insert(Spelling::Rfd.plan_id_key().into(), rfd);
+    let (key, value) = wire::one_plan_id(rfd, acp, at)?;
+    let at = at.key(key);
+    match value {
+        Ok(id) => wire::plan_id(id.into_owned(), cx, &at),
+        Err(found) => Err(at.error(ErrorKind::Type {
+            expected: "a string",
+            found,
+        })),
     }
-    if let Some(acp) = acp {
-        map.insert(Spelling::Acp.plan_id_key().into(), acp);
-    }
-    wire::take_plan_id(&mut map, cx, at)
 }
 
 /// The tag was not the first key: collect the object and read it with the
@@ -588,11 +646,10 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
             return Err(self.st.fail(at.missing("type")));
         };
         let kind = match first {
-            Key::Type => map.next_value::<Value>()?,
+            Key::Type => next_str(&mut map, self.st, &at.key("type"))?,
             other => return fallback(self.st, at, &other, map, PlanContent::read),
         };
-        let kind = wire::expect_string(kind, &at.key("type")).map_err(|err| self.st.fail(err))?;
-        let classified = names::classify(kind, &KNOWN_PLAN_TYPES);
+        let classified = names::classify(kind.into_owned(), &KNOWN_PLAN_TYPES);
         let known = matches!(classified, Classified::Known(_));
         let (mut entries, mut early_entries, mut text, mut rfd_id, mut acp_id, mut meta) =
             (None, None, None, None, None, None);
@@ -602,8 +659,8 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
         while let Some(key) = map.next_key_seed(KeySeed)? {
             seen.check(&key, self.st, self.at)?;
             match key {
-                Key::Id => rfd_id = Some(map.next_value::<Value>()?),
-                Key::PlanId => acp_id = Some(map.next_value::<Value>()?),
+                Key::Id => rfd_id = Some(map.next_value_seed(StrSeed)?),
+                Key::PlanId => acp_id = Some(map.next_value_seed(StrSeed)?),
                 Key::Meta => meta = Some(map.next_value::<&'de RawValue>()?),
                 // Before the id, keep the entries to read after it, so a
                 // missing id is reported first, as the reference reader does.
