@@ -43,7 +43,7 @@ use crate::protocol::entry::{PlanEntry, Priority, Status};
 use crate::protocol::id::{FileUri, PlanId, SessionId};
 use crate::protocol::meta::Meta;
 use crate::protocol::notification::SessionNotification;
-use crate::protocol::update::{OtherUpdate, Plan, SessionUpdate};
+use crate::protocol::update::{Plan, SessionUpdate};
 
 /// A value that cannot be converted: v1 has no equivalent, or the other
 /// side's reader refused it.
@@ -124,8 +124,10 @@ fn our_uri(uri: &str, at: &Path<'_>) -> Result<FileUri, ConversionError> {
 
 /// An update that is not about plans: the one place a JSON value crosses
 /// (such updates are kept whole as JSON on our side).
-fn their_other<T: serde::de::DeserializeOwned>(other: &OtherUpdate) -> Result<T, ConversionError> {
-    serde_json::from_value(Value::Object(other.as_object().clone())).map_err(|e| their_error(&e))
+fn their_other<T: serde::de::DeserializeOwned>(
+    update: &SessionUpdate,
+) -> Result<T, ConversionError> {
+    serde_json::from_value(update.to_value(Spelling::Acp)).map_err(|e| their_error(&e))
 }
 
 fn our_other<T: serde::Serialize>(update: &T) -> Result<SessionUpdate, ConversionError> {
@@ -328,7 +330,7 @@ fn v1_update(update: &SessionUpdate, at: &Path<'_>) -> Result<acp::SessionUpdate
         SessionUpdate::PlanRemoved { id, meta } => acp::SessionUpdate::PlanRemoved(
             acp::PlanRemoved::new(id.as_str().to_owned()).meta(their_meta(meta.as_ref())),
         ),
-        SessionUpdate::Other(other) => their_other(other)?,
+        SessionUpdate::Other(_) => their_other(update)?,
     })
 }
 
@@ -558,13 +560,7 @@ pub mod v2 {
                 acp::PlanRemoved::new(id.as_str().to_owned()).meta(their_meta(meta.as_ref())),
             ),
             // v2 has no v1 `plan`: their reader takes it for an unknown update.
-            SessionUpdate::Plan(_) => their_other(&crate::protocol::update::OtherUpdate::new(
-                match update.to_value(Spelling::Acp) {
-                    Value::Object(map) => map,
-                    _ => Map::new(),
-                },
-            ))?,
-            SessionUpdate::Other(other) => their_other(other)?,
+            SessionUpdate::Plan(_) | SessionUpdate::Other(_) => their_other(update)?,
         })
     }
 

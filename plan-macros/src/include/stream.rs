@@ -12,6 +12,7 @@ use quote::quote;
 use syn::LitStr;
 
 use super::{FixtureCheck, field, read_text};
+use crate::errors::Errors;
 use crate::json_reader::{self, Kind};
 use crate::rules;
 
@@ -46,7 +47,7 @@ fn check(lit: &LitStr) -> Result<(Vec<String>, std::path::PathBuf), syn::Error> 
     let (text, file) = read_text(lit)?;
     let relative = lit.value();
     let mut lines = Vec::new();
-    let mut cx = FixtureCheck::new(relative.clone(), lit.span(), 0).for_stream();
+    let mut errors = Errors::new(Vec::new());
     let mut messages = 0;
     for (index, line) in text.split('\n').enumerate() {
         let line = line.strip_suffix('\r').unwrap_or(line);
@@ -58,7 +59,7 @@ fn check(lit: &LitStr) -> Result<(Vec<String>, std::path::PathBuf), syn::Error> 
             Ok(doc) => doc,
             Err(e) => {
                 let at = format!("{relative}:{}:{}: {}", index + 1, e.column, e.message);
-                cx.errors.at(lit.span(), at);
+                errors.at(lit.span(), at);
                 continue;
             }
         };
@@ -67,16 +68,16 @@ fn check(lit: &LitStr) -> Result<(Vec<String>, std::path::PathBuf), syn::Error> 
         message(&mut line_cx, &doc);
         match line_cx.errors.finish(Some(())) {
             Ok(()) => lines.push(line.trim().to_owned()),
-            Err(err) => cx.errors.push(err),
+            Err(err) => errors.push(err),
         }
     }
     if messages == 0 {
-        cx.errors.at(
+        errors.at(
             lit.span(),
             format_args!("{relative}: the stream holds no message"),
         );
     }
-    cx.errors.finish(Some((lines, file)))
+    errors.finish(Some((lines, file)))
 }
 
 /// Checks one message of the stream.
