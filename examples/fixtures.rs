@@ -3,8 +3,8 @@
 //! boards a correct client ends with after reading it.
 //!
 //! ```text
-//! cargo run --example fixtures -- --seed 7 --plans 3 --steps 20 --protocol 2 > stream.ndjson
-//! cargo run --example fixtures -- --seed 7 --plans 3 --steps 20 --protocol 2 --expected > expected.json
+//! cargo run --example fixtures -- --seed 7 --plans 3 --steps 20 > stream.ndjson
+//! cargo run --example fixtures -- --seed 7 --plans 3 --steps 20 --expected > expected.json
 //! ```
 //!
 //! Feed `stream.ndjson` to your client line by line, then compare its state
@@ -15,11 +15,12 @@
 //!
 //! Options: `--seed N` (default 0), `--sessions N` (1), `--plans N` (most
 //! plans live at once per session, 3), `--steps N` (notifications, 20),
-//! `--protocol 1|2` (2), `--unstable` (v2: send `file`, `markdown` and
-//! `plan_removed` as they are), `--no-plan-capability` (v1: a client that
-//! reads only v1 `plan`), `--rfd` (v1: a client that advertised
-//! `planCapabilities`, answered in the RFD spelling), `--no-custom` (no `_x`
-//! values), `--expected`.
+//! `--protocol 1|2` (1: the stable protocol, a client that sent `plan`; 2: the
+//! v2 draft), `--no-plan-capability` (v1: a client that reads only v1 `plan`),
+//! `--rfd` (v1: a client that advertised `planCapabilities`, answered in the
+//! RFD spelling), `--pre-stable-file` (a client known to run a pre-stable SDK:
+//! design documents go out as `file` plans, which the stabilized protocol no
+//! longer has), `--no-custom` (no `_x` values), `--expected`.
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -44,7 +45,7 @@ fn main() -> ExitCode {
             eprintln!("fixtures: {message}");
             eprintln!(
                 "usage: cargo run --example fixtures -- [--seed N] [--sessions N] [--plans N] \
-                 [--steps N] [--protocol 1|2] [--unstable] [--no-plan-capability] [--rfd] \
+                 [--steps N] [--protocol 1|2] [--no-plan-capability] [--rfd] [--pre-stable-file] \
                  [--no-custom] [--expected]"
             );
             return ExitCode::from(2);
@@ -83,8 +84,8 @@ pub fn write(options: &Options, mut out: impl Write) -> io::Result<()> {
 pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
     let mut scenario = Scenario::new(0);
     let mut expected = false;
-    let mut protocol = ProtocolVersion::V2;
-    let (mut unstable, mut capability) = (false, Some(Spelling::Acp));
+    let mut protocol = ProtocolVersion::V1;
+    let (mut pre_stable_file, mut capability) = (false, Some(Spelling::Acp));
     while let Some(arg) = args.next() {
         let (flag, inline) = match arg.split_once('=') {
             Some((flag, value)) => (flag.to_owned(), Some(value.to_owned())),
@@ -117,8 +118,8 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, Str
                 };
                 scenario
             }
-            "--unstable" => {
-                unstable = true;
+            "--pre-stable-file" => {
+                pre_stable_file = true;
                 scenario
             }
             "--no-custom" => scenario.custom_values(false),
@@ -139,7 +140,7 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, Str
     }
     let client = Client::of(protocol)
         .plan_capability(capability)
-        .unstable(unstable);
+        .pre_stable_file(pre_stable_file);
     Ok(Options {
         scenario: scenario.for_client(client),
         expected,
@@ -162,6 +163,8 @@ mod tests {
             options.scenario,
             Scenario::new(7).plans(3).steps(20).for_client(Client::v2())
         );
+        let v1 = args("--seed 7").unwrap();
+        assert_eq!(v1.scenario, Scenario::new(7).for_client(Client::v1()));
         let rfd = args("--protocol 1 --rfd").unwrap();
         assert_eq!(rfd.scenario.spelling(), Spelling::Rfd);
         for (line, says) in [

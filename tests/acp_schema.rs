@@ -97,9 +97,10 @@ fn every_vector_both_sides_read_converts_losslessly() {
         };
         compared += usize::from(both);
     }
-    // 01–09, 22, 25, 26, 29, 30: the valid vectors in the ACP spelling that v1
-    // expresses (14 has a custom type, 23 `cancelled`; 10–13 are the RFD spelling).
-    assert_eq!(compared, 14, "vectors compared");
+    // 01–09, 22, 25, 26, 29, 30, 32, 33, 35: the vectors in the ACP spelling
+    // that v1 expresses (14 has a custom type, 23 `cancelled`; 10–13 are the
+    // RFD spelling; 34's relative path is refused; 36 is two messages).
+    assert_eq!(compared, 17, "vectors compared");
 }
 
 #[test]
@@ -190,6 +191,16 @@ fn field_mappings_give_what_the_json_gives() {
         runner
             .run(&Generate::new(client).notification(), |ours| {
                 let json = ours.to_value(Spelling::Acp)["params"].clone();
+                // Their types predate the markdown `path` (the one thing the
+                // conversion leaves behind, as their JSON reader ignores it).
+                let mut expected = ours.clone();
+                if let SessionUpdate::PlanUpdate {
+                    plan: plan_core::PlanContent::Markdown { path, .. },
+                    ..
+                } = &mut expected.update
+                {
+                    *path = None;
+                }
                 match client.protocol() {
                     ProtocolVersion::V1 => {
                         let direct = acp::SessionNotification::try_from(&ours).unwrap();
@@ -197,7 +208,7 @@ fn field_mappings_give_what_the_json_gives() {
                             serde_json::from_value(json).unwrap();
                         assert_eq!(direct, via_json);
                         let back = SessionNotification::try_from(&via_json).unwrap();
-                        assert_eq!(back, ours);
+                        assert_eq!(back, expected);
                     }
                     ProtocolVersion::V2 => {
                         let direct = acp2::UpdateSessionNotification::try_from(&ours).unwrap();
@@ -205,7 +216,7 @@ fn field_mappings_give_what_the_json_gives() {
                             serde_json::from_value(json).unwrap();
                         assert_eq!(direct, via_json);
                         let back = SessionNotification::try_from(&via_json).unwrap();
-                        assert_eq!(back, ours);
+                        assert_eq!(back, expected);
                     }
                 }
                 Ok(())

@@ -54,6 +54,18 @@ fn plan_summary(state: &Value) -> Vec<(String, String, Value)> {
         .collect()
 }
 
+/// What the agent sends a client of plan operations under the stabilized
+/// protocol: a markdown plan with its absolute path, a removal, a plan whose
+/// type changes under one id, and never a `file` plan.
+fn stabilized_stream(lines: &[String]) {
+    let has = |needle: &str| lines.iter().any(|l| l.contains(needle));
+    assert!(has(r#""type":"markdown","planId":"design-doc""#));
+    assert!(has(r#""path":"/tmp/refactor-design.md""#));
+    assert!(has(r#""type":"items","planId":"design-doc""#));
+    assert!(has(r#""sessionUpdate":"plan_removed","planId":"notes""#));
+    assert!(!has(r#""type":"file""#));
+}
+
 fn progress(completed: u32, cancelled: u32, total: u32) -> Value {
     json!({"completed": completed, "cancelled": cancelled, "total": total})
 }
@@ -63,15 +75,21 @@ fn a_v1_client_with_plan_support_ends_with_the_agents_plans() {
     let talk = talk::converse(client(ProtocolVersion::V1, true));
     let state = talk.state();
     // `cancelled` is not in v1: the changelog arrives completed, marked;
-    // the notes were dismissed.
+    // the notes were dismissed; the design document, a markdown plan with
+    // its path, became a checklist of the same id.
     assert_eq!(
         plan_summary(&state),
         [
             ("refactor".to_owned(), "items".to_owned(), progress(5, 0, 5)),
-            ("design-doc".to_owned(), "file".to_owned(), Value::Null),
+            (
+                "design-doc".to_owned(),
+                "items".to_owned(),
+                progress(2, 0, 2)
+            ),
             ("verify".to_owned(), "items".to_owned(), progress(2, 0, 2)),
         ]
     );
+    stabilized_stream(&talk.agent_lines);
     let entries = &state["sessions"][0]["plans"][0]["content"]["entries"];
     assert_eq!(
         entries[2]["content"],
@@ -100,21 +118,20 @@ fn a_v1_client_without_plan_support_ends_with_one_v1_plan() {
 fn a_v2_client_ends_with_the_agents_plans_in_v2s_stable_variants() {
     let talk = talk::converse(client(ProtocolVersion::V2, true));
     let state = talk.state();
-    // v2 carries `cancelled`; `file`, `markdown` and `plan_removed` are
-    // unstable in v2, so they arrive as `items` plans (the notes emptied).
+    // v2 carries `cancelled`; markdown and `plan_removed` are baseline.
     assert_eq!(
         plan_summary(&state),
         [
             ("refactor".to_owned(), "items".to_owned(), progress(4, 1, 5)),
-            ("notes".to_owned(), "items".to_owned(), progress(0, 0, 0)),
             (
                 "design-doc".to_owned(),
                 "items".to_owned(),
-                progress(0, 0, 1)
+                progress(2, 0, 2)
             ),
             ("verify".to_owned(), "items".to_owned(), progress(2, 0, 2)),
         ]
     );
+    stabilized_stream(&talk.agent_lines);
     assert_eq!(
         state["sessions"][0]["plans"][0]["content"]["entries"][4]["status"],
         "cancelled"
@@ -137,9 +154,10 @@ fn the_validator_finds_a_problem_in_exactly_the_bad_vectors() {
     // The vectors README's verdicts, read with SPEC.md (tests/vectors.rs):
     // these are malformed or nonconforming, or (10-13) in the RFD spelling,
     // which no published SDK reads; every other vector is clean.
+    // `file` plans (05, 12, 30, 35) are pre-stable, and 34's path is relative.
     let bad = [
-        "10-", "11-", "12-", "13-", "15-", "16-", "17-", "18-", "19-", "20-", "21-", "24-", "28-",
-        "31-",
+        "05-", "10-", "11-", "12-", "13-", "15-", "16-", "17-", "18-", "19-", "20-", "21-", "24-",
+        "28-", "30-", "31-", "34-", "35-",
     ];
     for (name, text) in common::json_files("acp/vectors") {
         if name.contains("client-capabilities") {

@@ -71,3 +71,18 @@ fn a_custom_plan_keeps_its_fields() {
         PlanContent::from_json(&fixture("timeline.json")).unwrap()
     );
 }
+
+#[test]
+fn a_markdown_plan_keeps_its_path() {
+    // The stabilized protocol's markdown plan with its file (ACP vector 32).
+    let included: PlanContent = include_plan!("tests/fixtures/plans/markdown-path.json");
+    assert_eq!(
+        included.path().map(plan_core::AbsolutePath::as_str),
+        Some("/home/user/project/PLAN.md")
+    );
+    let message = SessionNotification::from_json(&fixture("markdown-path.json")).unwrap();
+    let SessionUpdate::PlanUpdate { plan, .. } = message.update else {
+        panic!("a plan_update")
+    };
+    assert_eq!(included, plan);
+}

@@ -8,8 +8,8 @@
 mod common;
 
 use plan_core::{
-    CustomName, FileUri, Meta, Plan, PlanContent, PlanEntry, PlanId, Priority, SessionNotification,
-    SessionUpdate, Spelling, StaticUpdate, Status, plan, plan_json,
+    AbsolutePath, CustomName, FileUri, Meta, Plan, PlanContent, PlanEntry, PlanId, Priority,
+    SessionNotification, SessionUpdate, Spelling, StaticUpdate, Status, plan, plan_json,
 };
 use serde_json::json;
 
@@ -90,10 +90,18 @@ fn text_is_escaped_as_serde_json_escapes_it() {
 }
 
 #[test]
-fn file_plans() {
+fn markdown_plans_with_a_path() {
     same!(
-        PlanContent::file(id("design-doc"), FileUri::new("file:///tmp/plan.md").unwrap()),
-        { id: "design-doc", file: "file:///tmp/plan.md" }
+        PlanContent::markdown_at(
+            id("design-doc"),
+            "# Design",
+            AbsolutePath::new("/home/dev/project/PLAN.md").unwrap()
+        ),
+        { id: "design-doc", markdown: "# Design", path: "/home/dev/project/PLAN.md" }
+    );
+    same!(
+        PlanContent::markdown_at(id("w"), "x", AbsolutePath::new("C:\\dev\\PLAN \"1\".md").unwrap()),
+        { id: "w", markdown: "x", path: "C:\\dev\\PLAN \"1\".md" }
     );
 }
 
@@ -141,7 +149,6 @@ fn run_time_parts_go_through_the_checked_types() {
     let module = "auth";
     let plan_id = PlanId::new(format!("plan-{}", 7)).unwrap();
     let priority = Priority::custom("_stretch").unwrap();
-    let uri = FileUri::new(format!("file:///tmp/{module}.md")).unwrap();
     let trace = "abc";
 
     let built = plan! {
@@ -163,8 +170,9 @@ fn run_time_parts_go_through_the_checked_types() {
     .with_meta(meta(json!({"count": 2})));
     assert_eq!(built, expected);
 
-    let file = plan! { id: "doc", file: { uri.clone() } };
-    assert_eq!(file, PlanContent::file(id("doc"), uri));
+    let path = AbsolutePath::new(format!("/home/dev/{}.md", "design")).unwrap();
+    let doc = plan! { id: "doc", markdown: "# Design", path: { path.clone() } };
+    assert_eq!(doc, PlanContent::markdown_at(id("doc"), "# Design", path));
     let text = String::from("generated at run time");
     let notes = plan! { id: "n", markdown: { text } };
     assert_eq!(
@@ -223,9 +231,14 @@ fn the_source_documents_examples_byte_for_byte() {
         MARKDOWN.json(Spelling::Rfd),
         example("rfd-plan-update-markdown.update.json")
     );
-    const FILE: StaticUpdate = plan_json! { id: "design-doc", file: "file:///tmp/plan.md" };
+    // The RFD's file example has no `plan!` form (`file` plans are gone
+    // from the stabilized protocol); the types still write it byte for byte.
+    let file = SessionUpdate::plan_update(PlanContent::file(
+        id("design-doc"),
+        FileUri::new("file:///tmp/plan.md").unwrap(),
+    ));
     assert_eq!(
-        FILE.json(Spelling::Rfd),
+        file.to_json(Spelling::Rfd),
         example("rfd-plan-update-file.update.json")
     );
     const ITEMS: StaticUpdate = plan_json! { id: "plan-1", items: [high pending "Step 1"] };

@@ -4,7 +4,8 @@
 mod common;
 
 use plan_core::{
-    PlanBoard, SessionUpdate, TerminalStyle, plan, render_board, render_markdown, render_plan,
+    FileUri, PlanBoard, PlanContent, PlanId, SessionUpdate, TerminalStyle, plan, render_board,
+    render_markdown, render_plan,
 };
 
 /// A board with one plan of every type, the items plan on its second version.
@@ -21,7 +22,16 @@ fn board() -> PlanBoard {
         .into(),
     );
     board.apply_update(plan! { id: "notes", markdown: "## Notes\n- [x] Read the RFD\n- [ ] Ask about the auth module" }.into());
-    board.apply_update(plan! { id: "design-doc", file: "file:///tmp/plan.md" }.into());
+    board.apply_update(
+        plan! { id: "design-doc", markdown: "# Design\n- [ ] Draft", path: "/home/dev/project/PLAN.md" }
+            .into(),
+    );
+    // A pre-stable `file` plan, as an older agent still sends it: kept and drawn.
+    let old = PlanContent::file(
+        PlanId::new("old-doc").unwrap(),
+        FileUri::new("file:///tmp/plan.md").unwrap(),
+    );
+    board.apply_update(old.into());
     board.apply_update(
         plan! { id: "timeline", type: _timeline, fields: { "events": ["kickoff"] } }.into(),
     );
@@ -88,4 +98,22 @@ fn every_plan_as_markdown() {
         .map(|p| render_markdown(p.content()))
         .collect();
     common::assert_snapshot("board-markdown", &markdown.join("\n"));
+}
+
+#[test]
+fn a_markdown_path_is_a_hyperlink_where_the_terminal_draws_one() {
+    let plan = plan! { id: "d", markdown: "# Design", path: "/home/dev/my plan.md" };
+    let drawn = render_plan(&plan, None, TerminalStyle::PLAIN);
+    assert_eq!(
+        drawn,
+        "▣ d  markdown  → /home/dev/my plan.md\n    # Design\n"
+    );
+    let linked = TerminalStyle {
+        hyperlinks: true,
+        ..TerminalStyle::PLAIN
+    };
+    assert_eq!(
+        render_plan(&plan, None, linked),
+        "▣ d  markdown  → \x1b]8;;file:///home/dev/my%20plan.md\x1b\\/home/dev/my plan.md\x1b]8;;\x1b\\\n    # Design\n"
+    );
 }

@@ -105,7 +105,11 @@ fn the_scripts_do_what_real_agents_do() {
             .sessions(3)
             .plans(4)
             .steps(60)
-            .for_client(Client::v2().unstable(true))
+            .for_client(if seed % 2 == 0 {
+                Client::v2()
+            } else {
+                Client::v1().pre_stable_file(true)
+            })
             .generate();
         let sessions: BTreeSet<_> = stream
             .notifications()
@@ -120,6 +124,7 @@ fn the_scripts_do_what_real_agents_do() {
                 (r#""type":"items""#, "items plans"),
                 (r#""type":"markdown""#, "markdown plans"),
                 (r#""type":"file""#, "file plans"),
+                (r#""path":"/work/"#, "markdown paths"),
                 (r#""type":"_timeline""#, "custom plans"),
                 (r#""status":"in_progress""#, "steps started"),
                 (r#""status":"completed""#, "steps finished"),

@@ -57,8 +57,10 @@ fn every_conforming_message_we_write_validates_in_the_acp_spelling() {
     let v1 = Schema::unstable(Version::V1).notification_validator();
     let v2 = Schema::unstable(Version::V2).notification_validator();
     let messages = conforming_messages();
+    // `file` plans are pre-stable and no longer conforming (`check` reports
+    // them), so the RFD's and the vectors' file examples are not here.
     assert!(
-        messages.len() >= 25,
+        messages.len() >= 22,
         "only {} messages found",
         messages.len()
     );

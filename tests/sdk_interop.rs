@@ -22,7 +22,7 @@ mod talk;
 
 use agent_client_protocol_schema::{v1 as acp1, v2 as acp2};
 use plan_core::{
-    ClientCapabilities, PlanBoard, PlanContent, PlanId, PlanSender, ProtocolVersion,
+    ClientCapabilities, FileUri, PlanBoard, PlanContent, PlanId, PlanSender, ProtocolVersion,
     SessionNotification, Spelling, plan,
 };
 use serde_json::Value;
@@ -43,7 +43,17 @@ fn scenario(sender: &mut PlanSender) -> Vec<SessionNotification> {
             ],
         }),
         sender.update(plan! { id: "notes", markdown: "## Notes\n- [ ] Ask\n- [x] Read" }),
-        sender.update(plan! { id: "doc", file: "file:///tmp/design%20doc.md" }),
+        sender.update(
+            plan! { id: "design", markdown: "# Design\n- [ ] Draft", path: "/home/dev/PLAN.md" },
+        ),
+        // A pre-stable `file` plan, built with the types: mapped unless the
+        // client is known to read it.
+        sender.update(PlanContent::file(
+            PlanId::new("doc").unwrap(),
+            FileUri::new("file:///tmp/design%20doc.md").unwrap(),
+        )),
+        // The same id, another type: the plan is replaced.
+        sender.update(plan! { id: "design", items: [high completed "Draft"] }),
         sender.update(plan! { id: "timeline", type: _timeline, fields: { "events": [1, 2] } }),
         sender.update(plan! { id: "empty", items: [] }),
     ];
@@ -66,8 +76,8 @@ fn modes() -> Vec<(&'static str, PlanSender)> {
             PlanSender::with_protocol("sess_1", ProtocolVersion::V2, &none),
         ),
         (
-            "v2 with unstable variants",
-            PlanSender::with_protocol("sess_1", ProtocolVersion::V2, &none).with_unstable(true),
+            "v1 with `plan: {}`, a pre-stable SDK",
+            v1(r#"{"plan":{}}"#).with_pre_stable_file(true),
         ),
     ]
 }
@@ -83,9 +93,21 @@ fn every_mode_of_the_sender_is_read_by_the_sdk_of_its_version() {
         // Each mode sends what its version knows, nothing else.
         let expected: &[&str] = match mode {
             "v1 without the plan capability" => &["plan"],
-            "v2" => &["plan_update"],
             _ => &["plan_removed", "plan_update"],
         };
+        let lines: Vec<String> = scenario(&mut sender.clone())
+            .iter()
+            .map(|n| n.to_json(sender.spelling()))
+            .collect();
+        let files = lines
+            .iter()
+            .filter(|l| l.contains(r#""type":"file""#))
+            .count();
+        if mode.ends_with("a pre-stable SDK") {
+            assert_eq!(files, 1, "{mode}: the opt-in sends `file` as it is");
+        } else {
+            assert_eq!(files, 0, "{mode}: no `file` plan by default: {lines:#?}");
+        }
         kinds.sort();
         kinds.dedup();
         assert_eq!(kinds, expected, "{mode}");
@@ -121,7 +143,12 @@ fn the_agent_example_is_read_by_the_sdk_in_every_mode() {
         let expected: &[&str] = match (protocol, plan_capability) {
             (ProtocolVersion::V1, false) => &["plan"],
             (ProtocolVersion::V1, true) => &["plan_removed", "plan_update"],
-            (ProtocolVersion::V2, _) => &["plan_update", "state_update", "user_message"],
+            (ProtocolVersion::V2, _) => &[
+                "plan_removed",
+                "plan_update",
+                "state_update",
+                "user_message",
+            ],
         };
         assert_eq!(kinds, expected, "{mode}");
     }

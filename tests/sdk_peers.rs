@@ -164,7 +164,8 @@ fn a_client_written_with_the_sdk_drives_our_agent() {
         progress_by_plan(&board),
         [
             ("refactor".to_owned(), "5/5".to_owned()),
-            ("design-doc".to_owned(), String::new()),
+            // A markdown plan with its path, then a checklist of the same id.
+            ("design-doc".to_owned(), "2/2".to_owned()),
             ("verify".to_owned(), "2/2".to_owned()),
         ]
     );
@@ -312,8 +313,8 @@ fn the_sdks_v2_client_sees_our_agents_turn_end() {
         progress_by_plan(&board),
         [
             ("refactor".to_owned(), "4/5, 1 cancelled".to_owned()),
-            ("notes".to_owned(), "0/0".to_owned()),
-            ("design-doc".to_owned(), "0/1".to_owned()),
+            // Markdown and `plan_removed` are baseline in v2: the notes are gone.
+            ("design-doc".to_owned(), "2/2".to_owned()),
             ("verify".to_owned(), "2/2".to_owned()),
         ]
     );

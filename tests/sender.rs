@@ -5,8 +5,8 @@ mod common;
 use std::io::{self, Write};
 
 use plan_core::{
-    ClientCapabilities, Fallback, PlanEntry, PlanId, Priority, SessionNotification, SessionUpdate,
-    Spelling, Status, View, plan,
+    ClientCapabilities, Fallback, FileUri, PlanContent, PlanEntry, PlanId, Priority,
+    SessionNotification, SessionUpdate, Spelling, Status, View, plan,
 };
 
 fn caps(json: &str) -> ClientCapabilities {
@@ -121,10 +121,13 @@ fn other_plan_types_become_entries() {
     );
     let empty = sender.update(plan! { id: "m3", markdown: "" });
     assert_eq!(v1_entries(&empty), []);
-    let file = sender.update(plan! { id: "f", file: "file:///tmp/plan.md" });
+    let file = sender.update(PlanContent::file(
+        PlanId::new("f").unwrap(),
+        FileUri::new("file:///tmp/plan.md").unwrap(),
+    ));
     assert_eq!(
         v1_entries(&file),
-        [row("Plan: file:///tmp/plan.md", "medium", "pending")]
+        [row("The plan is in `/tmp/plan.md`.", "medium", "pending")]
     );
     let custom = sender.update(plan! { id: "t", type: _timeline, fields: { "events": [] } });
     assert_eq!(
@@ -173,18 +176,27 @@ fn every_fallback_rule_can_be_replaced() {
                 .then(|| Fallback::default_entry(e))
                 .flatten()
         },
-        file: |uri| {
-            vec![PlanEntry::new(
-                format!("Read {uri}"),
-                Priority::Low,
-                Status::Pending,
-            )]
+        file: |id, uri| {
+            PlanContent::items(
+                id.clone(),
+                [PlanEntry::new(
+                    format!("Read {uri}"),
+                    Priority::Low,
+                    Status::Pending,
+                )],
+            )
         },
         ..Fallback::default()
     };
-    let mut sender = sender("{}").with_fallback(fallback);
-    sender.update(plan! { id: "a", items: [high cancelled "gone", high completed "done"] });
-    let sent = sender.update(plan! { id: "f", file: "file:///p.md" });
+    let file = || {
+        PlanContent::file(
+            PlanId::new("f").unwrap(),
+            FileUri::new("file:///p.md").unwrap(),
+        )
+    };
+    let mut legacy = sender("{}").with_fallback(fallback);
+    legacy.update(plan! { id: "a", items: [high cancelled "gone", high completed "done"] });
+    let sent = legacy.update(file());
     assert_eq!(
         v1_entries(&sent),
         [
@@ -192,6 +204,20 @@ fn every_fallback_rule_can_be_replaced() {
             row("Read file:///p.md", "low", "pending")
         ]
     );
+    // The same rule for a client of plan operations; `Fallback::file_as_is`
+    // keeps the pre-stable plan, for a client known to read it.
+    let mut operations = sender(r#"{"plan":{}}"#).with_fallback(fallback);
+    let sent = operations.update(file());
+    assert!(
+        sent.to_json(Spelling::Acp)
+            .contains(r#"{"type":"items","planId":"f","entries":[{"content":"Read file:///p.md""#)
+    );
+    let as_is = Fallback {
+        file: Fallback::file_as_is,
+        ..Fallback::default()
+    };
+    let sent = sender(r#"{"plan":{}}"#).with_fallback(as_is).update(file());
+    assert_eq!(sent.update, SessionUpdate::plan_update(file()));
 }
 
 #[test]
@@ -201,7 +227,10 @@ fn every_fallback_message_validates_against_the_v1_schema() {
     let updates = [
         plan! { id: "a", items: [high cancelled "x", _p _s "y", low in_progress "z"] },
         plan! { id: "m", markdown: "- [ ] one\n- [x] two" },
-        plan! { id: "f", file: "file:///tmp/plan.md" },
+        PlanContent::file(
+            PlanId::new("f").unwrap(),
+            FileUri::new("file:///tmp/plan.md").unwrap(),
+        ),
         plan! { id: "t", type: _timeline },
     ];
     for plan in updates {
@@ -261,13 +290,14 @@ fn lines_written_are_ndjson_in_the_clients_spelling() {
 // ---- the version table: protocol × capability × plan variant/value -------
 
 /// What the sender was asked to do, one column of the README's table each.
-const CASES: [&str; 11] = [
+const CASES: [&str; 12] = [
     "known values",
     "cancelled",
     "custom priority",
     "custom status",
     "reserved values",
     "markdown",
+    "markdown with a path",
     "file",
     "custom type",
     "reserved type",
@@ -288,7 +318,8 @@ fn send_case(mut sender: plan_core::PlanSender, case: &str) -> Option<SessionNot
             r#"{"type":"items","planId":"p","entries":[{"content":"a","priority":"urgent","status":"blocked"}]}"#,
         ),
         "markdown" => plan! { id: "p", markdown: "- [ ] a" },
-        "file" => plan! { id: "p", file: "file:///x" },
+        "markdown with a path" => plan! { id: "p", markdown: "- [ ] a", path: "/home/dev/PLAN.md" },
+        "file" => read(r#"{"type":"file","planId":"p","uri":"file:///x"}"#),
         "custom type" => plan! { id: "p", type: _t, fields: { "n": 1 } },
         "reserved type" => read(r#"{"type":"timeline","planId":"p"}"#),
         "remove a live plan" => {
@@ -316,16 +347,21 @@ fn describe(sent: Option<&SessionNotification>) -> String {
     };
     match &sent.update {
         SessionUpdate::Plan(plan) => format!("plan {}", entries(&plan.entries)),
-        SessionUpdate::PlanUpdate { plan, .. } => match plan.entries() {
-            Some(list) => format!("items {} {}", plan.id(), entries(list)),
-            None => format!("{} {}", plan.type_name(), plan.id()),
+        SessionUpdate::PlanUpdate { plan, .. } => match (plan.entries(), plan.path()) {
+            (Some(list), _) => format!("items {} {}", plan.id(), entries(list)),
+            (None, Some(path)) => format!("{} {} at {path}", plan.type_name(), plan.id()),
+            (None, None) => format!("{} {}", plan.type_name(), plan.id()),
         },
         SessionUpdate::PlanRemoved { id, .. } => format!("removed {id}"),
         SessionUpdate::Other(other) => format!("other {}", other.kind()),
     }
 }
 
-/// The modes of the sender: (name, sender, schema the messages must validate against).
+/// The modes of the sender: (name, sender, schema the messages must
+/// validate against). No schema of the stabilized protocol is published
+/// here, so plan operations are held to the newest published schema that
+/// has them (v1 and v2 unstable: `markdown` and `plan_removed`, extra keys
+/// such as `path` allowed), and to the stabilized rules by `check_for_client`.
 fn modes() -> Vec<(&'static str, plan_core::PlanSender, common::Schema)> {
     use common::{Schema, Version};
     use plan_core::{PlanSender, ProtocolVersion};
@@ -341,12 +377,12 @@ fn modes() -> Vec<(&'static str, plan_core::PlanSender, common::Schema)> {
         (
             "v2",
             PlanSender::with_protocol("sess_1", ProtocolVersion::V2, &none),
-            Schema::stable(Version::V2),
+            Schema::unstable(Version::V2),
         ),
         (
-            "v2, unstable opted in",
-            PlanSender::with_protocol("sess_1", ProtocolVersion::V2, &none).with_unstable(true),
-            Schema::unstable(Version::V2),
+            "v1, `plan: {}`, a pre-stable SDK",
+            v1(r#"{"plan":{}}"#).with_pre_stable_file(true),
+            Schema::unstable(Version::V1),
         ),
     ]
 }
@@ -354,7 +390,7 @@ fn modes() -> Vec<(&'static str, plan_core::PlanSender, common::Schema)> {
 #[test]
 fn every_cell_of_the_version_table() {
     // One row per mode, one column per case, in the order of `CASES`.
-    let expected: [[&str; 11]; 4] = [
+    let expected: [[&str; 12]; 4] = [
         [
             "plan [a high pending]",
             "plan [a (cancelled) high completed]",
@@ -362,7 +398,8 @@ fn every_cell_of_the_version_table() {
             "plan [a high pending]",
             "plan [a medium pending]",
             "plan [a medium pending]",
-            "plan [Plan: file:///x medium pending]",
+            "plan [a medium pending]",
+            "plan [The plan is in `/x`. medium pending]",
             "plan [_t plan p medium pending]",
             "plan [timeline plan p medium pending]",
             "plan []",
@@ -375,7 +412,8 @@ fn every_cell_of_the_version_table() {
             "items p [a high pending]",
             "items p [a medium pending]",
             "markdown p",
-            "file p",
+            "markdown p at /home/dev/PLAN.md",
+            "markdown p at /x",
             "items p [_t plan p medium pending]",
             "items p [timeline plan p medium pending]",
             "removed p",
@@ -387,22 +425,24 @@ fn every_cell_of_the_version_table() {
             "items p [a _p pending]",
             "items p [a high _s]",
             "items p [a medium pending]",
-            "items p [a medium pending]",
-            "items p [Plan: file:///x medium pending]",
+            "markdown p",
+            "markdown p at /home/dev/PLAN.md",
+            "markdown p at /x",
             "_t p",
             "items p [timeline plan p medium pending]",
-            "items p []",
-            "nothing",
+            "removed p",
+            "removed q",
         ],
         [
             "items p [a high pending]",
-            "items p [a high cancelled]",
-            "items p [a _p pending]",
-            "items p [a high _s]",
+            "items p [a (cancelled) high completed]",
+            "items p [a medium pending]",
+            "items p [a high pending]",
             "items p [a medium pending]",
             "markdown p",
+            "markdown p at /home/dev/PLAN.md",
             "file p",
-            "_t p",
+            "items p [_t plan p medium pending]",
             "items p [timeline plan p medium pending]",
             "removed p",
             "removed q",
@@ -418,7 +458,16 @@ fn every_cell_of_the_version_table() {
                     serde_json::from_str(&sent.to_json(sender.spelling())).unwrap();
                 let errors = validator.notification_errors(&value);
                 assert!(errors.is_empty(), "{mode}: {case}: {errors:#?}");
-                assert_eq!(sent.check(), Ok(()), "{mode}: {case}");
+                // The stabilized rules of the client's row: only the
+                // pre-stable opt-in may send `file`.
+                let rules = sent.check_for_client(sender.client_kind());
+                if describe(Some(&sent)).starts_with("file ") {
+                    assert!(mode.ends_with("pre-stable SDK"), "{mode}: {case}");
+                    let rules: Vec<&str> = rules.unwrap_err().iter().map(plan_core::Violation::rule).collect();
+                    assert_eq!(rules, ["pre-stable-file"], "{mode}: {case}");
+                } else {
+                    assert_eq!(rules, Ok(()), "{mode}: {case}");
+                }
             }
         }
     }

@@ -27,7 +27,21 @@ fn every_source_example_round_trips_in_the_rfd_spelling() {
                 "{name}: unknown kind of example"
             );
             let update = SessionUpdate::from_json(text).unwrap_or_else(|e| panic!("{name}: {e}"));
-            assert_eq!(update.check(), Ok(()), "{name}");
+            let rules: Vec<&str> = update
+                .check()
+                .err()
+                .unwrap_or_default()
+                .iter()
+                .map(plan_core::Violation::rule)
+                .collect();
+            // The drafts' `file` plan is read as it is and reported: the
+            // protocol stabilized on 2026-11-20 has no `file` type.
+            let expected: &[&str] = if name.contains("-file") {
+                &["pre-stable-file"]
+            } else {
+                &[]
+            };
+            assert_eq!(rules, expected, "{name}");
             update.to_value(Spelling::Rfd)
         };
         assert_eq!(written, original, "{name}: written back differently");

@@ -29,10 +29,22 @@ enum Verdict {
     },
     /// Client capabilities: whether they advertise plan support, and in which spelling.
     Caps(Option<Spelling>),
+    /// Reads strictly and passes `check`; written back with `"path": null`
+    /// left out (null and absent both mean no file; we write absent, as the
+    /// stabilized SDK types do).
+    NullPath,
+    /// Several messages in order (checked by their own test).
+    Sequence,
+    /// Strict reading fails as `Invalid`; lenient reading keeps the value
+    /// (the SDKs read it) and reports it (checked by its own test).
+    Kept {
+        path: &'static str,
+        says: &'static str,
+    },
 }
 
 use Spelling::{Acp, Rfd};
-use Verdict::{Caps, Invalid, Lenient, Nonconforming, Valid};
+use Verdict::{Caps, Invalid, Kept, Lenient, Nonconforming, NullPath, Sequence, Valid};
 
 const MISSING_ID: &str = "missing required field `planId` (or `id`, its RFD spelling)";
 
@@ -41,14 +53,21 @@ const VERDICTS: &[(&str, Verdict)] = &[
     ("02-v1-plan-prompt-turn.json", Valid(Acp)),
     ("03-v1draft-plan-update-items.json", Valid(Acp)),
     ("04-draft-plan-update-markdown.json", Valid(Acp)),
-    ("05-draft-plan-update-file.json", Valid(Acp)),
+    // `file` plans are pre-stable: read and kept, reported by `check`.
+    (
+        "05-draft-plan-update-file.json",
+        Nonconforming(Acp, &["params.update.plan.type"]),
+    ),
     ("06-draft-plan-removed.json", Valid(Acp)),
     ("07-v2-plan-update-items-docs.json", Valid(Acp)),
     ("08-v2-migration-v1-side.json", Valid(Acp)),
     ("09-v2-migration-v2-side.json", Valid(Acp)),
     ("10-rfd-plan-update-items-id.json", Valid(Rfd)),
     ("11-rfd-plan-update-markdown-id.json", Valid(Rfd)),
-    ("12-rfd-plan-update-file-id.json", Valid(Rfd)),
+    (
+        "12-rfd-plan-update-file-id.json",
+        Nonconforming(Rfd, &["plan.type"]),
+    ),
     ("13-rfd-plan-removed-id.json", Valid(Rfd)),
     ("14-v2-unknown-underscore-plan-type.json", Valid(Acp)),
     (
@@ -121,11 +140,28 @@ const VERDICTS: &[(&str, Verdict)] = &[
         },
     ),
     ("29-rustsdk-testy-v1-plan.json", Valid(Acp)),
-    ("30-rustsdk-v1-plan-update-file.json", Valid(Acp)),
+    (
+        "30-rustsdk-v1-plan-update-file.json",
+        Nonconforming(Acp, &["plan.type"]),
+    ),
     (
         "31-v1-plan-with-cancelled-invalid.json",
         Nonconforming(Acp, &["entries[0].status"]),
     ),
+    ("32-stable-markdown-path.json", Valid(Acp)),
+    ("33-stable-markdown-path-null.json", NullPath),
+    (
+        "34-stable-markdown-relative-path.json",
+        Kept {
+            path: "params.update.plan.path",
+            says: "a markdown plan's `path` must be absolute",
+        },
+    ),
+    (
+        "35-stable-file-type.json",
+        Nonconforming(Acp, &["params.update.plan.type"]),
+    ),
+    ("36-stable-type-change-same-plan.json", Sequence),
 ];
 
 /// The vector's kind, from the manifest.
@@ -212,11 +248,23 @@ fn every_vector_is_classified_as_its_readme_says() {
                 };
                 assert_eq!(violations, expected, "{name}: check()");
             }
-            Invalid { path, says } | Lenient { path, says, .. } => {
+            Invalid { path, says } | Lenient { path, says, .. } | Kept { path, says } => {
                 let err = read(kind, &text, Rfd).expect_err(&name);
                 assert_eq!(err.path(), *path, "{name}: {err}");
                 assert!(err.to_string().contains(says), "{name}: {err}");
             }
+            NullPath => {
+                let (written, violations) =
+                    read(kind, &text, Acp).unwrap_or_else(|e| panic!("{name}: {e}"));
+                let mut expected = original.clone();
+                expected["params"]["update"]["plan"]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("path");
+                assert_eq!(written, expected, "{name}: written back differently");
+                assert!(violations.is_empty(), "{name}: {violations:?}");
+            }
+            Sequence => assert_eq!(kind, "messages", "{name}"),
             Caps(expected) => {
                 let caps = ClientCapabilities::from_json(&text).unwrap();
                 assert_eq!(caps.plan_spelling(), *expected, "{name}");
@@ -275,4 +323,88 @@ fn lenient_reading_still_rejects_what_is_not_skippable() {
         assert_eq!(err.path(), *path, "{name}: {err}");
         assert!(err.to_string().contains(says), "{name}: {err}");
     }
+}
+
+// ---- the stabilized protocol (2026-11-20): vectors 32-36 -------------------
+
+fn vector(name: &str) -> String {
+    std::fs::read_to_string(common::data_dir().join("acp/vectors").join(name)).unwrap()
+}
+
+#[test]
+fn a_markdown_path_round_trips_byte_for_byte() {
+    let text = vector("32-stable-markdown-path.json");
+    let message = SessionNotification::from_json(&text).unwrap();
+    let SessionUpdate::PlanUpdate { plan, .. } = &message.update else {
+        panic!("a plan_update")
+    };
+    assert_eq!(plan.path().unwrap().as_str(), "/home/user/project/PLAN.md");
+    let compact = serde_json::to_string(&serde_json::from_str::<Value>(&text).unwrap()).unwrap();
+    assert_eq!(message.to_json(Acp), compact);
+    // Both readers agree: the fast one above, and the reference one.
+    let value: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(SessionNotification::from_value(value).unwrap(), message);
+    assert_eq!(
+        message.check_for_client(plan_core::ClientKind::V1Plan),
+        Ok(())
+    );
+    assert_eq!(message.check_for_client(plan_core::ClientKind::V2), Ok(()));
+}
+
+#[test]
+fn a_relative_path_is_refused_strictly_and_kept_and_reported_leniently() {
+    let text = vector("34-stable-markdown-relative-path.json");
+    let read = SessionNotification::from_json_lenient(&text).unwrap();
+    assert_eq!(read.skipped.len(), 1, "{:?}", read.skipped);
+    assert!(read.skipped[0].kept());
+    assert_eq!(read.skipped[0].path(), "params.update.plan.path");
+    let SessionUpdate::PlanUpdate { plan, .. } = &read.value.update else {
+        panic!("a plan_update")
+    };
+    assert_eq!(plan.path().unwrap().as_str(), "docs/PLAN.md");
+    let violations = read.value.check().unwrap_err();
+    assert_eq!(violations[0].rule(), "absolute-path");
+    assert_eq!(violations[0].path(), "params.update.plan.path");
+}
+
+#[test]
+fn a_file_plan_is_read_kept_and_reported_as_pre_stable() {
+    let text = vector("35-stable-file-type.json");
+    let message = SessionNotification::from_json(&text).unwrap();
+    let violations = message.check().unwrap_err();
+    assert_eq!(violations.len(), 1);
+    assert_eq!(violations[0].rule(), "pre-stable-file");
+    assert!(violations[0].fix().unwrap().contains("`markdown`"));
+    let mut board = plan_core::PlanBoard::new("sess_abc123def456");
+    board.apply_json(&text).unwrap();
+    assert_eq!(board.plans().next().unwrap().content().type_name(), "file");
+}
+
+#[test]
+fn a_type_change_replaces_the_whole_plan() {
+    let messages: Vec<Value> =
+        serde_json::from_str(&vector("36-stable-type-change-same-plan.json")).unwrap();
+    let mut board = plan_core::PlanBoard::new("sess_abc123def456");
+    for message in &messages {
+        board.apply_json(&message.to_string()).unwrap();
+    }
+    let plans: Vec<_> = board.plans().collect();
+    assert_eq!(plans.len(), 1);
+    assert_eq!(plans[0].id().as_str(), "implementation-plan");
+    assert_eq!(plans[0].content().type_name(), "markdown");
+    assert_eq!(
+        plans[0].content().to_value(Acp),
+        messages[1]["params"]["update"]["plan"]
+    );
+    // A custom type replacing it keeps its raw fields, as they came.
+    let custom = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_abc123def456","update":{"sessionUpdate":"plan_update","plan":{"type":"_timeline","planId":"implementation-plan","events":[{"at":1.50,"what":"x"}],"zeta":null}}}}"#;
+    board.apply_json(custom).unwrap();
+    let plan = board.plans().next().unwrap().content();
+    assert_eq!(plan.type_name(), "_timeline");
+    let PlanContent::Custom { fields, .. } = plan else {
+        panic!("custom")
+    };
+    assert_eq!(fields["events"][0]["what"], "x");
+    assert!(fields["zeta"].is_null());
+    assert_eq!(board.plans().count(), 1);
 }

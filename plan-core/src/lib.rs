@@ -43,13 +43,15 @@ pub use interop::acp_schema::ConversionError;
 pub use protocol::capabilities::{ClientCapabilities, PlanCapabilities};
 pub use protocol::content::PlanContent;
 pub use protocol::entry::{PlanEntry, Priority, Status};
-pub use protocol::id::{FileUri, InvalidPlanId, InvalidUri, PlanId, SessionId};
+pub use protocol::id::{
+    AbsolutePath, FileUri, InvalidPath, InvalidPlanId, InvalidUri, PlanId, SessionId,
+};
 pub use protocol::meta::Meta;
 pub use protocol::names::{CustomName, NameError, ParseNameError, ReservedName};
 pub use protocol::notification::{METHOD, SessionNotification};
 pub use protocol::spelling::Spelling;
 pub use protocol::update::{OtherUpdate, Plan, SessionUpdate};
-pub use protocol::version::ProtocolVersion;
+pub use protocol::version::{ClientKind, ProtocolVersion};
 
 #[cfg(feature = "macros")]
 #[doc = include_str!("docs/plan.md")]
@@ -184,6 +186,14 @@ pub mod __private {
         "make it with `FileUri::new(...)`, which checks it; or write a string literal, checked now"
     );
     expression_trait!(
+        IntoAbsolutePath,
+        into_absolute_path,
+        crate::AbsolutePath,
+        [crate::AbsolutePath],
+        "a `{{ expression }}` markdown path must be an `AbsolutePath`, not `{Self}`",
+        "make it with `AbsolutePath::new(...)`, which checks it; or write a string literal, checked now"
+    );
+    expression_trait!(
         IntoPriority,
         into_priority,
         Priority,
@@ -275,8 +285,28 @@ pub mod __private {
     }
 
     /// A markdown plan.
-    pub fn markdown(id: PlanId, content: Cow<'static, str>, meta: Option<Meta>) -> PlanContent {
-        PlanContent::Markdown { id, content, meta }
+    pub fn markdown(
+        id: PlanId,
+        content: Cow<'static, str>,
+        path: Option<crate::AbsolutePath>,
+        meta: Option<Meta>,
+    ) -> PlanContent {
+        PlanContent::Markdown {
+            id,
+            content,
+            path,
+            meta,
+        }
+    }
+
+    /// A markdown plan's path the macro checked at compile time.
+    pub const fn absolute_path(path: &'static str) -> crate::AbsolutePath {
+        crate::AbsolutePath::new_unchecked(Cow::Borrowed(path))
+    }
+
+    /// `path: { expression }`: an `AbsolutePath`, checked when made.
+    pub fn dyn_absolute_path(path: impl IntoAbsolutePath) -> crate::AbsolutePath {
+        path.into_absolute_path()
     }
 
     /// A file plan.

@@ -8,8 +8,8 @@ use crate::protocol::content::PlanContent;
 use crate::protocol::entry::{PlanEntry, Priority, Status};
 use crate::protocol::notification::SessionNotification;
 use crate::protocol::update::SessionUpdate;
-use crate::protocol::version::ProtocolVersion;
-use crate::rules::{ExplainName, NameProblem, NotInV1, check_content};
+use crate::protocol::version::{ClientKind, ProtocolVersion};
+use crate::rules::{self, ExplainName, NameProblem, NotInV1, check_content};
 
 /// One thing in a message that a conforming peer must not send, or that a
 /// published SDK reader of the protocol version would reject or drop.
@@ -18,6 +18,7 @@ pub struct Violation {
     path: String,
     message: String,
     rule: &'static str,
+    fix: Option<&'static str>,
 }
 
 impl Violation {
@@ -27,7 +28,14 @@ impl Violation {
             path: path.into(),
             message: message.into(),
             rule,
+            fix: None,
         }
+    }
+
+    /// What [`PlanSender`](crate::PlanSender) sends instead, for a rule whose
+    /// value it maps (its fallback, in the version table's words).
+    pub fn fix(&self) -> Option<&'static str> {
+        self.fix
     }
 
     /// Where it is, e.g. `plan.entries[0].priority`.
@@ -45,33 +53,33 @@ impl Violation {
         self.rule
     }
 
-    /// Every rule `check` applies, by name:
+    /// The names of every rule `check` applies (the version table's, in
+    /// `rules/versions.rs`):
     /// - `blank-content`: an entry whose content is empty or white space
     ///   (readers keep it; it tells the user nothing);
     /// - `reserved-name`: a non-`_` name that is not known (reserved for ACP);
+    /// - `v1-no-opt-in`: `plan_update` or `plan_removed` to a v1 client that
+    ///   did not send `clientCapabilities.plan` (only with
+    ///   [`check_for_client`](SessionUpdate::check_for_client));
     /// - `v1-values`: `cancelled` or a custom `_x` value where v1 is read
     ///   (a v1 `plan`; any plan under protocol v1): the v1 reader drops the entry;
-    /// - `v1-plan-types`: a plan type v1 does not have (custom or reserved)
-    ///   under protocol v1: the v1 reader rejects the message;
+    /// - `v1-plan-types`: a custom plan type under protocol v1, which has
+    ///   only `items` and `markdown`: the v1 reader rejects the message;
     /// - `v2-no-v1-plan`: a v1 `plan` under protocol v2, an unknown update there;
-    /// - `v2-unstable`: `file`, `markdown` or `plan_removed` under protocol
-    ///   v2, read only by readers of v2's unstable schema.
-    pub const RULES: &'static [&'static str] = &[
-        BLANK_CONTENT,
-        RESERVED,
-        V1_VALUES,
-        V1_PLAN_TYPES,
-        V2_NO_V1_PLAN,
-        V2_UNSTABLE,
-    ];
+    /// - `pre-stable-file`: a `file` plan, which the protocol stabilized on
+    ///   2026-11-20 no longer has (send `markdown` with a `path`);
+    /// - `absolute-path`: a markdown `path` that is not absolute (only a
+    ///   message read leniently can hold one).
+    pub const RULES: &'static [&'static str] = &{
+        let mut names = [""; rules::CHECK_RULES.len()];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = rules::CHECK_RULES[i].name;
+            i += 1;
+        }
+        names
+    };
 }
-
-const BLANK_CONTENT: &str = "blank-content";
-const RESERVED: &str = "reserved-name";
-const V1_VALUES: &str = "v1-values";
-const V1_PLAN_TYPES: &str = "v1-plan-types";
-const V2_NO_V1_PLAN: &str = "v2-no-v1-plan";
-const V2_UNSTABLE: &str = "v2-unstable";
 
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -83,26 +91,28 @@ impl std::error::Error for Violation {}
 
 struct Checker {
     found: Vec<Violation>,
-    protocol: Option<ProtocolVersion>,
+    /// The client the message is for, if known: its row of the version table.
+    kind: Option<ClientKind>,
 }
 
 impl Checker {
-    fn new(protocol: Option<ProtocolVersion>) -> Self {
+    fn new(kind: Option<ClientKind>) -> Self {
         Self {
             found: Vec::new(),
-            protocol,
+            kind,
         }
     }
 
-    fn report(&mut self, at: &Path<'_>, rule: &'static str, message: impl fmt::Display) {
-        self.found
-            .push(Violation::new(at.render(), rule, message.to_string()));
+    fn report(&mut self, at: &Path<'_>, rule: rules::CheckRule, message: impl fmt::Display) {
+        let mut violation = Violation::new(at.render(), rule.name, message.to_string());
+        violation.fix = rule.fallback.map(|fallback| fallback.wording);
+        self.found.push(violation);
     }
 
     fn reserved(&mut self, at: &Path<'_>, name: &str) {
         self.report(
             at,
-            RESERVED,
+            rules::RULE_RESERVED_NAME,
             ExplainName {
                 problem: NameProblem::Reserved,
                 name,
@@ -113,7 +123,7 @@ impl Checker {
     fn not_in_v1(&mut self, at: &Path<'_>, what: &str, name: &str) {
         self.report(
             at,
-            V1_VALUES,
+            rules::RULE_V1_VALUES,
             format_args!(
                 "{}; a v1 reader drops this entry without a word",
                 NotInV1 { what, name }
@@ -125,7 +135,11 @@ impl Checker {
         for (index, entry) in entries.iter().enumerate() {
             let at = at.index(index);
             if let Err(problem) = check_content(&entry.content) {
-                self.report(&at.key("content"), BLANK_CONTENT, problem);
+                self.report(
+                    &at.key(rules::KEY_CONTENT),
+                    rules::RULE_BLANK_CONTENT,
+                    problem,
+                );
             }
             self.priority(&entry.priority, v1, &at.key("priority"));
             self.status(&entry.status, v1, &at.key("status"));
@@ -150,47 +164,58 @@ impl Checker {
     }
 
     fn update(&mut self, update: &SessionUpdate, at: &Path<'_>) {
-        let v1 = self.protocol == Some(ProtocolVersion::V1);
-        let v2 = self.protocol == Some(ProtocolVersion::V2);
+        let row = self.kind.map(ClientKind::rules);
+        let v1 = row.is_some_and(|row| !row.custom_values);
+        let name = match update {
+            SessionUpdate::Plan(_) => rules::UPDATE_PLAN,
+            SessionUpdate::PlanUpdate { .. } => rules::UPDATE_PLAN_UPDATE,
+            SessionUpdate::PlanRemoved { .. } => rules::UPDATE_PLAN_REMOVED,
+            SessionUpdate::Other(_) => return,
+        };
+        if let Some(row) = row.filter(|row| !row.allows_update(name)) {
+            let at = at.key(rules::KEY_SESSION_UPDATE);
+            if row.protocol == 1 {
+                self.report(&at, rules::RULE_NO_OPT_IN, format_args!(
+                    "`{name}` goes only to a v1 client that sent `clientCapabilities.plan`; a client without it ignores the update (send the v1 `plan`, as `PlanSender` does)"
+                ));
+            } else {
+                self.report(&at, rules::RULE_V2_NO_V1_PLAN,
+                    "a v2 reader takes the v1 `plan` update for an unknown update and shows nothing; send `plan_update` with an `items` plan",
+                );
+            }
+        }
         match update {
             SessionUpdate::Plan(plan) => {
-                if v2 {
-                    self.report(
-                        &at.key("sessionUpdate"),
-                        V2_NO_V1_PLAN,
-                        "a v2 reader takes the v1 `plan` update for an unknown update and shows nothing; send `plan_update` with an `items` plan",
-                    );
-                }
-                self.entries(&plan.entries, true, &at.key("entries"));
+                self.entries(&plan.entries, true, &at.key(rules::KEY_ENTRIES));
             }
-            SessionUpdate::PlanUpdate { plan, .. } => {
-                let at = at.key("plan");
-                match plan {
-                    PlanContent::Items { entries, .. } => {
-                        self.entries(entries, v1, &at.key("entries"));
-                    }
-                    PlanContent::Reserved { kind, .. } => {
-                        self.reserved(&at.key("type"), kind.as_str());
-                    }
-                    PlanContent::Custom { kind, .. } if v1 => self.report(
-                        &at.key("type"),
-                        V1_PLAN_TYPES,
-                        format_args!("protocol v1 knows only the plan types `items`, `file` and `markdown`; a v1 reader rejects the custom type `{kind}`"),
-                    ),
-                    PlanContent::File { .. } | PlanContent::Markdown { .. } if v2 => self.report(
-                        &at.key("type"),
-                        V2_UNSTABLE,
-                        format_args!("`{}` plans are unstable in protocol v2: only a reader of v2's unstable schema shows them", plan.type_name()),
-                    ),
-                    _ => {}
-                }
-            }
-            SessionUpdate::PlanRemoved { .. } if v2 => self.report(
-                &at.key("sessionUpdate"),
-                V2_UNSTABLE,
-                "`plan_removed` is unstable in protocol v2: only a reader of v2's unstable schema acts on it",
-            ),
+            SessionUpdate::PlanUpdate { plan, .. } => self.plan(plan, v1, &at.key(rules::KEY_PLAN)),
             SessionUpdate::PlanRemoved { .. } | SessionUpdate::Other(_) => {}
+        }
+    }
+
+    fn plan(&mut self, plan: &PlanContent, v1: bool, at: &Path<'_>) {
+        let type_at = at.key(rules::KEY_TYPE);
+        match plan {
+            PlanContent::Items { entries, .. } => {
+                self.entries(entries, v1, &at.key(rules::KEY_ENTRIES));
+            }
+            PlanContent::Reserved { kind, .. } => self.reserved(&type_at, kind.as_str()),
+            PlanContent::Custom { kind, .. } if v1 => self.report(
+                &type_at,
+                rules::RULE_V1_PLAN_TYPES,
+                format_args!("protocol v1 knows only the plan types `items` and `markdown`; a v1 reader rejects the custom type `{kind}`"),
+            ),
+            PlanContent::File { .. } => self.report(
+                &type_at,
+                rules::RULE_FILE_PLAN,
+                "`file` plans are not in the protocol stabilized on 2026-11-20, and a client on a current SDK cannot read them; send a `markdown` plan with an absolute `path` (`PlanSender` does)",
+            ),
+            PlanContent::Markdown { path: Some(path), .. } => {
+                if let Err(problem) = rules::check_absolute_path(path.as_str()) {
+                    self.report(&at.key(rules::KEY_PATH), rules::RULE_PATH, problem);
+                }
+            }
+            PlanContent::Custom { .. } | PlanContent::Markdown { .. } => {}
         }
     }
 
@@ -233,10 +258,11 @@ impl SessionUpdate {
         checker.finish()
     }
 
-    /// [`check`](Self::check), plus what the published SDK reader of
-    /// `protocol` would reject, drop or not understand: under v1, v2-only
-    /// values and custom plan types; under v2, the v1 `plan` update and the
-    /// variants still unstable there.
+    /// [`check`](Self::check), plus what a reader of `protocol` would
+    /// reject, drop or not understand: under v1, v2-only values and custom
+    /// plan types; under v2, the v1 `plan` update. Under v1 it takes the
+    /// client to have sent `plan`; [`check_for_client`](Self::check_for_client)
+    /// also knows a client that did not.
     ///
     /// ```
     /// use plan_core::{ProtocolVersion, SessionUpdate};
@@ -252,9 +278,36 @@ impl SessionUpdate {
     /// # Errors
     /// Every violation, in message order.
     pub fn check_for(&self, protocol: ProtocolVersion) -> Result<(), Vec<Violation>> {
-        let mut checker = Checker::new(Some(protocol));
+        self.check_for_client(for_protocol(protocol))
+    }
+
+    /// [`check`](Self::check), plus what a client of `kind` may not be sent,
+    /// as the version table says: every rule of [`check_for`](Self::check_for),
+    /// and `plan_update`/`plan_removed` to a v1 client without `plan`.
+    ///
+    /// ```
+    /// use plan_core::{ClientKind, SessionUpdate};
+    ///
+    /// let update = SessionUpdate::from_json(r#"{"sessionUpdate":"plan_removed","planId":"p"}"#)?;
+    /// assert!(update.check_for_client(ClientKind::V1Plan).is_ok());
+    /// assert_eq!(update.check_for_client(ClientKind::V1).unwrap_err()[0].rule(), "v1-no-opt-in");
+    /// # Ok::<(), plan_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// Every violation, in message order.
+    pub fn check_for_client(&self, kind: ClientKind) -> Result<(), Vec<Violation>> {
+        let mut checker = Checker::new(Some(kind));
         checker.update(self, &Path::Root);
         checker.finish()
+    }
+}
+
+/// The kind `check_for(protocol)` judges for: under v1, a client that sent `plan`.
+fn for_protocol(protocol: ProtocolVersion) -> ClientKind {
+    match protocol {
+        ProtocolVersion::V1 => ClientKind::V1Plan,
+        ProtocolVersion::V2 => ClientKind::V2,
     }
 }
 
@@ -274,11 +327,20 @@ impl SessionNotification {
     /// # Errors
     /// Every violation, in message order.
     pub fn check_for(&self, protocol: ProtocolVersion) -> Result<(), Vec<Violation>> {
-        self.checked(Some(protocol))
+        self.checked(Some(for_protocol(protocol)))
     }
 
-    fn checked(&self, protocol: Option<ProtocolVersion>) -> Result<(), Vec<Violation>> {
-        let mut checker = Checker::new(protocol);
+    /// [`SessionUpdate::check_for_client`] for the notification's update;
+    /// paths start at `params.update`.
+    ///
+    /// # Errors
+    /// Every violation, in message order.
+    pub fn check_for_client(&self, kind: ClientKind) -> Result<(), Vec<Violation>> {
+        self.checked(Some(kind))
+    }
+
+    fn checked(&self, kind: Option<ClientKind>) -> Result<(), Vec<Violation>> {
+        let mut checker = Checker::new(kind);
         let params = Path::Root;
         let params = params.key("params");
         checker.update(&self.update, &params.key("update"));

@@ -8,24 +8,34 @@ use crate::codec::Spelling;
 use crate::protocol::capabilities::ClientCapabilities;
 use crate::protocol::content::PlanContent;
 use crate::protocol::entry::{PlanEntry, Priority, Status};
-use crate::protocol::id::{FileUri, PlanId, SessionId};
+use crate::protocol::id::{AbsolutePath, FileUri, PlanId, SessionId};
 use crate::protocol::notification::SessionNotification;
 use crate::protocol::update::SessionUpdate;
-use crate::protocol::version::ProtocolVersion;
+use crate::protocol::version::{ClientKind, ProtocolVersion};
 
 /// Sends an agent's plans to one client session, in the form that client
 /// can read: what the negotiated protocol version and the client's
-/// capabilities allow, and nothing else.
+/// capabilities allow under the protocol as stabilized on 2026-11-20, and
+/// nothing else.
 ///
-/// | protocol | client | what is sent |
-/// |---|---|---|
-/// | v1 | no plan capability | v1 `plan` updates: the sender keeps the live plans and sends, after every change, the view [`Fallback`] defines |
-/// | v1 | plan capability (`plan`, or the RFD's `planCapabilities`) | `plan_update`/`plan_removed` in the spelling of the key it used; values v1 lacks (`cancelled`, custom `_x`) mapped by [`Fallback::entry`], custom types by [`Fallback::other`] |
-/// | v2 | any | `plan_update` with `items` and custom `_x` types, every v2 value; `file`, `markdown` and `plan_removed` (unstable in v2) only after [`with_unstable`](Self::with_unstable), else mapped by [`Fallback`] |
+/// | client ([`ClientKind`]) | what is sent |
+/// |---|---|
+/// | v1 without `plan` | v1 `plan` updates: the sender keeps the live plans and sends, after every change, the view [`Fallback`] defines |
+/// | v1 with `plan` (or the RFD's `planCapabilities`) | `plan_update` (`items`, `markdown` with its `path`) and `plan_removed`, in the spelling of the key it used; values v1 lacks (`cancelled`, custom `_x`) mapped by [`Fallback::entry`], custom types by [`Fallback::other`] |
+/// | v2 (a draft) | `plan_update` with `items`, `markdown` and custom `_x` types, every v2 value, and `plan_removed` |
+///
+/// A `file` plan (pre-stable: the stabilized protocol has none) goes to
+/// every client through [`Fallback::file`], as a `markdown` plan by default;
+/// [`with_pre_stable_file`](Self::with_pre_stable_file) sends it as it is,
+/// for a client known to run a pre-stable SDK.
 ///
 /// The published SDK readers drop an entry they cannot read without a word,
 /// so sending a value the version does not allow would be silent data loss;
 /// the mapping is explicit, and every rule of it can be replaced.
+///
+/// **One sender per session, for as long as the session lives.** It keeps the
+/// live plans, which the v1 view is drawn from after every change: a sender
+/// made anew for each prompt would forget the plans of earlier turns.
 ///
 /// ```
 /// use plan_core::{plan, ClientCapabilities, InitializeRequest, PlanSender, SessionUpdate, Spelling};
@@ -38,6 +48,16 @@ use crate::protocol::version::ProtocolVersion;
 ///     sent.to_json(Spelling::Acp),
 ///     r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_1","update":{"sessionUpdate":"plan","entries":[{"content":"Polish (cancelled)","priority":"high","status":"completed"}]}}}"#
 /// );
+///
+/// // A v1 client that opted in with `plan`: markdown with its path, as it is.
+/// let init = InitializeRequest::from_json(
+///     r#"{"protocolVersion":1,"clientCapabilities":{"plan":{}}}"#,
+/// )?;
+/// let mut sender = PlanSender::for_client("sess_1", &init);
+/// let sent = sender.update(plan! { id: "design", markdown: "# Design", path: "/home/dev/PLAN.md" });
+/// assert!(sent.to_json(Spelling::Acp).ends_with(
+///     r##"{"type":"markdown","planId":"design","content":"# Design","path":"/home/dev/PLAN.md"}}}}"##
+/// ));
 ///
 /// // A v2 client, straight from its `initialize` request.
 /// let init = InitializeRequest::from_json(r#"{"protocolVersion":2,"info":{"name":"ed","version":"1"}}"#)?;
@@ -52,6 +72,8 @@ pub struct PlanSender {
     session: SessionId,
     target: Target,
     fallback: Fallback,
+    /// Whether `file` plans go out as they are (a client known to read them).
+    pre_stable_file: bool,
     /// Live plans, as the agent sent them, the most recently updated last.
     live: Vec<PlanContent>,
 }
@@ -63,8 +85,8 @@ enum Target {
     V1Legacy,
     /// v1 with the plan capability, advertised in this spelling.
     V1Operations(Spelling),
-    /// v2; `unstable`: the agent opted in to v2's unstable plan variants.
-    V2 { unstable: bool },
+    /// v2.
+    V2,
 }
 
 impl PlanSender {
@@ -92,12 +114,13 @@ impl PlanSender {
         let target = match (protocol, client.plan_spelling()) {
             (ProtocolVersion::V1, None) => Target::V1Legacy,
             (ProtocolVersion::V1, Some(spelling)) => Target::V1Operations(spelling),
-            (ProtocolVersion::V2, _) => Target::V2 { unstable: false },
+            (ProtocolVersion::V2, _) => Target::V2,
         };
         Self {
             session: session.into(),
             target,
             fallback: Fallback::default(),
+            pre_stable_file: false,
             live: Vec::new(),
         }
     }
@@ -109,24 +132,30 @@ impl PlanSender {
         self
     }
 
-    /// Under v2, whether to send the variants that are still unstable there
-    /// (`file` and `markdown` plans, `plan_removed`) as they are: for a
-    /// client known to read v2's unstable schema. Off by default: they are
-    /// mapped by the [`Fallback`]. Under v1 it changes nothing.
+    /// Whether to send `file` plans as they are, to a client that reads plan
+    /// operations and is known to run a pre-stable SDK (the Rust SDK 5.0.0 /
+    /// schema 1.15.1, TypeScript 2.4.0, Python 0.12.1 read them as unstable
+    /// variants). Off by default: the stabilized protocol has no `file` type,
+    /// so [`Fallback::file`] maps each one (to `markdown`, unless replaced).
+    /// A v1 client without the plan capability gets the v1 view either way.
     #[must_use]
-    pub fn with_unstable(mut self, unstable: bool) -> Self {
-        if let Target::V2 { .. } = self.target {
-            self.target = Target::V2 { unstable };
-        }
+    pub fn with_pre_stable_file(mut self, send_as_is: bool) -> Self {
+        self.pre_stable_file = send_as_is;
         self
+    }
+
+    /// The kind of client the sender writes for.
+    pub fn client_kind(&self) -> ClientKind {
+        match self.target {
+            Target::V1Legacy => ClientKind::V1,
+            Target::V1Operations(_) => ClientKind::V1Plan,
+            Target::V2 => ClientKind::V2,
+        }
     }
 
     /// The protocol version the sender writes for.
     pub fn protocol(&self) -> ProtocolVersion {
-        match self.target {
-            Target::V1Legacy | Target::V1Operations(_) => ProtocolVersion::V1,
-            Target::V2 { .. } => ProtocolVersion::V2,
-        }
+        self.client_kind().protocol()
     }
 
     /// Whether the client reads `plan_update`; if not, every change is sent
@@ -140,7 +169,7 @@ impl PlanSender {
     pub fn spelling(&self) -> Spelling {
         match self.target {
             Target::V1Operations(spelling) => spelling,
-            Target::V1Legacy | Target::V2 { .. } => Spelling::Acp,
+            Target::V1Legacy | Target::V2 => Spelling::Acp,
         }
     }
 
@@ -154,8 +183,7 @@ impl PlanSender {
     pub fn update(&mut self, plan: PlanContent) -> SessionNotification {
         let update = match self.target {
             Target::V1Legacy => None,
-            Target::V1Operations(_) => Some(self.fallback.v1_content(&plan)),
-            Target::V2 { unstable } => Some(self.fallback.v2_content(&plan, unstable)),
+            Target::V1Operations(_) | Target::V2 => Some(self.content_for_client(&plan)),
         };
         self.live.retain(|p| p.id() != plan.id());
         self.live.push(plan);
@@ -166,24 +194,37 @@ impl PlanSender {
         SessionNotification::new(self.session.clone(), update)
     }
 
+    /// The plan as this client reads it (v1 with `plan`, or v2): a `file`
+    /// plan through [`Fallback::file`] (unless
+    /// [`with_pre_stable_file`](Self::with_pre_stable_file)), then
+    /// [`Fallback::content`] for the client's row of the version table.
+    fn content_for_client(&self, plan: &PlanContent) -> PlanContent {
+        let kind = self.client_kind();
+        match plan {
+            PlanContent::File { .. } if self.pre_stable_file => plan.clone(),
+            PlanContent::File { .. } => {
+                let mapped = self.fallback.file_plan(plan);
+                match mapped {
+                    // A replaced rule that keeps the file plan: as it chose.
+                    PlanContent::File { .. } => mapped,
+                    _ => self.fallback.content(kind, &mapped),
+                }
+            }
+            _ => self.fallback.content(kind, plan),
+        }
+    }
+
     /// Dismisses a plan; returns the notification to send, if any: a v1
-    /// client without the plan capability, or a v2 client without
-    /// [`with_unstable`](Self::with_unstable), is sent nothing for a plan it
-    /// never saw.
+    /// client without the plan capability is sent the v1 view without it,
+    /// or nothing for a plan it never saw.
     pub fn remove(&mut self, id: &PlanId) -> Option<SessionNotification> {
         let was_live = self.live.iter().any(|p| p.id() == id);
         self.live.retain(|p| p.id() != id);
         let update = match self.target {
             // Removing an unknown id is harmless for the client; send it anyway.
-            Target::V1Operations(_) | Target::V2 { unstable: true } => {
-                SessionUpdate::plan_removed(id.clone())
-            }
-            Target::V2 { unstable: false } if was_live => {
-                let content = (self.fallback.removed)(id)?;
-                SessionUpdate::plan_update(self.fallback.v2_content(&content, false))
-            }
+            Target::V1Operations(_) | Target::V2 => SessionUpdate::plan_removed(id.clone()),
             Target::V1Legacy if was_live => self.legacy_view(),
-            Target::V1Legacy | Target::V2 { .. } => return None,
+            Target::V1Legacy => return None,
         };
         Some(SessionNotification::new(self.session.clone(), update))
     }
@@ -251,8 +292,9 @@ pub enum View {
 
 /// How plans are mapped onto what the client's protocol can carry: the v1
 /// `plan` for a client without the plan capability, v1's closed sets for a
-/// v1 client with it, and v2's stable variants for a v2 client.
-/// Each rule is a plain function, so any of them can be replaced:
+/// v1 client with it, and `file` plans (gone from the stabilized protocol)
+/// for every client. Each rule is a plain function, so any of them can be
+/// replaced:
 ///
 /// ```
 /// use plan_core::{Fallback, PlanEntry, Status, View};
@@ -267,23 +309,21 @@ pub enum View {
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct Fallback {
-    /// Which live plans are shown.
+    /// Which live plans a v1 client without the plan capability is shown.
     pub view: View,
     /// One entry of an items plan onto v1's closed sets; `None` drops it.
     /// Default: [`Fallback::default_entry`].
     pub entry: fn(&PlanEntry) -> Option<PlanEntry>,
-    /// A markdown plan as entries. Default: its checklist
-    /// ([`markdown_checklist`]), else one pending entry with its first line.
+    /// A markdown plan as entries, for a v1 client without the plan
+    /// capability. Default: its checklist ([`markdown_checklist`]), else one
+    /// pending entry with its first line.
     pub markdown: fn(&str) -> Vec<PlanEntry>,
-    /// A file plan as entries. Default: one pending entry `Plan: <uri>`.
-    pub file: fn(&FileUri) -> Vec<PlanEntry>,
-    /// A plan of a custom or reserved type as entries. Default: one pending
-    /// entry `<type> plan <id>`.
+    /// What a `file` plan is sent as (its id and `_meta` are kept). Default:
+    /// [`Fallback::file_as_markdown`].
+    pub file: fn(&PlanId, &FileUri) -> PlanContent,
+    /// A plan of a type the client does not have (custom under v1, reserved
+    /// anywhere) as entries. Default: one pending entry `<type> plan <id>`.
     pub other: fn(&PlanContent) -> Vec<PlanEntry>,
-    /// Under v2 without the unstable `plan_removed`: what the removal of a
-    /// live plan becomes (`None`: nothing is sent, the client keeps showing
-    /// it). Default: the plan with no entries ([`Fallback::default_removed`]).
-    pub removed: fn(&PlanId) -> Option<PlanContent>,
 }
 
 impl Default for Fallback {
@@ -292,59 +332,91 @@ impl Default for Fallback {
             view: View::MostRecent,
             entry: Self::default_entry,
             markdown: Self::default_markdown,
-            file: Self::default_file,
+            file: Self::file_as_markdown,
             other: Self::default_other,
-            removed: Self::default_removed,
         }
     }
 }
 
 impl Fallback {
-    /// The entries a legacy client sees for one plan.
+    /// Every default fallback, by name, with what it does: the version
+    /// table's words, which `check` also gives as a [`Violation::fix`](crate::Violation::fix).
+    ///
+    /// ```
+    /// use plan_core::Fallback;
+    ///
+    /// let (name, wording) = Fallback::RULES[0];
+    /// assert_eq!(name, "cancelled-as-completed");
+    /// assert!(wording.contains("(cancelled)"));
+    /// ```
+    pub const RULES: &'static [(&'static str, &'static str)] = &{
+        let mut rules = [("", ""); crate::rules::FALLBACKS.len()];
+        let mut i = 0;
+        while i < rules.len() {
+            rules[i] = (
+                crate::rules::FALLBACKS[i].name,
+                crate::rules::FALLBACKS[i].wording,
+            );
+            i += 1;
+        }
+        rules
+    };
+
+    /// The entries a v1 client without the plan capability sees for one plan.
     pub fn entries(&self, plan: &PlanContent) -> Vec<PlanEntry> {
         let entries = match plan {
             PlanContent::Items { entries, .. } => {
                 return entries.iter().filter_map(self.entry).collect();
             }
             PlanContent::Markdown { content, .. } => (self.markdown)(content),
-            PlanContent::File { uri, .. } => (self.file)(uri),
+            PlanContent::File { .. } => match self.file_plan(plan) {
+                PlanContent::File { .. } => (self.other)(plan),
+                mapped => return self.entries(&mapped),
+            },
             PlanContent::Custom { .. } | PlanContent::Reserved { .. } => (self.other)(plan),
         };
         // What a rule for whole plans returns is still mapped onto v1's sets.
         entries.iter().filter_map(self.entry).collect()
     }
 
-    /// The plan as a v1 client with the plan capability reads it: `items`
-    /// with every entry through [`entry`](Self::entry); `file` and `markdown`
-    /// as they are; a custom or reserved type (not in v1's schema) as an
-    /// `items` plan of the same id, entries from [`other`](Self::other).
-    pub fn v1_content(&self, plan: &PlanContent) -> PlanContent {
+    /// `plan` as a client of `kind` that reads `plan_update` is sent it: a
+    /// type its row of the version table allows is kept, entries mapped onto
+    /// its values (v1: [`entry`](Self::entry); v2: [`v2_entry`](Self::v2_entry));
+    /// any other type as an `items` plan of the same id, entries from
+    /// [`other`](Self::other). A `file` plan is kept here: the sender maps it
+    /// first (see [`file`](Self::file)).
+    pub fn content(&self, kind: ClientKind, plan: &PlanContent) -> PlanContent {
+        let row = kind.rules();
+        let map_entry = |entry: &PlanEntry| match kind {
+            ClientKind::V2 => Some(Self::v2_entry(entry)),
+            ClientKind::V1 | ClientKind::V1Plan => (self.entry)(entry),
+        };
         match plan {
-            PlanContent::File { .. } | PlanContent::Markdown { .. } => plan.clone(),
-            PlanContent::Items { .. }
-            | PlanContent::Custom { .. }
-            | PlanContent::Reserved { .. } => items_like(plan, self.entries(plan)),
+            PlanContent::Items { entries, .. } => {
+                items_like(plan, entries.iter().filter_map(map_entry).collect())
+            }
+            PlanContent::File { .. } => plan.clone(),
+            _ if row.allows_plan_type(plan.type_name()) => plan.clone(),
+            _ => items_like(
+                plan,
+                (self.other)(plan).iter().filter_map(map_entry).collect(),
+            ),
         }
     }
 
-    /// The plan as a v2 client reads it: `items` and custom `_x` types as
-    /// they are (reserved values, which no sender may send, mapped by
-    /// [`v2_entry`](Self::v2_entry)); `file` and `markdown` as they are if
-    /// `unstable`, else as an `items` plan of the same id from
-    /// [`file`](Self::file) or [`markdown`](Self::markdown); a reserved type
-    /// as an `items` plan from [`other`](Self::other).
-    pub fn v2_content(&self, plan: &PlanContent, unstable: bool) -> PlanContent {
-        let entries = match plan {
-            PlanContent::Items { entries, .. } => entries.clone(),
-            PlanContent::Custom { .. } => return plan.clone(),
-            PlanContent::File { .. } | PlanContent::Markdown { .. } if unstable => {
-                return plan.clone();
+    /// A file plan through [`file`](Self::file), its id and `_meta` kept;
+    /// any other plan as it is.
+    fn file_plan(&self, plan: &PlanContent) -> PlanContent {
+        match plan {
+            PlanContent::File { id, uri, meta } => {
+                let mut mapped = (self.file)(id, uri);
+                if let Some(meta) = meta {
+                    mapped = mapped.with_meta(meta.clone());
+                }
+                mapped
             }
-            PlanContent::File { uri, .. } => (self.file)(uri),
-            PlanContent::Markdown { content, .. } => (self.markdown)(content),
-            PlanContent::Reserved { .. } => (self.other)(plan),
-        };
-        items_like(plan, entries.iter().map(Self::v2_entry).collect())
+            other => other.clone(),
+        }
     }
 
     /// An entry as a v2 sender may send it: every known and custom `_x`
@@ -361,10 +433,46 @@ impl Fallback {
         entry
     }
 
-    /// The plan with no entries: a v2 client without `plan_removed` shows it
-    /// empty.
-    pub fn default_removed(id: &PlanId) -> Option<PlanContent> {
-        Some(PlanContent::items(id.clone(), []))
+    /// A `file` plan as the stabilized protocol has it: a `markdown` plan of
+    /// the same id. A `file:` URI whose path is absolute (`file:///home/dev/PLAN.md`,
+    /// `file://localhost/...`, `file:///C:/dev/PLAN.md`) gives the markdown
+    /// its `path`, percent-escapes decoded, and the content names the file;
+    /// any other URI (another scheme, a remote host) is named in the content,
+    /// with no `path`.
+    ///
+    /// Why markdown: it is the stabilized protocol's type for a plan that
+    /// lives in a file (`path` is what a client opens), and its `content` is
+    /// what every client shows, so a client that cannot open the file still
+    /// learns where the plan is.
+    ///
+    /// ```
+    /// use plan_core::{Fallback, FileUri, PlanId, Spelling};
+    ///
+    /// let plan = Fallback::file_as_markdown(
+    ///     &PlanId::new("design")?,
+    ///     &FileUri::new("file:///home/dev/my%20project/PLAN.md")?,
+    /// );
+    /// assert_eq!(
+    ///     plan.to_json(Spelling::Acp),
+    ///     r#"{"type":"markdown","planId":"design","content":"The plan is in `/home/dev/my project/PLAN.md`.","path":"/home/dev/my project/PLAN.md"}"#
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn file_as_markdown(id: &PlanId, uri: &FileUri) -> PlanContent {
+        match local_path(uri.as_str()).and_then(|path| AbsolutePath::new(path).ok()) {
+            Some(path) => {
+                let content = format!("The plan is in `{path}`.");
+                PlanContent::markdown_at(id.clone(), content, path)
+            }
+            None => PlanContent::markdown(id.clone(), format!("The plan is at <{uri}>.")),
+        }
+    }
+
+    /// A `file` plan sent as it is: for [`file`](Self::file), where a client
+    /// is known to read pre-stable `file` plans (see also
+    /// [`PlanSender::with_pre_stable_file`]).
+    pub fn file_as_is(id: &PlanId, uri: &FileUri) -> PlanContent {
+        PlanContent::file(id.clone(), uri.clone())
     }
 
     /// Priorities: known ones kept, custom ones `medium`. Statuses:
@@ -403,20 +511,48 @@ impl Fallback {
             .collect()
     }
 
-    /// One pending entry naming the file.
-    pub fn default_file(uri: &FileUri) -> Vec<PlanEntry> {
-        vec![PlanEntry::new(
-            format!("Plan: {uri}"),
-            Priority::Medium,
-            Status::Pending,
-        )]
-    }
-
     /// One pending entry naming the type and the id.
     pub fn default_other(plan: &PlanContent) -> Vec<PlanEntry> {
         let text = format!("{} plan {}", plan.type_name(), plan.id());
         vec![PlanEntry::new(text, Priority::Medium, Status::Pending)]
     }
+}
+
+/// The local file-system path of a `file:` URI (`file:///p`, `file://localhost/p`),
+/// percent-escapes decoded; `None` for another scheme, a remote host, or
+/// escapes that are not UTF-8. `file:///C:/p` gives `C:/p`.
+fn local_path(uri: &str) -> Option<String> {
+    let (scheme, rest) = uri.split_once(':')?;
+    if !scheme.eq_ignore_ascii_case("file") {
+        return None;
+    }
+    let rest = rest.strip_prefix("//")?;
+    let path = rest
+        .strip_prefix("localhost")
+        .filter(|p| p.starts_with('/'))
+        .unwrap_or(rest);
+    if !path.starts_with('/') {
+        return None;
+    }
+    let path = path.split(['?', '#']).next().unwrap_or(path);
+    let mut bytes = Vec::with_capacity(path.len());
+    let mut iter = path.bytes();
+    while let Some(byte) = iter.next() {
+        if byte == b'%' {
+            let hex = [iter.next()?, iter.next()?];
+            let hex = std::str::from_utf8(&hex).ok()?;
+            bytes.push(u8::from_str_radix(hex, 16).ok()?);
+        } else {
+            bytes.push(byte);
+        }
+    }
+    let path = String::from_utf8(bytes).ok()?;
+    // `/C:/dev/PLAN.md`: a Windows drive, written without the leading slash.
+    let drive = path
+        .as_bytes()
+        .get(1..4)
+        .is_some_and(|b| b[0].is_ascii_alphabetic() && b[1] == b':' && b[2] == b'/');
+    Some(if drive { path[1..].to_owned() } else { path })
 }
 
 /// An `items` plan with `plan`'s id and `_meta` and these entries.
@@ -425,5 +561,30 @@ fn items_like(plan: &PlanContent, entries: Vec<PlanEntry>) -> PlanContent {
         id: plan.id().clone(),
         entries,
         meta: plan.meta().cloned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::local_path;
+
+    #[test]
+    fn file_uris_give_local_paths() {
+        let cases = [
+            ("file:///home/dev/PLAN.md", Some("/home/dev/PLAN.md")),
+            ("file://localhost/tmp/p.md", Some("/tmp/p.md")),
+            ("FILE:///tmp/a%20b.md", Some("/tmp/a b.md")),
+            ("file:///C:/dev/PLAN.md", Some("C:/dev/PLAN.md")),
+            ("file:///tmp/p.md?x=1#top", Some("/tmp/p.md")),
+            ("file://server/share/p.md", None),
+            ("file:relative.md", None),
+            ("https://example.com/p.md", None),
+            ("file:///bad%zz", None),
+            ("file:///bad%ff", None),
+            ("file:///cut%2", None),
+        ];
+        for (uri, expected) in cases {
+            assert_eq!(local_path(uri).as_deref(), expected, "{uri}");
+        }
     }
 }

@@ -46,7 +46,8 @@ pub fn markdown_checklist(markdown: &str) -> Vec<PlanEntry> {
 /// Writes a plan as markdown: a heading with its id and progress, then a
 /// checklist (`- [x]` completed, `- [ ]` otherwise; the task in progress in
 /// bold, cancelled ones struck through). Markdown plans are written as they
-/// are, file plans as a link, custom types as their type name.
+/// are, under the path of their file if they have one; pre-stable file plans
+/// as a link, custom types as their type name.
 ///
 /// ```
 /// use plan_core::{plan, render_markdown};
@@ -76,8 +77,14 @@ pub fn render_markdown(plan: &PlanContent) -> String {
                 };
             }
         }
-        PlanContent::Markdown { id, content, .. } => {
-            let _ = writeln!(out, "### {id}\n\n{}", content.trim_end());
+        PlanContent::Markdown {
+            id, content, path, ..
+        } => {
+            let _ = writeln!(out, "### {id}\n");
+            if let Some(path) = path {
+                let _ = writeln!(out, "File: `{path}`\n");
+            }
+            let _ = writeln!(out, "{}", content.trim_end());
         }
         PlanContent::File { id, uri, .. } => {
             let _ = writeln!(out, "### {id}\n\nThe plan is in [{uri}]({uri}).");

@@ -8,25 +8,40 @@ use crate::client::progress::Progress;
 use crate::protocol::content::PlanContent;
 use crate::protocol::entry::{PlanEntry, Priority, Status};
 
-/// How to draw: with ANSI colours or as plain text.
+/// How to draw: with ANSI colours or as plain text, with or without
+/// clickable links.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TerminalStyle {
     /// Whether to write ANSI colour and emphasis codes.
     pub color: bool,
+    /// Whether to write a markdown plan's `path` as an OSC 8 hyperlink to
+    /// the file (a terminal that supports them makes it clickable); else as
+    /// plain text.
+    pub hyperlinks: bool,
 }
 
 impl TerminalStyle {
     /// Plain text: no escape codes; every state is also said in words.
-    pub const PLAIN: Self = Self { color: false };
-    /// ANSI colours and emphasis.
-    pub const COLOR: Self = Self { color: true };
+    pub const PLAIN: Self = Self {
+        color: false,
+        hyperlinks: false,
+    };
+    /// ANSI colours and emphasis (no hyperlinks: see [`detect`](Self::detect)).
+    pub const COLOR: Self = Self {
+        color: true,
+        hyperlinks: false,
+    };
 
     /// Colour when `stream` is a terminal and `NO_COLOR` is unset or empty
-    /// (<https://no-color.org>); plain text otherwise.
+    /// (<https://no-color.org>); plain text otherwise. Hyperlinks when
+    /// `stream` is a terminal known to support OSC 8 (`FORCE_HYPERLINK=1`
+    /// forces them, `FORCE_HYPERLINK=0` turns them off).
     pub fn detect(stream: &impl IsTerminal) -> Self {
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let terminal = stream.is_terminal();
         Self {
-            color: stream.is_terminal() && !no_color,
+            color: terminal && !no_color,
+            hyperlinks: terminal && hyperlinks_supported(|name| std::env::var(name).ok()),
         }
     }
 
@@ -37,6 +52,46 @@ impl TerminalStyle {
             out.push_str(text);
         }
     }
+}
+
+/// Whether the terminal the environment describes draws OSC 8 hyperlinks:
+/// `FORCE_HYPERLINK` decides if set; else terminals known to support them
+/// (and that set a variable saying who they are).
+fn hyperlinks_supported(var: impl Fn(&str) -> Option<String>) -> bool {
+    if let Some(force) = var("FORCE_HYPERLINK") {
+        return force != "0";
+    }
+    let program = var("TERM_PROGRAM").unwrap_or_default();
+    let term = var("TERM").unwrap_or_default();
+    let vte = var("VTE_VERSION").and_then(|v| v.parse::<u32>().ok());
+    matches!(
+        program.as_str(),
+        "iTerm.app" | "WezTerm" | "vscode" | "ghostty" | "Hyper" | "terminology"
+    ) || matches!(
+        term.as_str(),
+        "xterm-kitty" | "alacritty" | "foot" | "xterm-ghostty"
+    ) || vte.is_some_and(|v| v >= 5000)
+        || var("WT_SESSION").is_some()
+        || var("KONSOLE_VERSION").is_some()
+        || var("DOMTERM").is_some()
+}
+
+/// A `file://` URL for an absolute path (`C:\dev\p.md` becomes
+/// `file:///C:/dev/p.md`), every byte a URL cannot hold percent-encoded.
+fn file_url(path: &str) -> String {
+    let path = path.replace('\\', "/");
+    let mut url = String::from("file://");
+    if !path.starts_with('/') {
+        url.push('/');
+    }
+    for byte in path.bytes() {
+        if byte.is_ascii_alphanumeric() || b"/-._~:".contains(&byte) {
+            url.push(char::from(byte));
+        } else {
+            let _ = write!(url, "%{byte:02X}");
+        }
+    }
+    url
 }
 
 const BOLD: &str = "1";
@@ -84,7 +139,9 @@ pub fn render_board_plan(plan: &TrackedPlan, style: TerminalStyle) -> String {
 /// Draws one plan: a header with the id, a progress bar and `k/n` and the
 /// task in progress; then the entries (`✓` completed, `▸` in progress, `○`
 /// pending, `✗` cancelled, struck through in colour), each with its priority.
-/// Markdown plans are drawn as their text, file plans as their URI. With
+/// Markdown plans are drawn as their text under the file's `path`, if it has
+/// one (an OSC 8 hyperlink with [`TerminalStyle::hyperlinks`]); pre-stable
+/// file plans as their URI. With
 /// `changes`, new entries and moved statuses are marked, removed ones listed.
 pub fn render_plan(plan: &PlanContent, changes: Option<&Changes>, style: TerminalStyle) -> String {
     let mut out = String::new();
@@ -121,15 +178,25 @@ pub fn render_plan(plan: &PlanContent, changes: Option<&Changes>, style: Termina
                 out.push('\n');
             }
         }
-        PlanContent::Markdown { content, .. } => {
+        PlanContent::Markdown { content, path, .. } => {
             style.paint(&mut out, DIM, "  markdown");
+            if let Some(path) = path {
+                out.push_str("  → ");
+                let shown = if style.hyperlinks {
+                    let url = file_url(path.as_str());
+                    format!("\x1b]8;;{url}\x1b\\{path}\x1b]8;;\x1b\\")
+                } else {
+                    path.to_string()
+                };
+                style.paint(&mut out, CYAN, &shown);
+            }
             out.push('\n');
             for line in content.lines() {
                 let _ = writeln!(out, "    {line}");
             }
         }
         PlanContent::File { uri, .. } => {
-            style.paint(&mut out, DIM, "  file");
+            style.paint(&mut out, DIM, "  file (pre-stable)");
             out.push_str("  → ");
             style.paint(&mut out, CYAN, uri.as_str());
             out.push('\n');
@@ -206,4 +273,37 @@ fn render_entry(
         }
     }
     out.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{file_url, hyperlinks_supported};
+
+    #[test]
+    fn paths_become_file_urls() {
+        assert_eq!(file_url("/home/dev/PLAN.md"), "file:///home/dev/PLAN.md");
+        assert_eq!(file_url("/my plan/é.md"), "file:///my%20plan/%C3%A9.md");
+        assert_eq!(file_url("C:\\dev\\PLAN.md"), "file:///C:/dev/PLAN.md");
+    }
+
+    #[test]
+    fn hyperlinks_follow_the_terminal() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| (*v).to_owned())
+            }
+        };
+        assert!(hyperlinks_supported(env(&[("TERM_PROGRAM", "WezTerm")])));
+        assert!(hyperlinks_supported(env(&[("VTE_VERSION", "6800")])));
+        assert!(!hyperlinks_supported(env(&[("VTE_VERSION", "4000")])));
+        assert!(!hyperlinks_supported(env(&[("TERM", "xterm-256color")])));
+        assert!(hyperlinks_supported(env(&[("FORCE_HYPERLINK", "1")])));
+        assert!(!hyperlinks_supported(env(&[
+            ("FORCE_HYPERLINK", "0"),
+            ("TERM_PROGRAM", "WezTerm")
+        ])));
+    }
 }

@@ -9,7 +9,7 @@ use crate::error::{Error, Path};
 use crate::protocol::content::{OWN_KEYS, PlanContent};
 use crate::protocol::names::{self, Classified};
 use crate::protocol::spelling::Spelling;
-use crate::rules::KNOWN_PLAN_TYPES;
+use crate::rules::{KEY_CONTENT, KEY_PATH, KNOWN_PLAN_TYPES};
 
 impl Wire for PlanContent {
     fn write<S: Serializer>(&self, spelling: Spelling, s: S) -> Result<S::Ok, S::Error> {
@@ -18,6 +18,7 @@ impl Wire for PlanContent {
                 .keys()
                 .filter(|k| !OWN_KEYS.contains(&k.as_str()))
                 .count(),
+            PlanContent::Markdown { path: Some(_), .. } => 2,
             _ => 1,
         };
         let mut map = s.serialize_map(Some(2 + own + usize::from(self.meta().is_some())))?;
@@ -28,7 +29,12 @@ impl Wire for PlanContent {
                 map.serialize_entry("entries", &Entries(entries))?;
             }
             PlanContent::File { uri, .. } => map.serialize_entry("uri", uri.as_str())?,
-            PlanContent::Markdown { content, .. } => map.serialize_entry("content", &**content)?,
+            PlanContent::Markdown { content, path, .. } => {
+                map.serialize_entry(KEY_CONTENT, &**content)?;
+                if let Some(path) = path {
+                    map.serialize_entry(KEY_PATH, path.as_str())?;
+                }
+            }
             PlanContent::Custom { fields, .. } | PlanContent::Reserved { fields, .. } => {
                 let sorted = wire::SortedMap(fields);
                 for (key, value) in sorted.entries() {
@@ -67,8 +73,14 @@ impl Wire for PlanContent {
                 PlanContent::File { id, uri, meta }
             }
             Classified::Known(_) => {
-                let content = wire::owned(wire::take_string(&mut map, "content", at)?);
-                PlanContent::Markdown { id, content, meta }
+                let content = wire::owned(wire::take_string(&mut map, KEY_CONTENT, at)?);
+                let path = wire::markdown_path(map.remove(KEY_PATH), cx, at)?;
+                PlanContent::Markdown {
+                    id,
+                    content,
+                    path,
+                    meta,
+                }
             }
             Classified::Custom(kind) => PlanContent::Custom {
                 kind,

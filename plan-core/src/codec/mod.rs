@@ -13,7 +13,7 @@ use serde::ser::{SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
 use crate::error::{Error, ErrorKind, Path};
-use crate::protocol::id::{FileUri, PlanId};
+use crate::protocol::id::{AbsolutePath, FileUri, PlanId};
 use crate::protocol::meta::Meta;
 pub(crate) use crate::protocol::spelling::Spelling;
 use crate::rules;
@@ -372,6 +372,33 @@ pub(crate) fn plan_id(id: String, cx: &mut Reading, at: &Path<'_>) -> Result<Pla
 /// is not an RFC 3986 URI (the SDKs read any string) and reports it.
 pub(crate) fn file_uri(uri: String, cx: &mut Reading, at: &Path<'_>) -> Result<FileUri, Error> {
     checked(uri, rules::check_uri, cx, at).map(FileUri::new_unchecked)
+}
+
+/// A markdown plan's `path` read from a message: absent or `null` is no
+/// file; a string is checked, and lenient reading keeps a relative one (the
+/// SDKs read any string) and reports it; anything else is an error.
+pub(crate) fn markdown_path(
+    value: Option<Value>,
+    cx: &mut Reading,
+    at: &Path<'_>,
+) -> Result<Option<AbsolutePath>, Error> {
+    match value {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => {
+            let at = at.key(rules::KEY_PATH);
+            let path = expect_string_or_null(value, &at)?;
+            checked(path, rules::check_absolute_path, cx, &at)
+                .map(|path| Some(AbsolutePath::new_unchecked(path)))
+        }
+    }
+}
+
+/// A string, or the "expected a string or null" error.
+fn expect_string_or_null(value: Value, at: &Path<'_>) -> Result<String, Error> {
+    match value {
+        Value::String(s) => Ok(s),
+        other => Err(type_error(at, "a string or null", &other)),
+    }
 }
 
 /// `text` if it passes `rule`, or if lenient reading lets it through.

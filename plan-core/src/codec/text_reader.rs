@@ -29,7 +29,10 @@ use crate::protocol::names::{self, Classified};
 use crate::protocol::notification::SessionNotification;
 use crate::protocol::update::{OtherUpdate, Plan, SessionUpdate};
 use crate::rules::{
-    EnvelopeProblem, JSONRPC_VERSION, KNOWN_PLAN_TYPES, SESSION_UPDATE, check_envelope,
+    EnvelopeProblem, JSONRPC_VERSION, KEY_CONTENT, KEY_ENTRIES, KEY_JSONRPC, KEY_META, KEY_METHOD,
+    KEY_PARAMS, KEY_PATH, KEY_PLAN, KEY_PLAN_ID, KEY_PLAN_ID_RFD, KEY_PRIORITY, KEY_SESSION_ID,
+    KEY_SESSION_UPDATE, KEY_STATUS, KEY_TYPE, KEY_UPDATE, KEY_URI, KNOWN_PLAN_TYPES,
+    SESSION_UPDATE, check_envelope,
 };
 use serde_json::value::RawValue;
 
@@ -118,6 +121,7 @@ enum Key {
     Priority,
     Status,
     Uri,
+    Path,
     Meta,
     Other(String),
 }
@@ -142,6 +146,7 @@ impl Key {
             Self::Status => 13,
             Self::Uri => 14,
             Self::Meta => 15,
+            Self::Path => 16,
             Self::Other(_) => return 0,
         };
         1 << index
@@ -149,21 +154,22 @@ impl Key {
 
     fn name(&self) -> &str {
         match self {
-            Self::JsonRpc => "jsonrpc",
-            Self::Method => "method",
-            Self::Params => "params",
-            Self::Id => "id",
-            Self::PlanId => "planId",
-            Self::SessionId => "sessionId",
-            Self::Update => "update",
-            Self::SessionUpdate => "sessionUpdate",
-            Self::Plan => "plan",
-            Self::Type => "type",
-            Self::Entries => "entries",
-            Self::Content => "content",
-            Self::Priority => "priority",
-            Self::Status => "status",
-            Self::Uri => "uri",
+            Self::JsonRpc => KEY_JSONRPC,
+            Self::Method => KEY_METHOD,
+            Self::Params => KEY_PARAMS,
+            Self::Id => KEY_PLAN_ID_RFD,
+            Self::PlanId => KEY_PLAN_ID,
+            Self::SessionId => KEY_SESSION_ID,
+            Self::Update => KEY_UPDATE,
+            Self::SessionUpdate => KEY_SESSION_UPDATE,
+            Self::Plan => KEY_PLAN,
+            Self::Type => KEY_TYPE,
+            Self::Entries => KEY_ENTRIES,
+            Self::Content => KEY_CONTENT,
+            Self::Priority => KEY_PRIORITY,
+            Self::Status => KEY_STATUS,
+            Self::Uri => KEY_URI,
+            Self::Path => KEY_PATH,
             Self::Meta => Meta::KEY,
             Self::Other(other) => other,
         }
@@ -229,22 +235,23 @@ impl Visitor<'_> for KeySeed {
     }
     fn visit_str<E: de::Error>(self, key: &str) -> Result<Key, E> {
         Ok(match key {
-            "jsonrpc" => Key::JsonRpc,
-            "method" => Key::Method,
-            "params" => Key::Params,
-            "id" => Key::Id,
-            "planId" => Key::PlanId,
-            "sessionId" => Key::SessionId,
-            "update" => Key::Update,
-            "sessionUpdate" => Key::SessionUpdate,
-            "plan" => Key::Plan,
-            "type" => Key::Type,
-            "entries" => Key::Entries,
-            "content" => Key::Content,
-            "priority" => Key::Priority,
-            "status" => Key::Status,
-            "uri" => Key::Uri,
-            "_meta" => Key::Meta,
+            KEY_JSONRPC => Key::JsonRpc,
+            KEY_METHOD => Key::Method,
+            KEY_PARAMS => Key::Params,
+            KEY_PLAN_ID_RFD => Key::Id,
+            KEY_PLAN_ID => Key::PlanId,
+            KEY_SESSION_ID => Key::SessionId,
+            KEY_UPDATE => Key::Update,
+            KEY_SESSION_UPDATE => Key::SessionUpdate,
+            KEY_PLAN => Key::Plan,
+            KEY_TYPE => Key::Type,
+            KEY_ENTRIES => Key::Entries,
+            KEY_CONTENT => Key::Content,
+            KEY_PRIORITY => Key::Priority,
+            KEY_STATUS => Key::Status,
+            KEY_URI => Key::Uri,
+            KEY_PATH => Key::Path,
+            KEY_META => Key::Meta,
             other => Key::Other(other.to_owned()),
         })
     }
@@ -653,6 +660,7 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
         let known = matches!(classified, Classified::Known(_));
         let (mut entries, mut early_entries, mut text, mut rfd_id, mut acp_id, mut meta) =
             (None, None, None, None, None, None);
+        let mut path = None;
         let mut fields = Map::new();
         let entries_at = at.key("entries");
         let mut seen = Seen(Key::Type.bit());
@@ -683,6 +691,9 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
                 Key::Content if matches!(classified, Classified::Known(2)) => {
                     text = Some(map.next_value::<Value>()?);
                 }
+                Key::Path if matches!(classified, Classified::Known(2)) => {
+                    path = Some(map.next_value::<Value>()?);
+                }
                 _ if known => {
                     map.next_value::<IgnoredAny>()?;
                 }
@@ -712,10 +723,14 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
             Classified::Known(_) => text
                 .ok_or_else(|| at.missing("content"))
                 .and_then(|content| wire::expect_string(content, &at.key("content")))
-                .map(|content| PlanContent::Markdown {
-                    id,
-                    content: wire::owned(content),
-                    meta,
+                .and_then(|content| {
+                    let path = wire::markdown_path(path, self.st.cx, at)?;
+                    Ok(PlanContent::Markdown {
+                        id,
+                        content: wire::owned(content),
+                        path,
+                        meta,
+                    })
                 }),
             Classified::Custom(kind) => Ok(PlanContent::Custom {
                 kind,

@@ -131,9 +131,13 @@ impl<W: Write> Emitter<W> {
                 self.raw(b",\"uri\":")?;
                 self.str(uri.as_str())?;
             }
-            PlanContent::Markdown { content, .. } => {
+            PlanContent::Markdown { content, path, .. } => {
                 self.raw(b",\"content\":")?;
                 self.str(content)?;
+                if let Some(path) = path {
+                    self.raw(b",\"path\":")?;
+                    self.str(path.as_str())?;
+                }
             }
             PlanContent::Custom { fields, .. } | PlanContent::Reserved { fields, .. } => {
                 for (key, value) in crate::codec::SortedMap(fields).entries() {

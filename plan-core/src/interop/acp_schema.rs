@@ -12,6 +12,12 @@
 //! types forbid and theirs allow (a blank plan id, a file URI that is not a
 //! URI) is an error the other way, as our strict reader reports it.
 //!
+//! **One exception: a markdown plan's `path`.** 1.15.1 predates the
+//! protocol's stabilization (2026-11-20) and its `PlanMarkdown` has no
+//! `path`, so converting to it leaves the path behind, and converting from
+//! it gives none. The SDK's own reader likewise ignores a `path` in JSON;
+//! the content, which names the plan in full, is what its clients show.
+//!
 //! ```
 //! use agent_client_protocol_schema::v1 as acp;
 //! use plan_core::{SessionUpdate, plan};
@@ -184,6 +190,8 @@ macro_rules! their_plan {
             PlanContent::File { uri, .. } => {
                 $acp::PlanUpdateContent::File($acp::PlanFile::new(id, uri.as_str()).meta(meta))
             }
+            // 1.15.1 predates the stabilized `path` and has no field for it:
+            // the one thing this conversion leaves behind (see the module docs).
             PlanContent::Markdown { content, .. } => $acp::PlanUpdateContent::Markdown(
                 $acp::PlanMarkdown::new(id, content.as_ref()).meta(meta),
             ),
@@ -211,6 +219,8 @@ macro_rules! our_plan {
             $acp::PlanUpdateContent::Markdown(markdown) => PlanContent::Markdown {
                 id: our_plan_id(&markdown.plan_id.0, &id_at)?,
                 content: markdown.content.clone().into(),
+                // 1.15.1 predates the stabilized `path`: there is none to read.
+                path: None,
                 meta: our_meta(markdown.meta.as_ref()),
             },
             $($rest)*

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{Error, Path};
 use crate::protocol::entry::PlanEntry;
-use crate::protocol::id::{FileUri, PlanId};
+use crate::protocol::id::{AbsolutePath, FileUri, PlanId};
 use crate::protocol::meta::Meta;
 use crate::protocol::names::{CustomName, ReservedName};
 
@@ -40,6 +40,13 @@ pub enum PlanContent {
         meta: Option<Meta>,
     },
     /// `type: "file"`: the plan lives in a file the client can open.
+    ///
+    /// **Pre-stable.** The drafts had it; the protocol stabilized on
+    /// 2026-11-20 has no `file` type (a plan in a file is a
+    /// [`Markdown`](Self::Markdown) plan with a `path`). Older agents still
+    /// send it, so it is read and kept; [`PlanSender`](crate::PlanSender)
+    /// sends it as markdown unless told the client reads it
+    /// ([`Fallback::file`](crate::Fallback::file)).
     File {
         /// The plan's id.
         id: PlanId,
@@ -52,8 +59,13 @@ pub enum PlanContent {
     Markdown {
         /// The plan's id.
         id: PlanId,
-        /// The markdown.
+        /// The markdown: the whole plan, what a client shows whether or not
+        /// `path` is set.
         content: Cow<'static, str>,
+        /// The absolute path of the file that holds the plan, if there is
+        /// one: a client can open it. Not written when `None` (`null` and
+        /// absent both mean no file).
+        path: Option<AbsolutePath>,
         /// `_meta` of the plan.
         meta: Option<Meta>,
     },
@@ -92,7 +104,7 @@ impl PlanContent {
         }
     }
 
-    /// A file plan.
+    /// A file plan (pre-stable: see [`PlanContent::File`]).
     pub fn file(id: PlanId, uri: FileUri) -> Self {
         Self::File {
             id,
@@ -101,11 +113,43 @@ impl PlanContent {
         }
     }
 
-    /// A markdown plan.
+    /// A markdown plan with no file.
     pub fn markdown(id: PlanId, content: impl Into<Cow<'static, str>>) -> Self {
         Self::Markdown {
             id,
             content: content.into(),
+            path: None,
+            meta: None,
+        }
+    }
+
+    /// A markdown plan that also lives in a file, at an absolute `path`.
+    ///
+    /// ```
+    /// use plan_core::{AbsolutePath, PlanContent, PlanId, Spelling};
+    ///
+    /// let plan = PlanContent::markdown_at(
+    ///     PlanId::new("design")?,
+    ///     "## Steps\n- [ ] Refactor",
+    ///     AbsolutePath::new("/home/dev/project/PLAN.md")?,
+    /// );
+    /// assert_eq!(
+    ///     plan.to_json(Spelling::Acp),
+    ///     r###"{"type":"markdown","planId":"design","content":"## Steps\n- [ ] Refactor","path":"/home/dev/project/PLAN.md"}"###
+    /// );
+    /// // A relative path is refused where it is made.
+    /// assert!(AbsolutePath::new("docs/PLAN.md").is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn markdown_at(
+        id: PlanId,
+        content: impl Into<Cow<'static, str>>,
+        path: AbsolutePath,
+    ) -> Self {
+        Self::Markdown {
+            id,
+            content: content.into(),
+            path: Some(path),
             meta: None,
         }
     }
@@ -186,6 +230,14 @@ impl PlanContent {
             Self::Markdown { .. } => "markdown",
             Self::Custom { kind, .. } => kind.as_str(),
             Self::Reserved { kind, .. } => kind.as_str(),
+        }
+    }
+
+    /// The file path of a markdown plan, if it has one; `None` for other types.
+    pub fn path(&self) -> Option<&AbsolutePath> {
+        match self {
+            Self::Markdown { path, .. } => path.as_ref(),
+            _ => None,
         }
     }
 

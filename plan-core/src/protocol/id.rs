@@ -1,9 +1,10 @@
-//! Identifiers and other checked strings: plan ids, session ids, file URIs.
+//! Identifiers and other checked strings: plan ids, session ids, file URIs,
+//! markdown plans' absolute paths.
 
 use std::borrow::Cow;
 use std::fmt;
 
-use crate::rules::{self, IdProblem, UriProblem};
+use crate::rules::{self, IdProblem, PathProblem, UriProblem};
 
 /// The id of a plan, unique within a session: a string with at least one
 /// character that is not white space.
@@ -186,3 +187,76 @@ impl fmt::Display for InvalidUri {
 }
 
 impl std::error::Error for InvalidUri {}
+
+/// The `path` of a markdown plan: the absolute file-system path of the file
+/// that holds the plan, so a client can open it. The stabilized protocol
+/// (2026-11-20) requires it to be absolute; a POSIX path (`/home/dev/PLAN.md`)
+/// or a Windows drive or UNC path (`C:\dev\PLAN.md`, `\\server\share\PLAN.md`).
+///
+/// ```
+/// use plan_core::AbsolutePath;
+///
+/// assert_eq!(AbsolutePath::new("/home/dev/PLAN.md")?.as_str(), "/home/dev/PLAN.md");
+/// let err = AbsolutePath::new("docs/PLAN.md").unwrap_err();
+/// assert!(err.to_string().starts_with("a markdown plan's `path` must be absolute"));
+/// # Ok::<(), plan_core::InvalidPath>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AbsolutePath(Cow<'static, str>);
+
+impl AbsolutePath {
+    /// Checks and wraps a path.
+    ///
+    /// # Errors
+    /// [`InvalidPath`] if `path` is empty, relative, or a URI.
+    pub fn new(path: impl Into<Cow<'static, str>>) -> Result<Self, InvalidPath> {
+        let path = path.into();
+        match rules::check_absolute_path(&path) {
+            Ok(()) => Ok(Self(path)),
+            Err(problem) => Err(InvalidPath(problem)),
+        }
+    }
+
+    /// Wraps a path the caller has already checked (the macros check at
+    /// compile time), or one lenient reading let through.
+    pub(crate) const fn new_unchecked(path: Cow<'static, str>) -> Self {
+        Self(path)
+    }
+
+    /// The path.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for AbsolutePath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl TryFrom<&'static str> for AbsolutePath {
+    type Error = InvalidPath;
+    fn try_from(path: &'static str) -> Result<Self, Self::Error> {
+        Self::new(path)
+    }
+}
+
+impl TryFrom<String> for AbsolutePath {
+    type Error = InvalidPath;
+    fn try_from(path: String) -> Result<Self, Self::Error> {
+        Self::new(path)
+    }
+}
+
+/// A string that cannot be an [`AbsolutePath`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InvalidPath(PathProblem);
+
+impl fmt::Display for InvalidPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for InvalidPath {}

@@ -2,17 +2,21 @@
 
 use std::fmt;
 
+use crate::protocol::capabilities::ClientCapabilities;
+use crate::rules;
+
 /// An ACP protocol version this crate speaks.
 ///
-/// The two differ in what a plan message may carry (see [`PlanSender`]):
-/// - **v1**: the `plan` update; with the client's plan capability,
-///   `plan_update` and `plan_removed` too (unstable in v1), but always with
-///   v1's closed sets of priorities and statuses and only the `items`,
-///   `file` and `markdown` types.
-/// - **v2**: `plan_update` with `items` is stable, with `cancelled` and
-///   custom `_x` values and types; `file`, `markdown` and `plan_removed` are
-///   still unstable. There is no plan capability, and a v1 `plan` is an
-///   unknown update to a v2 reader.
+/// The two differ in what a plan message may carry (see [`ClientKind`] and
+/// [`PlanSender`]), as the protocol stabilized on 2026-11-20 says:
+/// - **v1** (stable, the default): the `plan` update; with the client's plan
+///   capability (`clientCapabilities.plan`), `plan_update` (`items` and
+///   `markdown`) and `plan_removed` too, always with v1's closed sets of
+///   priorities and statuses.
+/// - **v2** (a draft in every SDK): `plan_update` with `items`, `markdown`
+///   and custom `_x` types, `plan_removed`, `cancelled` and custom `_x`
+///   values, all without opt-in. There is no plan capability, and a v1
+///   `plan` is an unknown update to a v2 reader.
 ///
 /// [`PlanSender`]: crate::PlanSender
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -52,6 +56,76 @@ impl ProtocolVersion {
             1 => Self::V1,
             _ => Self::LATEST,
         }
+    }
+}
+
+/// The kinds of client that receive plans differently: one row each of the
+/// protocol's version table (see [`PlanSender`] for what each is sent).
+///
+/// ```
+/// use plan_core::{ClientCapabilities, ClientKind, ProtocolVersion, Spelling};
+///
+/// let caps = ClientCapabilities::with_plan_support(Spelling::Acp);
+/// assert_eq!(ClientKind::of(ProtocolVersion::V1, &caps), ClientKind::V1Plan);
+/// assert_eq!(ClientKind::of(ProtocolVersion::V2, &caps), ClientKind::V2);
+/// assert!(ClientKind::V1Plan.may_receive("plan_removed"));
+/// assert!(!ClientKind::V1.may_receive("plan_update"));
+/// assert_eq!(ClientKind::V1Plan.to_string(), "v1 with `plan`");
+/// ```
+///
+/// [`PlanSender`]: crate::PlanSender
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ClientKind {
+    /// v1, without the plan capability: the v1 `plan` update only.
+    V1,
+    /// v1, with `clientCapabilities.plan` (or the RFD's `planCapabilities`):
+    /// `plan_update` and `plan_removed` with v1's closed values.
+    V1Plan,
+    /// v2 (a draft): `plan_update` and `plan_removed` with every v2 value.
+    V2,
+}
+
+impl ClientKind {
+    /// Every kind, in the order reports list them.
+    pub const ALL: [Self; 3] = [Self::V1, Self::V1Plan, Self::V2];
+
+    /// The kind of a client of `protocol` with these capabilities (v2 has no
+    /// plan capability; they are not consulted).
+    pub fn of(protocol: ProtocolVersion, client: &ClientCapabilities) -> Self {
+        match protocol {
+            ProtocolVersion::V1 if client.supports_plan_operations() => Self::V1Plan,
+            ProtocolVersion::V1 => Self::V1,
+            ProtocolVersion::V2 => Self::V2,
+        }
+    }
+
+    /// The protocol version.
+    pub const fn protocol(self) -> ProtocolVersion {
+        match self {
+            Self::V1 | Self::V1Plan => ProtocolVersion::V1,
+            Self::V2 => ProtocolVersion::V2,
+        }
+    }
+
+    /// Whether this client may be sent the `sessionUpdate` named `update`
+    /// (`plan`, `plan_update` or `plan_removed`).
+    pub fn may_receive(self, update: &str) -> bool {
+        self.rules().allows_update(update)
+    }
+
+    /// This kind's row of the version table.
+    pub(crate) const fn rules(self) -> &'static rules::Row {
+        match self {
+            Self::V1 => &rules::V1,
+            Self::V1Plan => &rules::V1_PLAN,
+            Self::V2 => &rules::V2,
+        }
+    }
+}
+
+impl fmt::Display for ClientKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.rules().label)
     }
 }
 

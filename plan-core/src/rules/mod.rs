@@ -13,10 +13,12 @@
 
 mod names;
 mod values;
+mod versions;
 mod wire;
 
 pub(crate) use names::*;
 pub(crate) use values::*;
+pub(crate) use versions::*;
 pub(crate) use wire::*;
 
 #[cfg(test)]
@@ -83,6 +85,54 @@ mod tests {
         ];
         for (uri, expected) in cases {
             assert_eq!(check_uri(uri), expected, "{uri:?}");
+        }
+    }
+
+    #[test]
+    fn markdown_paths_must_be_absolute() {
+        let cases = [
+            ("/home/dev/PLAN.md", Ok(())),
+            ("/", Ok(())),
+            ("C:\\dev\\PLAN.md", Ok(())),
+            ("c:/dev/PLAN.md", Ok(())),
+            ("\\\\server\\share\\PLAN.md", Ok(())),
+            ("", Err(PathProblem::Empty)),
+            ("docs/PLAN.md", Err(PathProblem::Relative)),
+            ("./PLAN.md", Err(PathProblem::Relative)),
+            ("~/PLAN.md", Err(PathProblem::Relative)),
+            ("C:PLAN.md", Err(PathProblem::Relative)),
+            ("file:///home/dev/PLAN.md", Err(PathProblem::Uri)),
+        ];
+        for (path, expected) in cases {
+            assert_eq!(check_absolute_path(path), expected, "{path:?}");
+        }
+    }
+
+    #[test]
+    fn the_table_has_one_row_per_client_kind() {
+        assert_eq!(
+            ROWS.map(|r| (r.protocol, r.opted_in)),
+            [(1, false), (1, true), (2, false)]
+        );
+        for row in ROWS {
+            assert!(!row.allows_plan_type(PRE_STABLE_PLAN_TYPE), "{}", row.label);
+            assert!(row.allows_priority("high"));
+            assert_eq!(row.allows_status("cancelled"), row.protocol == 2);
+            assert_eq!(row.allows_plan_type("_timeline"), row.protocol == 2);
+        }
+        assert!(!V1.allows_update(UPDATE_PLAN_UPDATE));
+        assert!(V1_PLAN.allows_update(UPDATE_PLAN_REMOVED));
+        assert!(!V2.allows_update(UPDATE_PLAN));
+        let names = CHECK_RULES.map(|r| r.name);
+        let fallbacks = FALLBACKS.map(|r| r.name);
+        for (i, name) in names.iter().enumerate() {
+            assert!(!names[..i].contains(name), "rule {name} listed twice");
+        }
+        for (i, name) in fallbacks.iter().enumerate() {
+            assert!(
+                !fallbacks[..i].contains(name),
+                "fallback {name} listed twice"
+            );
         }
     }
 

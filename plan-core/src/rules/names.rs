@@ -10,7 +10,10 @@ pub(crate) const KNOWN_STATUSES: [&str; 4] = ["pending", "in_progress", "complet
 /// The statuses a v1 `plan` update may carry.
 pub(crate) const V1_STATUSES: [&str; 3] = ["pending", "in_progress", "completed"];
 /// The plan content types ACP defines.
-pub(crate) const KNOWN_PLAN_TYPES: [&str; 3] = ["items", "file", "markdown"];
+///
+/// `file` is pre-stable (see `versions.rs`): read from older agents, and
+/// known so that a message carrying it is never taken for a reserved type.
+pub(crate) const KNOWN_PLAN_TYPES: [&str; 3] = ["items", super::PRE_STABLE_PLAN_TYPE, "markdown"];
 
 /// Why a name cannot be a custom value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -121,3 +121,51 @@ impl fmt::Display for BlankContent {
         f.write_str("an entry's content cannot be empty; say what the step does")
     }
 }
+
+/// Why a string cannot be the `path` of a markdown plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PathProblem {
+    /// The path is empty (omit `path`, or send `null`, for a plan with no file).
+    Empty,
+    /// The path is relative: the protocol requires an absolute one.
+    Relative,
+    /// The path is a URI (`file:///...`), not a file-system path.
+    Uri,
+}
+
+/// Checks a markdown plan's `path`: an absolute file-system path, as the
+/// stabilized protocol (2026-11-20) requires. Absolute is a POSIX path
+/// (`/home/dev/PLAN.md`), a Windows drive path (`C:\dev\PLAN.md`, `C:/dev/PLAN.md`)
+/// or a Windows UNC path (`\\server\share\PLAN.md`).
+pub(crate) fn check_absolute_path(path: &str) -> Result<(), PathProblem> {
+    let bytes = path.as_bytes();
+    let drive = bytes.len() >= 3
+        && bytes[0].is_ascii_alphabetic()
+        && bytes[1] == b':'
+        && matches!(bytes[2], b'\\' | b'/');
+    if path.is_empty() {
+        Err(PathProblem::Empty)
+    } else if path.starts_with('/') || path.starts_with("\\\\") || drive {
+        Ok(())
+    } else if check_uri(path).is_ok() {
+        Err(PathProblem::Uri)
+    } else {
+        Err(PathProblem::Relative)
+    }
+}
+
+impl fmt::Display for PathProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Empty => {
+                "a markdown plan's `path` cannot be empty; leave it out (or `null`) for a plan with no file"
+            }
+            Self::Relative => {
+                "a markdown plan's `path` must be absolute, e.g. `/home/dev/project/PLAN.md`; a relative path cannot be opened by the client"
+            }
+            Self::Uri => {
+                "a markdown plan's `path` is a file-system path, not a URI; write `/home/dev/project/PLAN.md`, not `file:///home/dev/project/PLAN.md`"
+            }
+        })
+    }
+}

@@ -4,10 +4,46 @@
 use core::fmt;
 
 /// The plan id's key in the source documents' spelling and in the ACP one.
-pub(crate) const PLAN_ID_KEYS: [&str; 2] = ["id", "planId"];
+pub(crate) const PLAN_ID_KEYS: [&str; 2] = [KEY_PLAN_ID_RFD, KEY_PLAN_ID];
+/// The plan id's key in the source documents' (RFD) spelling.
+pub(crate) const KEY_PLAN_ID_RFD: &str = "id";
+/// The plan id's key in the ACP spelling, the one written by default.
+pub(crate) const KEY_PLAN_ID: &str = "planId";
 /// The keys a plan object writes itself (its type, its id in either spelling,
 /// `_meta`): a custom plan's own fields cannot hold them.
-pub(crate) const OWN_KEYS: [&str; 4] = ["type", PLAN_ID_KEYS[0], PLAN_ID_KEYS[1], "_meta"];
+pub(crate) const OWN_KEYS: [&str; 4] = [KEY_TYPE, PLAN_ID_KEYS[0], PLAN_ID_KEYS[1], KEY_META];
+
+// The JSON keys of plan messages, each written once.
+/// A plan's type tag.
+pub(crate) const KEY_TYPE: &str = "type";
+/// An items plan's (or a v1 `plan`'s) entries.
+pub(crate) const KEY_ENTRIES: &str = "entries";
+/// An entry's text, or a markdown plan's markdown.
+pub(crate) const KEY_CONTENT: &str = "content";
+/// An entry's priority.
+pub(crate) const KEY_PRIORITY: &str = "priority";
+/// An entry's status.
+pub(crate) const KEY_STATUS: &str = "status";
+/// A markdown plan's absolute file path (stabilized protocol, optional).
+pub(crate) const KEY_PATH: &str = "path";
+/// A (pre-stable) file plan's URI.
+pub(crate) const KEY_URI: &str = "uri";
+/// Extension data on any object.
+pub(crate) const KEY_META: &str = "_meta";
+/// The plan object of a `plan_update`.
+pub(crate) const KEY_PLAN: &str = "plan";
+/// An update's tag.
+pub(crate) const KEY_SESSION_UPDATE: &str = "sessionUpdate";
+/// The session of a notification.
+pub(crate) const KEY_SESSION_ID: &str = "sessionId";
+/// The update of a notification.
+pub(crate) const KEY_UPDATE: &str = "update";
+/// A JSON-RPC message's params.
+pub(crate) const KEY_PARAMS: &str = "params";
+/// A JSON-RPC message's version.
+pub(crate) const KEY_JSONRPC: &str = "jsonrpc";
+/// A JSON-RPC message's method.
+pub(crate) const KEY_METHOD: &str = "method";
 
 /// What is wrong with a field that has two spellings (the plan id).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -88,7 +88,7 @@ fn read(lit: &LitStr) -> Result<(Plan, PathBuf), (syn::Error, bool)> {
 /// a notification.
 fn is_v1(doc: &Node) -> bool {
     let update = match &doc.kind {
-        Kind::Object(fields) => match field(fields, "params").map(|p| &p.kind) {
+        Kind::Object(fields) => match field(fields, rules::KEY_PARAMS).map(|p| &p.kind) {
             Some(Kind::Object(params)) => field(params, "update"),
             _ => Some(doc),
         },
@@ -97,7 +97,7 @@ fn is_v1(doc: &Node) -> bool {
     matches!(
         update.map(|u| &u.kind),
         Some(Kind::Object(fields))
-            if matches!(field(fields, "sessionUpdate").map(|n| &n.kind), Some(Kind::String(s)) if s == "plan")
+            if matches!(field(fields, rules::KEY_SESSION_UPDATE).map(|n| &n.kind), Some(Kind::String(s)) if s == "plan")
     )
 }
 
@@ -178,11 +178,11 @@ impl FixtureCheck {
             );
             return None;
         };
-        if field(fields, "jsonrpc").is_some() {
+        if field(fields, rules::KEY_JSONRPC).is_some() {
             self.notification(doc, fields)
-        } else if field(fields, "sessionUpdate").is_some() {
+        } else if field(fields, rules::KEY_SESSION_UPDATE).is_some() {
             self.update(doc, fields, "")
-        } else if field(fields, "type").is_some() {
+        } else if field(fields, rules::KEY_TYPE).is_some() {
             self.content(doc, fields, "")
         } else {
             self.at(doc, "", "expected a plan (with `type`), a session update (with `sessionUpdate`) or a `session/update` notification (with `jsonrpc`)");
@@ -191,13 +191,13 @@ impl FixtureCheck {
     }
 
     pub(crate) fn notification(&mut self, doc: &Node, fields: &[(String, Node)]) -> Option<Plan> {
-        let version = self.string(doc, fields, "jsonrpc", "");
+        let version = self.string(doc, fields, rules::KEY_JSONRPC, "");
         if let Some((version, node)) = &version
             && let Err(problem) = rules::check_envelope(version, rules::SESSION_UPDATE)
         {
             self.at(node, "jsonrpc", problem);
         }
-        let method = self.string(doc, fields, "method", "");
+        let method = self.string(doc, fields, rules::KEY_METHOD, "");
         if let Some((method, node)) = &method
             && let Err(problem) = rules::check_envelope(rules::JSONRPC_VERSION, method)
         {
@@ -206,14 +206,15 @@ impl FixtureCheck {
         if let Some(id) = field(fields, "id") {
             self.at(id, "id", rules::EnvelopeProblem::HasId);
         }
-        let params = self.object(doc, fields, "params", "")?;
-        self.string(params.0, params.1, "sessionId", "params");
-        let (update, update_fields) = self.object(params.0, params.1, "update", "params")?;
+        let params = self.object(doc, fields, rules::KEY_PARAMS, "")?;
+        self.string(params.0, params.1, rules::KEY_SESSION_ID, "params");
+        let (update, update_fields) =
+            self.object(params.0, params.1, rules::KEY_UPDATE, "params")?;
         self.update(update, update_fields, "params.update")
     }
 
     fn update(&mut self, node: &Node, fields: &[(String, Node)], path: &str) -> Option<Plan> {
-        let (kind, kind_node) = self.string(node, fields, "sessionUpdate", path)?;
+        let (kind, kind_node) = self.string(node, fields, rules::KEY_SESSION_UPDATE, path)?;
         match kind.as_str() {
             "plan" => {
                 let entries = self.entries(node, fields, path, true)?;
@@ -225,8 +226,8 @@ impl FixtureCheck {
                 })
             }
             "plan_update" => {
-                let (plan, plan_fields) = self.object(node, fields, "plan", path)?;
-                self.content(plan, plan_fields, &join(path, "plan"))
+                let (plan, plan_fields) = self.object(node, fields, rules::KEY_PLAN, path)?;
+                self.content(plan, plan_fields, &join(path, rules::KEY_PLAN))
             }
             // In a stream, a removal's id is checked; other updates
             // (`agent_message_chunk`, ...) are not ours to judge.
@@ -236,7 +237,7 @@ impl FixtureCheck {
             }
             _ if self.stream => None,
             other => {
-                self.at(kind_node, &join(path, "sessionUpdate"), format_args!(
+                self.at(kind_node, &join(path, rules::KEY_SESSION_UPDATE), format_args!(
                     "`{other}` holds no plan; include_plan! takes a plan, a `plan` or `plan_update` update, or a notification of one"
                 ));
                 None
@@ -245,7 +246,7 @@ impl FixtureCheck {
     }
 
     fn content(&mut self, node: &Node, fields: &[(String, Node)], path: &str) -> Option<Plan> {
-        let (kind, kind_node) = self.string(node, fields, "type", path)?;
+        let (kind, kind_node) = self.string(node, fields, rules::KEY_TYPE, path)?;
         let id = self.plan_id(node, fields, path);
         let meta = self.meta(fields, path);
         let shape = match kind.as_str() {
@@ -254,19 +255,20 @@ impl FixtureCheck {
                 Shape::Items(id?, entries?)
             }
             "file" => {
-                let (uri, uri_node) = self.string(node, fields, "uri", path)?;
+                let (uri, uri_node) = self.string(node, fields, rules::KEY_URI, path)?;
                 if let Err(problem) = rules::check_uri(&uri) {
-                    self.at(uri_node, &join(path, "uri"), problem);
+                    self.at(uri_node, &join(path, rules::KEY_URI), problem);
                     return None;
                 }
                 Shape::File(id?, self.text(&uri))
             }
             "markdown" => {
-                let (content, _) = self.string(node, fields, "content", path)?;
-                Shape::Markdown(id?, self.text(&content))
+                let (content, _) = self.string(node, fields, rules::KEY_CONTENT, path)?;
+                let file = self.markdown_path(fields, path).ok()?;
+                Shape::Markdown(id?, self.text(&content), file)
             }
             custom => {
-                let type_path = join(path, "type");
+                let type_path = join(path, rules::KEY_TYPE);
                 let name = self.located(kind_node, &type_path, |errors| {
                     names::check_plan_type(custom, Span::call_site(), errors)
                 })?;
@@ -279,6 +281,33 @@ impl FixtureCheck {
             }
         };
         Some(Plan { shape, meta })
+    }
+
+    /// A markdown plan's optional `path`: absent or `null` is none; a string
+    /// must be absolute. `Err` if it is wrong (reported).
+    fn markdown_path(
+        &mut self,
+        fields: &[(String, Node)],
+        path: &str,
+    ) -> Result<Option<Text>, Reported> {
+        let Some(value) = field(fields, rules::KEY_PATH) else {
+            return Ok(None);
+        };
+        let at = join(path, rules::KEY_PATH);
+        match &value.kind {
+            Kind::Null => Ok(None),
+            Kind::String(file) => match rules::check_absolute_path(file) {
+                Ok(()) => Ok(Some(self.text(file))),
+                Err(problem) => {
+                    self.at(value, &at, problem);
+                    Err(Reported)
+                }
+            },
+            _ => {
+                self.wrong_type(value, &at, "a string or null");
+                Err(Reported)
+            }
+        }
     }
 
     pub(crate) fn plan_id(
@@ -320,8 +349,8 @@ impl FixtureCheck {
         path: &str,
         v1: bool,
     ) -> Option<Vec<CheckedEntry>> {
-        let entries_path = join(path, "entries");
-        let list = self.required(node, fields, "entries", path)?;
+        let entries_path = join(path, rules::KEY_ENTRIES);
+        let list = self.required(node, fields, rules::KEY_ENTRIES, path)?;
         let Kind::Array(items) = &list.kind else {
             self.wrong_type(list, &entries_path, "an array");
             return None;
@@ -339,14 +368,21 @@ impl FixtureCheck {
             self.wrong_type(node, path, "an object");
             return None;
         };
-        let content = self.string(node, fields, "content", path);
+        let content = self.string(node, fields, rules::KEY_CONTENT, path);
         if let Some((text, content_node)) = &content
             && let Err(problem) = rules::check_content(text)
         {
-            self.at(content_node, &join(path, "content"), problem);
+            self.at(content_node, &join(path, rules::KEY_CONTENT), problem);
         }
-        let priority = self.name(node, fields, "priority", path, NameKind::Priority, v1);
-        let status = self.name(node, fields, "status", path, NameKind::Status, v1);
+        let priority = self.name(
+            node,
+            fields,
+            rules::KEY_PRIORITY,
+            path,
+            NameKind::Priority,
+            v1,
+        );
+        let status = self.name(node, fields, rules::KEY_STATUS, path, NameKind::Status, v1);
         let meta = self.meta(fields, path);
         let (content, _) = content?;
         Some(CheckedEntry {
@@ -500,6 +536,10 @@ fn value_tokens(node: &Node) -> TokenStream {
     }
 }
 
+/// A mistake already reported to the collector: the caller gives up on the
+/// value without reporting again.
+struct Reported;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -554,6 +594,14 @@ mod tests {
             (
                 r#"{"type":"markdown","id":"m"}"#,
                 "missing required field `content`",
+            ),
+            (
+                r#"{"type":"markdown","id":"m","content":"x","path":"docs/PLAN.md"}"#,
+                "path: a markdown plan's `path` must be absolute",
+            ),
+            (
+                r#"{"type":"markdown","id":"m","content":"x","path":7}"#,
+                "path: expected a string or null, found a number",
             ),
             (
                 r#"{"type":"timeline","id":"t"}"#,

@@ -91,20 +91,20 @@ fn message(cx: &mut FixtureCheck, doc: &json_reader::Node) {
         );
         return;
     };
-    let is_update = field(fields, "method")
+    let is_update = field(fields, rules::KEY_METHOD)
         .is_some_and(|m| matches!(&m.kind, Kind::String(m) if m == rules::SESSION_UPDATE));
     if is_update {
         cx.notification(doc, fields);
         return;
     }
-    match field(fields, "jsonrpc").map(|v| &v.kind) {
+    match field(fields, rules::KEY_JSONRPC).map(|v| &v.kind) {
         Some(Kind::String(version)) => {
             if let Err(problem) = rules::check_envelope(version, rules::SESSION_UPDATE) {
-                let node = field(fields, "jsonrpc").unwrap_or(doc);
+                let node = field(fields, rules::KEY_JSONRPC).unwrap_or(doc);
                 cx.at(node, "jsonrpc", problem);
             }
         }
-        _ if field(fields, "sessionUpdate").is_some() => cx.at(
+        _ if field(fields, rules::KEY_SESSION_UPDATE).is_some() => cx.at(
             doc,
             "",
             "a bare session update: a stream holds whole messages; wrap it in a `session/update` notification",

@@ -33,10 +33,14 @@ fn body(plan: &Plan) -> TokenStream {
             let entries = entries.iter().map(entry);
             quote!(__plan::items(#id, [#(#entries),*], #meta))
         }
-        Shape::Markdown(id, content) => {
+        Shape::Markdown(id, content, path) => {
             let id = plan_id(id);
             let content = text(content);
-            quote!(__plan::markdown(#id, #content, #meta))
+            let path = option(path.as_ref().map(|path| match path {
+                Text::Str(lit) => quote!(__plan::absolute_path(#lit)),
+                Text::Expr(g) => expression(g, "dyn_absolute_path"),
+            }));
+            quote!(__plan::markdown(#id, #content, #path, #meta))
         }
         Shape::File(id, uri) => {
             let id = plan_id(id);
@@ -205,7 +209,7 @@ pub(crate) fn not_literal_in(input: &Input) -> Option<syn::Error> {
             Value::Braced(g) if key == "meta" || key == "fields" => {
                 literal_json(g, &mut dynamic);
             }
-            Value::Braced(g) if ["id", "markdown", "file"].iter().any(|k| key == k) => {
+            Value::Braced(g) if ["id", "markdown", "path"].iter().any(|k| key == k) => {
                 run_time(&mut dynamic, g.span());
             }
             Value::Entries(_, entries) => {
@@ -244,7 +248,7 @@ fn update_json(plan: &Plan, id_key: &str, dynamic: &mut Vec<(Span, String)>) -> 
             out.push_str(r#"{"sessionUpdate":"plan_update","plan":{"type":"#);
             let (id, kind) = match shape {
                 Shape::Items(id, _) => (id, "items"),
-                Shape::Markdown(id, _) => (id, "markdown"),
+                Shape::Markdown(id, ..) => (id, "markdown"),
                 Shape::File(id, _) => (id, "file"),
                 Shape::Custom(id, kind, _) => (id, kind.as_str()),
                 Shape::V1(_) => unreachable!("handled above"),
@@ -259,9 +263,13 @@ fn update_json(plan: &Plan, id_key: &str, dynamic: &mut Vec<(Span, String)>) -> 
                     out.push_str(r#","entries":"#);
                     entries_json(&mut out, entries, dynamic);
                 }
-                Shape::Markdown(_, content) => {
+                Shape::Markdown(_, content, path) => {
                     out.push_str(r#","content":"#);
                     text_json(&mut out, content, dynamic);
+                    if let Some(path) = path {
+                        out.push_str(r#","path":"#);
+                        text_json(&mut out, path, dynamic);
+                    }
                 }
                 Shape::File(_, uri) => {
                     out.push_str(r#","uri":"#);

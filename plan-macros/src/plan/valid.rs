@@ -11,8 +11,8 @@ use crate::names::{self, NameKind};
 use crate::rules;
 
 /// The keys a `plan!` call knows.
-const KEYS: [&str; 8] = [
-    "id", "items", "entries", "markdown", "file", "type", "fields", "meta",
+const KEYS: [&str; 9] = [
+    "id", "items", "entries", "markdown", "file", "type", "path", "fields", "meta",
 ];
 /// The keys that say what kind of plan it is; a call has exactly one.
 const CONTENT_KEYS: [&str; 5] = ["items", "entries", "markdown", "file", "type"];
@@ -28,7 +28,10 @@ pub(crate) enum Shape {
     /// `entries: [...]`: a v1 `plan` update.
     V1(Vec<CheckedEntry>),
     Items(Text, Vec<CheckedEntry>),
-    Markdown(Text, Text),
+    /// Id, content, and the absolute `path` of its file, if any.
+    Markdown(Text, Text, Option<Text>),
+    /// A pre-stable `file` plan: only `include_plan!` makes one (a recorded
+    /// fixture of an older agent); `plan!` refuses `file:`.
     File(Text, Text),
     /// A custom type: id, the `_name`, and the `fields` JSON object.
     Custom(Text, String, Option<Group>),
@@ -61,7 +64,6 @@ enum Content {
     V1(Vec<CheckedEntry>),
     Items(Vec<CheckedEntry>),
     Markdown(Text),
-    File(Text),
     Custom(String, Option<Group>),
 }
 
@@ -75,7 +77,7 @@ pub(crate) fn check(input: Input) -> Result<Plan, syn::Error> {
         content_key,
         unknown,
     } = sort_fields(input.fields, &mut errors);
-    let [id, items, entries, markdown, file, kind, fields, meta] = fields;
+    let [id, items, entries, markdown, file, kind, path, fields, meta] = fields;
 
     let id_key = id.as_ref().map(|f| f.key.span());
     // An id that was given but is malformed is reported once, not as missing too.
@@ -112,11 +114,34 @@ pub(crate) fn check(input: Input) -> Result<Plan, syn::Error> {
         Some(group)
     });
 
+    let path = path.and_then(|f| {
+        if markdown.is_none() {
+            if file.is_none() {
+                errors.at(
+                    f.key.span(),
+                    "`path` belongs to a markdown plan: add `markdown: \"...\"` (the plan's text, shown by every client)",
+                );
+            }
+            return None;
+        }
+        let path = text_value(
+            f,
+            "a string literal or `{ expression }` giving an `AbsolutePath`",
+            &mut errors,
+        )?;
+        if let Text::Str(lit) = &path
+            && let Err(problem) = rules::check_absolute_path(&lit.value())
+        {
+            errors.at(lit.span(), problem);
+        }
+        Some(path)
+    });
+
     let Some(content_key) = content_key else {
         if content_broken || unknown {
             return errors.finish(None);
         }
-        errors.at(Span::call_site(), "a plan needs its content: one of `items: [...]`, `markdown: \"...\"`, `file: \"...\"`, `type: _custom` (v2, with an `id`), or `entries: [...]` (a v1 plan)");
+        errors.at(Span::call_site(), "a plan needs its content: one of `items: [...]`, `markdown: \"...\"` (with `path: \"/abs/PLAN.md\"` if it lives in a file), `type: _custom` (v2, with an `id`), or `entries: [...]` (a v1 plan)");
         return errors.finish(None);
     };
     let v1 = entries.is_some();
@@ -140,8 +165,7 @@ pub(crate) fn check(input: Input) -> Result<Plan, syn::Error> {
             None
         }
         (Some(Content::Items(entries)), Some(id)) => Some(Shape::Items(id, entries)),
-        (Some(Content::Markdown(text)), Some(id)) => Some(Shape::Markdown(id, text)),
-        (Some(Content::File(uri)), Some(id)) => Some(Shape::File(id, uri)),
+        (Some(Content::Markdown(text)), Some(id)) => Some(Shape::Markdown(id, text, path)),
         (Some(Content::Custom(name, fields)), Some(id)) => Some(Shape::Custom(id, name, fields)),
     };
     errors.finish(shape.map(|shape| Plan { shape, meta }))
@@ -165,17 +189,8 @@ fn content(
         )
         .map(Content::Markdown)
     } else if let Some(field) = file {
-        let uri = text_value(
-            field,
-            "a string literal or `{ expression }` giving a `FileUri`",
-            errors,
-        );
-        if let Some(Text::Str(lit)) = &uri
-            && let Err(problem) = rules::check_uri(&lit.value())
-        {
-            errors.at(lit.span(), problem);
-        }
-        uri.map(Content::File)
+        errors.at(field.key.span(), rules::FileNoLonger);
+        None
     } else {
         kind.and_then(|field| custom_type(field, errors))
             .map(|name| Content::Custom(name, fields))
@@ -197,7 +212,7 @@ fn sort_fields(input: Vec<Field>, errors: &mut Errors) -> Slots {
             match rules::suggest(&key, &KEYS) {
                 Some(known) => errors.at(field.key.span(), format_args!("unknown key `{key}`; did you mean `{known}`?")),
                 None => errors.at(field.key.span(), format_args!(
-                    "unknown key `{key}`; a plan takes `id`, one of `items`, `entries`, `markdown`, `file` or `type`, and optionally `fields` and `meta`"
+                    "unknown key `{key}`; a plan takes `id`, one of `items`, `entries`, `markdown` or `type`, and optionally `path` (markdown), `fields` and `meta`"
                 )),
             }
             continue;

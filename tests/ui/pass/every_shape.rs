@@ -19,7 +19,7 @@ fn main() {
         meta: { "turn": 1 },
     };
     let markdown = plan! { id: { id }, markdown: "## Steps" };
-    let file = plan! { id: "doc", file: "file:///tmp/plan.md" };
+    let file = plan! { id: "doc", markdown: "# Doc", path: "/tmp/plan.md" };
     let custom = plan! { id: "t", type: _timeline, fields: { "events": [] } };
     let v1: Plan = plan! { entries: [ low completed "Old-style plan" ] };
     let updates: Vec<SessionUpdate> = vec![items.into(), markdown.into(), file.into(), custom.into(), v1.into()];

@@ -2,5 +2,5 @@
 use plan_core::plan;
 
 fn main() {
-    let _ = plan! { id: "doc", file: "/tmp/plan.md" };
+    let _ = plan! { id: "doc", markdown: "# Plan", path: { "/home/dev/PLAN.md" } };
 }

@@ -2,5 +2,5 @@
 use plan_core::plan;
 
 fn main() {
-    let _ = plan! { file: "file:///tmp/plan.md" };
+    let _ = plan! { id: "doc", markdown: "# Plan", path: "docs/PLAN.md" };
 }

@@ -2,5 +2,5 @@
 use plan_core::plan;
 
 fn main() {
-    let _ = plan! { id: "doc", file: "C:\\plans\\plan.md" };
+    let _ = plan! { id: "doc", markdown: "# Plan", path: "file:///home/dev/PLAN.md" };
 }

@@ -2,5 +2,5 @@
 use plan_core::plan;
 
 fn main() {
-    let _ = plan! { id: "doc", file: "file:///tmp/my plan.md" };
+    let _ = plan! { id: "doc", file: "file:///tmp/plan.md" };
 }

@@ -2,5 +2,5 @@
 use plan_core::plan;
 
 fn main() {
-    let _ = plan! { id: "doc", file: "file:///tmp/100%.md" };
+    let _ = plan! { id: "doc", items: [], path: "/home/dev/PLAN.md" };
 }
