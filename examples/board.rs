@@ -5,15 +5,18 @@
 //!
 //! ```text
 //! cargo run --example board -- cargo run -q --example agent         # drive an agent over ACP
-//! cargo run --example board -- --protocol 1 -- ./my-agent --acp     # any ACP agent, protocol v1
+//! cargo run --example board -- ./my-agent --acp                    # any ACP agent (v1, the stable protocol)
+//! cargo run --example board -- --protocol 2 -- ./my-agent --acp     # offer the v2 draft
 //! cargo run --example board -- --json -- cargo run -q --example agent -- --fast
 //! cargo run --example board -- messages.ndjson
 //! cargo run --example board -- --json < messages.ndjson   # the final state as JSON
 //! cargo run --example board -- --strict messages.ndjson   # refuse what the SDKs would let through
 //! ```
 //!
-//! Driving an agent, it is its client: `initialize` (advertising plan
-//! support; `--protocol 1|2`, default 2), `session/new` in the current
+//! Driving an agent, it is its client: `initialize` (protocol v1, the
+//! stable one, with `clientCapabilities.plan: {}`; `--protocol 2` offers the
+//! v2 draft and still says `plan: {}` for an agent that answers v1),
+//! `session/new` in the current
 //! directory, one `session/prompt` (`--prompt TEXT`); it answers the
 //! agent's permission requests by rejecting (and says so on standard
 //! error), and when the turn ends prints the final drawing, or with
@@ -48,7 +51,8 @@ pub struct Options {
     pub command: Vec<String>,
     /// The protocol version to ask the agent for.
     pub protocol: ProtocolVersion,
-    /// Whether to advertise plan support (`plan: {}`, protocol v1).
+    /// Whether to advertise plan support (`clientCapabilities.plan: {}`:
+    /// protocol v1, and for a v1 agent when offering v2).
     pub plan_capability: bool,
     /// The prompt to send.
     pub prompt: String,
@@ -63,7 +67,8 @@ impl Default for Options {
             path: None,
             strict: false,
             command: Vec::new(),
-            protocol: ProtocolVersion::LATEST,
+            // The stable protocol: v2 is a draft, offered only when asked.
+            protocol: ProtocolVersion::V1,
             plan_capability: true,
             prompt: "Refactor the auth module and show me your plan.".to_owned(),
             timeout: Duration::from_mins(1),
@@ -246,6 +251,36 @@ pub fn run(
     }
     out.flush()?;
     Ok(invalid)
+}
+
+/// The `initialize` params the board sends. v1 (the default): the stable
+/// protocol, with `clientCapabilities.plan: {}`. v2 (a draft) has no plan
+/// capability (`plan_update` is baseline there); an agent that speaks only
+/// v1 answers v1 and reads v1's keys, so the same request also carries them
+/// (v2's schema allows extra keys, and a v2 reader ignores them). The
+/// Python SDK 0.12.1 reads them; the TypeScript SDK 2.4.0 gives a v1 agent
+/// `plan: {}` for any v2 offer; the Rust SDK 5.0.0 rebuilds the request from
+/// v2's keys and drops them, so its v1 agents fall back to the v1 `plan`:
+/// why v1 is the default.
+pub fn initialize_params(options: &Options) -> Value {
+    let info = json!({ "name": "plan-core-example-board", "version": env!("CARGO_PKG_VERSION") });
+    let mut v1_capabilities =
+        json!({ "fs": { "readTextFile": false, "writeTextFile": false }, "terminal": false });
+    if options.plan_capability {
+        v1_capabilities["plan"] = json!({});
+    }
+    match options.protocol {
+        ProtocolVersion::V1 => {
+            json!({ "protocolVersion": 1, "clientCapabilities": v1_capabilities, "clientInfo": info })
+        }
+        ProtocolVersion::V2 => json!({
+            "protocolVersion": 2,
+            "info": info,
+            "capabilities": {},
+            "clientCapabilities": v1_capabilities,
+            "clientInfo": info,
+        }),
+    }
 }
 
 /// Starts `options.command` as an ACP agent and drives one prompt turn
@@ -485,22 +520,7 @@ impl<W: Write> Client<'_, W> {
     }
 
     fn initialize(&mut self) -> Result<(), String> {
-        let info =
-            json!({ "name": "plan-core-example-board", "version": env!("CARGO_PKG_VERSION") });
-        let params = match self.options.protocol {
-            ProtocolVersion::V1 => {
-                let mut capabilities = json!({ "fs": { "readTextFile": false, "writeTextFile": false }, "terminal": false });
-                if self.options.plan_capability {
-                    capabilities["plan"] = json!({});
-                }
-                json!({ "protocolVersion": 1, "clientCapabilities": capabilities, "clientInfo": info })
-            }
-            // v2 has no plan capability: `plan_update` is part of the protocol.
-            ProtocolVersion::V2 => {
-                json!({ "protocolVersion": 2, "info": info, "capabilities": {} })
-            }
-        };
-        self.request(0, "initialize", &params)
+        self.request(0, "initialize", &initialize_params(self.options))
     }
 
     /// A response of the agent; `Some(stop reason)` when it ends the turn.

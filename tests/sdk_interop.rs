@@ -298,3 +298,38 @@ fn a_lifecycle_written_with_the_sdks_v1_types_reads_into_the_same_board() {
     };
     assert_eq!(serde_json::to_value(entries).unwrap(), expected);
 }
+
+// ---- the board's `initialize`, as each reader takes it ----------------------
+
+#[test]
+fn the_boards_initialize_says_plan_to_v1_readers_in_both_offers() {
+    use common::{Schema, Version};
+    let initialize = |protocol, plan_capability| {
+        board::initialize_params(&board::Options {
+            protocol,
+            plan_capability,
+            ..board::Options::default()
+        })
+    };
+    let v1 = initialize(ProtocolVersion::V1, true);
+    let v2 = initialize(ProtocolVersion::V2, true);
+    // Each validates against its version's schemas (v2's allows extra keys).
+    for (params, version) in [(&v1, Version::V1), (&v2, Version::V2)] {
+        for schema in [Schema::stable(version), Schema::unstable(version)] {
+            let errors = schema.validator("InitializeRequest").errors(params);
+            assert!(errors.is_empty(), "{params}: {errors:#?}");
+        }
+    }
+    // A v1 reader of the raw request (the SDK's v1 type, as the Python SDK
+    // 0.12.1 reads it) hears `plan` in both, and a v2 reader reads the offer.
+    for params in [&v1, &v2] {
+        let read: acp1::InitializeRequest = serde_json::from_value(params.clone()).unwrap();
+        assert!(read.client_capabilities.plan.is_some(), "{params}");
+    }
+    let read: acp2::InitializeRequest = serde_json::from_value(v2.clone()).unwrap();
+    assert_eq!(read.protocol_version.as_u16(), 2);
+    // Without the capability, neither says it.
+    let legacy: acp1::InitializeRequest =
+        serde_json::from_value(initialize(ProtocolVersion::V1, false)).unwrap();
+    assert!(legacy.client_capabilities.plan.is_none());
+}

@@ -171,23 +171,31 @@ fn a_client_written_with_the_sdk_drives_our_agent() {
     );
 }
 
-#[test]
-fn an_agent_written_with_the_sdk_is_driven_by_our_client() {
+/// An agent written with the SDK's v1 agent API alone, as its authors write
+/// one: it answers v1 (the stable protocol) whatever the client offers,
+/// builds its `PlanSender` from the `initialize` the SDK hands it, and sends
+/// `plan!` plans through the SDK's connection. Driven by our board with
+/// `options`; the board's final state as JSON.
+fn sdk_agent_driven_by_our_board(options: board::Options) -> Value {
+    use agent_client_protocol::schema::ProtocolVersion as SdkVersion;
     use agent_client_protocol::v1::schema::{
         AgentCapabilities, InitializeRequest, InitializeResponse, NewSessionRequest,
         NewSessionResponse, PromptRequest, PromptResponse, StopReason,
     };
 
-    let (outcome, out, err) = bounded(|| {
+    let (outcome, out, err) = bounded(move || {
         let (sdk_reads, client_writes) = io::pipe().unwrap();
         let (client_reads, sdk_writes) = io::pipe().unwrap();
+        let client = Arc::new(Mutex::new(None::<plan_core::InitializeRequest>));
+        let remembered = Arc::clone(&client);
         let sdk_agent = std::thread::spawn(move || {
             let run = Agent
                 .v1()
                 .on_receive_request(
                     async move |initialize: InitializeRequest, responder, _connection| {
+                        *remembered.lock().unwrap() = Some((&initialize).into());
                         responder.respond(
-                            InitializeResponse::new(initialize.protocol_version)
+                            InitializeResponse::new(SdkVersion::V1)
                                 .agent_capabilities(AgentCapabilities::new()),
                         )
                     },
@@ -203,11 +211,14 @@ fn an_agent_written_with_the_sdk_is_driven_by_our_client() {
                     async move |prompt: PromptRequest, responder, connection| {
                         // The agent's plans, declared with `plan!`, sent through
                         // the SDK's connection as they are.
-                        let caps = plan_core::ClientCapabilities::from_json(r#"{"plan":{}}"#).unwrap();
-                        let mut sender = PlanSender::new(prompt.session_id.to_string(), &caps);
+                        let init = client.lock().unwrap().clone().expect("initialize came first");
+                        let mut sender = PlanSender::for_client(prompt.session_id.to_string(), &init);
                         connection.send_notification(sender.update(plan! { id: "p", items: [high in_progress "Analyze", low pending "Ship"] }))?;
-                        connection.send_notification(sender.update(plan! { id: "notes", markdown: "- [x] Read" }))?;
+                        connection.send_notification(sender.update(plan! { id: "notes", markdown: "- [x] Read", path: "/tmp/notes.md" }))?;
                         connection.send_notification(sender.update(plan! { id: "p", items: [high completed "Analyze", low cancelled "Ship"] }))?;
+                        if let Some(removed) = sender.remove(&plan_core::PlanId::new("gone").unwrap()) {
+                            connection.send_notification(removed)?;
+                        }
                         responder.respond(PromptResponse::new(StopReason::EndTurn))
                     },
                     agent_client_protocol::on_receive_request!(),
@@ -217,9 +228,8 @@ fn an_agent_written_with_the_sdk_is_driven_by_our_client() {
         });
         let options = board::Options {
             json: true,
-            protocol: ProtocolVersion::V1,
             timeout: Duration::from_secs(20),
-            ..board::Options::default()
+            ..options
         };
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let outcome = board::drive(
@@ -240,8 +250,16 @@ fn an_agent_written_with_the_sdk_is_driven_by_our_client() {
     });
     assert_eq!(outcome, Ok(()), "{err}");
     let state: Value = serde_json::from_str(&out).unwrap();
-    let plans = &state["sessions"][0]["plans"];
     assert_eq!(state["sessions"][0]["sessionId"], "sess_sdk");
+    state
+}
+
+#[test]
+fn an_agent_written_with_the_sdk_is_driven_by_our_client() {
+    // The board's defaults: v1, `clientCapabilities.plan: {}`. So the agent
+    // sends its identified plans, markdown with its path included.
+    let state = sdk_agent_driven_by_our_board(board::Options::default());
+    let plans = &state["sessions"][0]["plans"];
     assert_eq!(plans[0]["id"], "p");
     // v1 has no `cancelled`: the sender mapped it before the SDK sent it.
     assert_eq!(
@@ -250,6 +268,42 @@ fn an_agent_written_with_the_sdk_is_driven_by_our_client() {
     );
     assert_eq!(plans[0]["progress"]["completed"], 2);
     assert_eq!(plans[1]["type"], "markdown");
+    assert_eq!(plans[1]["content"]["path"], "/tmp/notes.md");
+}
+
+#[test]
+fn offering_v2_to_a_rust_sdk_v1_agent_loses_plan_which_is_why_v1_is_the_default() {
+    // Measured, not wished: the Rust SDK 5.0.0 rebuilds a v2 `initialize`
+    // for its v1 agents from v2's keys alone (`normalize_v1_initialize_request`
+    // keeps `auth`, `elicitation`, `_meta`), so the `clientCapabilities.plan`
+    // the board also sends never reaches the agent, which answers v1 and
+    // falls back to the legacy checklist `main`. The board's default (v1 with
+    // `plan: {}`) gives the identified plans (the test above). If a newer SDK
+    // carries `plan` across, this test fails: then `--protocol 2` loses
+    // nothing and this can say so.
+    let state = sdk_agent_driven_by_our_board(board::Options {
+        protocol: ProtocolVersion::V2,
+        ..board::Options::default()
+    });
+    let ids: Vec<&str> = state["sessions"][0]["plans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["main"]);
+}
+
+#[test]
+fn without_the_plan_capability_a_v1_sdk_agent_falls_back_to_the_v1_plan() {
+    let state = sdk_agent_driven_by_our_board(board::Options {
+        plan_capability: false,
+        ..board::Options::default()
+    });
+    let plans = state["sessions"][0]["plans"].as_array().unwrap();
+    assert_eq!(plans.len(), 1);
+    assert_eq!(plans[0]["id"], "main");
+    assert_eq!(plans[0]["legacy"], true);
 }
 
 #[test]

@@ -463,7 +463,11 @@ fn every_cell_of_the_version_table() {
                 let rules = sent.check_for_client(sender.client_kind());
                 if describe(Some(&sent)).starts_with("file ") {
                     assert!(mode.ends_with("pre-stable SDK"), "{mode}: {case}");
-                    let rules: Vec<&str> = rules.unwrap_err().iter().map(plan_core::Violation::rule).collect();
+                    let rules: Vec<&str> = rules
+                        .unwrap_err()
+                        .iter()
+                        .map(plan_core::Violation::rule)
+                        .collect();
                     assert_eq!(rules, ["pre-stable-file"], "{mode}: {case}");
                 } else {
                     assert_eq!(rules, Ok(()), "{mode}: {case}");

@@ -64,8 +64,13 @@ impl JsonRpcMessage for SessionNotification {
 
 impl JsonRpcNotification for SessionNotification {}
 
-/// What a v1 client sent in `initialize`: its version and capabilities,
-/// mapped field by field.
+/// What a client sent in `initialize`, as an agent on the SDK's v1 API
+/// receives it: its capabilities, mapped field by field, and its version
+/// capped at 1. An agent on the v1 API answers v1 whatever the client
+/// offered (a client that offers the v2 draft and also speaks v1 says in
+/// the same request what a v1 agent reads, `clientCapabilities.plan` among
+/// it), so a [`PlanSender::for_client`](crate::PlanSender::for_client) of
+/// this request writes v1.
 impl From<&v1::InitializeRequest> for InitializeRequest {
     fn from(request: &v1::InitializeRequest) -> Self {
         let plan = request
@@ -74,7 +79,7 @@ impl From<&v1::InitializeRequest> for InitializeRequest {
             .as_ref()
             .map(|_| PlanCapabilities::default());
         Self {
-            protocol_version: u64::from(request.protocol_version.as_u16()),
+            protocol_version: u64::from(request.protocol_version.as_u16()).min(1),
             capabilities: ClientCapabilities::with_plan(plan, Spelling::Acp),
             skipped: Vec::new(),
         }
