@@ -18,10 +18,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 cargo build --quiet --release --manifest-path "$root/Cargo.toml" --example fixtures --example board
-# `--unstable`: removals are sent as `plan_removed`, so a removed plan
-# leaves the board (a v2 client of the stable variants is sent a "removed"
-# version instead, which it keeps, and its board grows with every plan ever made).
-"$root/target/release/examples/fixtures" --seed 1 --sessions 4 --plans 5 --steps "$steps" --protocol 2 --unstable >"$work/stream.ndjson"
+# v2: removals are `plan_removed` (baseline since the stabilization), so a
+# removed plan leaves the board.
+"$root/target/release/examples/fixtures" --seed 1 --sessions 4 --plans 5 --steps "$steps" --protocol 2 >"$work/stream.ndjson"
 echo "stream: $(wc -l <"$work/stream.ndjson") lines, $(($(wc -c <"$work/stream.ndjson") / 1000000)) MB"
 
 mkdir -p "$work/published/src"

@@ -441,9 +441,9 @@ impl<W: Write, L: Write> Agent<W, L> {
         Ok(end)
     }
 
-    /// The work of one prompt: a refactor, its notes (removed when done), a
-    /// design document in a file (a markdown plan with its `path`, later
-    /// replaced by a checklist of the same id), and a verification plan
+    /// The work of one prompt: a refactor, its notes (markdown, then a
+    /// checklist of the same id, removed when done), a design document in a
+    /// file (a markdown plan with its `path`), and a verification plan
     /// declared as a type.
     fn turn(&mut self, index: usize) -> io::Result<TurnEnd> {
         let refactor_id = PlanId::new("refactor").unwrap_or_else(|_| unreachable!("a valid id"));
@@ -465,14 +465,7 @@ impl<W: Write, L: Write> Agent<W, L> {
             ),
             PlanEntry::new("Update the changelog", Priority::Low, Status::Pending),
         ];
-        let notes = plan! { id: "notes", markdown: "## Notes\n- [ ] Ask about the auth module\n- [x] Check the CI budget" };
-        // The design lives in a file: the markdown is what every client shows,
-        // the absolute path is what one can open.
-        let design = plan! {
-            id: "design-doc",
-            markdown: "# Refactor design\n- [x] Split the auth module\n- [ ] Agree on the new interfaces",
-            path: "/tmp/refactor-design.md",
-        };
+        let notes = notes(false);
         let mut verify = Verify::start().one_at_a_time();
 
         let items = |entries: &[PlanEntry]| {
@@ -483,7 +476,7 @@ impl<W: Write, L: Write> Agent<W, L> {
             let (r, v) = (&mut refactor, &mut verify);
             let actions = match stage {
                 0 => vec![items(r)],
-                1 => vec![Step::Update(notes.clone()), Step::Update(design.clone())],
+                1 => vec![Step::Update(notes.clone()), Step::Update(design(false))],
                 2 => {
                     r[0].status = Status::InProgress;
                     vec![items(r)]
@@ -491,7 +484,7 @@ impl<W: Write, L: Write> Agent<W, L> {
                 3 => {
                     r[0].status = Status::Completed;
                     r[1].status = Status::InProgress;
-                    vec![items(r)]
+                    vec![items(r), Step::Update(self::notes(true))]
                 }
                 4 => {
                     // A discovery: a new task joins the plan, after the current one.
@@ -508,13 +501,12 @@ impl<W: Write, L: Write> Agent<W, L> {
                     r[2].status = Status::Completed;
                     r[3].status = Status::InProgress;
                     let _ = v.begin(Verify::Lint);
-                    // The design is agreed: the same plan becomes a checklist
-                    // (a `plan_update` replaces the plan, even its type).
-                    let agreed = plan! { id: "design-doc", items: [
-                        high completed "Split the auth module",
-                        medium completed "Agree on the new interfaces",
-                    ] };
-                    vec![items(r), Step::Update(v.content()), Step::Update(agreed)]
+                    // The design is agreed: its file is rewritten, and so is the plan.
+                    vec![
+                        items(r),
+                        Step::Update(v.content()),
+                        Step::Update(design(true)),
+                    ]
                 }
                 7 => {
                     r[3].status = Status::Completed;
@@ -646,6 +638,37 @@ pub enum Verify {
     /// Run the test suite
     #[step(priority = high)]
     Test,
+}
+
+/// The turn's notes: markdown at first; later the same plan as a checklist
+/// (`as_tasks`): a `plan_update` replaces the whole plan, even its type.
+fn notes(as_tasks: bool) -> PlanContent {
+    if as_tasks {
+        plan! { id: "notes", items: [
+            high pending "Ask about the auth module",
+            low completed "Check the CI budget",
+        ] }
+    } else {
+        plan! { id: "notes", markdown: "## Notes\n- [ ] Ask about the auth module\n- [x] Check the CI budget" }
+    }
+}
+
+/// The design document. It lives in a file: the markdown is what every
+/// client shows, the absolute path what one can open.
+fn design(agreed: bool) -> PlanContent {
+    if agreed {
+        plan! {
+            id: "design-doc",
+            markdown: "# Refactor design\n- [x] Split the auth module\n- [x] Agree on the new interfaces",
+            path: "/tmp/refactor-design.md",
+        }
+    } else {
+        plan! {
+            id: "design-doc",
+            markdown: "# Refactor design\n- [x] Split the auth module\n- [ ] Agree on the new interfaces",
+            path: "/tmp/refactor-design.md",
+        }
+    }
 }
 
 #[cfg(test)]

@@ -61,7 +61,8 @@ fn stabilized_stream(lines: &[String]) {
     let has = |needle: &str| lines.iter().any(|l| l.contains(needle));
     assert!(has(r#""type":"markdown","planId":"design-doc""#));
     assert!(has(r#""path":"/tmp/refactor-design.md""#));
-    assert!(has(r#""type":"items","planId":"design-doc""#));
+    assert!(has(r#""type":"markdown","planId":"notes""#));
+    assert!(has(r#""type":"items","planId":"notes""#));
     assert!(has(r#""sessionUpdate":"plan_removed","planId":"notes""#));
     assert!(!has(r#""type":"file""#));
 }
@@ -75,17 +76,13 @@ fn a_v1_client_with_plan_support_ends_with_the_agents_plans() {
     let talk = talk::converse(client(ProtocolVersion::V1, true));
     let state = talk.state();
     // `cancelled` is not in v1: the changelog arrives completed, marked;
-    // the notes were dismissed; the design document, a markdown plan with
-    // its path, became a checklist of the same id.
+    // the notes became a checklist, then were dismissed; the design document
+    // is a markdown plan with its path.
     assert_eq!(
         plan_summary(&state),
         [
             ("refactor".to_owned(), "items".to_owned(), progress(5, 0, 5)),
-            (
-                "design-doc".to_owned(),
-                "items".to_owned(),
-                progress(2, 0, 2)
-            ),
+            ("design-doc".to_owned(), "markdown".to_owned(), Value::Null),
             ("verify".to_owned(), "items".to_owned(), progress(2, 0, 2)),
         ]
     );
@@ -123,11 +120,7 @@ fn a_v2_client_ends_with_the_agents_plans_in_v2s_stable_variants() {
         plan_summary(&state),
         [
             ("refactor".to_owned(), "items".to_owned(), progress(4, 1, 5)),
-            (
-                "design-doc".to_owned(),
-                "items".to_owned(),
-                progress(2, 0, 2)
-            ),
+            ("design-doc".to_owned(), "markdown".to_owned(), Value::Null),
             ("verify".to_owned(), "items".to_owned(), progress(2, 0, 2)),
         ]
     );

@@ -1,6 +1,7 @@
 //! Any bytes, read as every kind of message in both modes: never a panic;
 //! whatever reads writes back and reads again to the same value in both
-//! spellings; the streaming and the reference reader agree.
+//! spellings; the streaming and the reference reader agree; a markdown plan
+//! read strictly has an absolute `path` or none (the stabilized protocol).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -28,6 +29,11 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(PlanContent::from_json(text).ok(), PlanContent::from_value(value).ok());
     }
     if let Ok(message) = streamed {
+        if let SessionUpdate::PlanUpdate { plan, .. } = &message.update
+            && let Some(path) = plan.path()
+        {
+            assert!(plan_core::AbsolutePath::new(path.as_str().to_owned()).is_ok(), "{text}");
+        }
         for spelling in [Spelling::Rfd, Spelling::Acp] {
             let written = message.to_json(spelling);
             assert_eq!(SessionNotification::from_json(&written).as_ref(), Ok(&message), "{written}");
