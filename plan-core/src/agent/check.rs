@@ -141,8 +141,8 @@ impl Checker {
                     problem,
                 );
             }
-            self.priority(&entry.priority, v1, &at.key("priority"));
-            self.status(&entry.status, v1, &at.key("status"));
+            self.priority(&entry.priority, v1, &at.key(crate::rules::KEY_PRIORITY));
+            self.status(&entry.status, v1, &at.key(crate::rules::KEY_STATUS));
         }
     }
 
@@ -342,8 +342,8 @@ impl SessionNotification {
     fn checked(&self, kind: Option<ClientKind>) -> Result<(), Vec<Violation>> {
         let mut checker = Checker::new(kind);
         let params = Path::Root;
-        let params = params.key("params");
-        checker.update(&self.update, &params.key("update"));
+        let params = params.key(crate::rules::KEY_PARAMS);
+        checker.update(&self.update, &params.key(crate::rules::KEY_UPDATE));
         checker.finish()
     }
 }

@@ -71,14 +71,16 @@ impl InitializeRequest {
         let root = Path::Root;
         let mut map = wire::expect_object(value, &root)?;
         if map.contains_key("jsonrpc") {
-            let method = wire::take_string(&mut map, "method", &root)?;
+            let method = wire::take_string(&mut map, crate::rules::KEY_METHOD, &root)?;
             if method != "initialize" {
-                return Err(root.key("method").invalid(format_args!(
+                return Err(root.key(crate::rules::KEY_METHOD).invalid(format_args!(
                     "expected method `initialize`, found `{method}`"
                 )));
             }
-            let params = map.remove("params").ok_or_else(|| root.missing("params"))?;
-            let at = root.key("params");
+            let params = map
+                .remove(crate::rules::KEY_PARAMS)
+                .ok_or_else(|| root.missing(crate::rules::KEY_PARAMS))?;
+            let at = root.key(crate::rules::KEY_PARAMS);
             let params = wire::expect_object(params, &at)?;
             Self::read_params(params, &at)
         } else {

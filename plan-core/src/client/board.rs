@@ -165,10 +165,10 @@ fn other_message(line: &str) -> Option<Applied> {
     let Ok(Value::Object(map)) = serde_json::from_str::<Value>(line) else {
         return None;
     };
-    if map.get("jsonrpc")? != "2.0" {
+    if map.get(crate::rules::KEY_JSONRPC)? != "2.0" {
         return None;
     }
-    match map.get("method") {
+    match map.get(crate::rules::KEY_METHOD) {
         Some(Value::String(method)) if method != METHOD => Some(Applied::OtherMessage {
             method: Some(method.clone()),
         }),

@@ -9,7 +9,7 @@ use crate::error::{Error, Path};
 use crate::protocol::content::{OWN_KEYS, PlanContent};
 use crate::protocol::names::{self, Classified};
 use crate::protocol::spelling::Spelling;
-use crate::rules::{KEY_CONTENT, KEY_PATH, KNOWN_PLAN_TYPES};
+use crate::rules::{KEY_CONTENT, KEY_ENTRIES, KEY_PATH, KEY_URI, KNOWN_PLAN_TYPES};
 
 impl Wire for PlanContent {
     fn write<S: Serializer>(&self, spelling: Spelling, s: S) -> Result<S::Ok, S::Error> {
@@ -22,13 +22,15 @@ impl Wire for PlanContent {
             _ => 1,
         };
         let mut map = s.serialize_map(Some(2 + own + usize::from(self.meta().is_some())))?;
-        map.serialize_entry("type", self.type_name())?;
+        map.serialize_entry(crate::rules::KEY_TYPE, self.type_name())?;
         map.serialize_entry(spelling.plan_id_key(), self.id().as_str())?;
         match self {
             PlanContent::Items { entries, .. } => {
-                map.serialize_entry("entries", &Entries(entries))?;
+                map.serialize_entry(KEY_ENTRIES, &Entries(entries))?;
             }
-            PlanContent::File { uri, .. } => map.serialize_entry("uri", uri.as_str())?,
+            PlanContent::File { uri, .. } => {
+                map.serialize_entry(KEY_URI, uri.as_str())?;
+            }
             PlanContent::Markdown { content, path, .. } => {
                 map.serialize_entry(KEY_CONTENT, &**content)?;
                 if let Some(path) = path {
@@ -58,18 +60,18 @@ impl Wire for PlanContent {
 
     fn read(value: Value, cx: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
         let mut map = wire::expect_object(value, at)?;
-        let kind = wire::take_string(&mut map, "type", at)?;
+        let kind = wire::take_string(&mut map, crate::rules::KEY_TYPE, at)?;
         let id = wire::take_plan_id(&mut map, cx, at)?;
         let meta = wire::take_meta(&mut map, cx, at)?;
         Ok(match names::classify(kind, &KNOWN_PLAN_TYPES) {
             Classified::Known(0) => {
-                let items = wire::take_array(&mut map, "entries", at)?;
-                let entries = entry::read_entries(items, cx, &at.key("entries"))?;
+                let items = wire::take_array(&mut map, KEY_ENTRIES, at)?;
+                let entries = entry::read_entries(items, cx, &at.key(KEY_ENTRIES))?;
                 PlanContent::Items { id, entries, meta }
             }
             Classified::Known(1) => {
-                let uri = wire::take_string(&mut map, "uri", at)?;
-                let uri = wire::file_uri(uri, cx, &at.key("uri"))?;
+                let uri = wire::take_string(&mut map, KEY_URI, at)?;
+                let uri = wire::file_uri(uri, cx, &at.key(KEY_URI))?;
                 PlanContent::File { id, uri, meta }
             }
             Classified::Known(_) => {

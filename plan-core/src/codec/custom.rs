@@ -120,7 +120,7 @@ pub(crate) fn to_custom<T: Serialize>(
     let meta = fields
         .remove(crate::protocol::meta::Meta::KEY)
         .and_then(|m| crate::protocol::meta::Meta::from_value(m).ok());
-    fields.remove("type");
+    fields.remove(crate::rules::KEY_TYPE);
     fields.remove("planId");
     let kind = crate::protocol::names::CustomName::new_unchecked(std::borrow::Cow::Borrowed(kind));
     Ok(PlanContent::Custom {

@@ -12,9 +12,9 @@ impl Wire for PlanEntry {
     fn write<S: Serializer>(&self, _: Spelling, s: S) -> Result<S::Ok, S::Error> {
         // The exact length: a serializer that builds a map sizes it once.
         let mut map = s.serialize_map(Some(3 + usize::from(self.meta.is_some())))?;
-        map.serialize_entry("content", &*self.content)?;
-        map.serialize_entry("priority", &self.priority)?;
-        map.serialize_entry("status", &self.status)?;
+        map.serialize_entry(crate::rules::KEY_CONTENT, &*self.content)?;
+        map.serialize_entry(crate::rules::KEY_PRIORITY, &self.priority)?;
+        map.serialize_entry(crate::rules::KEY_STATUS, &self.status)?;
         wire::write_meta(&mut map, self.meta.as_ref())?;
         map.end()
     }
@@ -25,9 +25,9 @@ impl Wire for PlanEntry {
 
     fn read(value: Value, cx: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
         let mut map = wire::expect_object(value, at)?;
-        let content = wire::take_string(&mut map, "content", at)?;
-        let priority = wire::take_string(&mut map, "priority", at)?;
-        let status = wire::take_string(&mut map, "status", at)?;
+        let content = wire::take_string(&mut map, crate::rules::KEY_CONTENT, at)?;
+        let priority = wire::take_string(&mut map, crate::rules::KEY_PRIORITY, at)?;
+        let status = wire::take_string(&mut map, crate::rules::KEY_STATUS, at)?;
         let meta = wire::take_meta(&mut map, cx, at)?;
         Ok(PlanEntry {
             content: wire::owned(content),

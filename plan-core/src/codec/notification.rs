@@ -18,8 +18,14 @@ impl serde::Serialize for Params<'_> {
         let Params(notification, spelling) = self;
         let len = 2 + usize::from(notification.meta.is_some());
         let mut map = s.serialize_map(Some(len))?;
-        map.serialize_entry("sessionId", notification.session_id.as_str())?;
-        map.serialize_entry("update", &wire::Spelled(&notification.update, *spelling))?;
+        map.serialize_entry(
+            crate::rules::KEY_SESSION_ID,
+            notification.session_id.as_str(),
+        )?;
+        map.serialize_entry(
+            crate::rules::KEY_UPDATE,
+            &wire::Spelled(&notification.update, *spelling),
+        )?;
         wire::write_meta(&mut map, notification.meta.as_ref())?;
         map.end()
     }
@@ -28,9 +34,9 @@ impl serde::Serialize for Params<'_> {
 impl Wire for SessionNotification {
     fn write<S: Serializer>(&self, spelling: Spelling, s: S) -> Result<S::Ok, S::Error> {
         let mut map = s.serialize_map(Some(3))?;
-        map.serialize_entry("jsonrpc", "2.0")?;
-        map.serialize_entry("method", METHOD)?;
-        map.serialize_entry("params", &Params(self, spelling))?;
+        map.serialize_entry(crate::rules::KEY_JSONRPC, "2.0")?;
+        map.serialize_entry(crate::rules::KEY_METHOD, METHOD)?;
+        map.serialize_entry(crate::rules::KEY_PARAMS, &Params(self, spelling))?;
         map.end()
     }
 
@@ -44,8 +50,8 @@ impl Wire for SessionNotification {
 
     fn read(value: Value, cx: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
         let mut envelope = wire::expect_object(value, at)?;
-        let version = wire::take_string(&mut envelope, "jsonrpc", at)?;
-        let method = wire::take_string(&mut envelope, "method", at)?;
+        let version = wire::take_string(&mut envelope, crate::rules::KEY_JSONRPC, at)?;
+        let method = wire::take_string(&mut envelope, crate::rules::KEY_METHOD, at)?;
         if let Err(problem) = check_envelope(&version, &method) {
             let key = match problem {
                 EnvelopeProblem::Version(_) => "jsonrpc",
@@ -57,9 +63,9 @@ impl Wire for SessionNotification {
             return Err(at.key("id").invalid(EnvelopeProblem::HasId));
         }
         let params = envelope
-            .remove("params")
+            .remove(crate::rules::KEY_PARAMS)
             .ok_or_else(|| at.error(ErrorKind::Missing { field: "params" }))?;
-        read_params(params, cx, &at.key("params"))
+        read_params(params, cx, &at.key(crate::rules::KEY_PARAMS))
     }
 }
 
@@ -70,11 +76,11 @@ pub(crate) fn read_params(
     at: &Path<'_>,
 ) -> Result<SessionNotification, Error> {
     let mut params = wire::expect_object(params, at)?;
-    let session_id = wire::take_string(&mut params, "sessionId", at)?;
+    let session_id = wire::take_string(&mut params, crate::rules::KEY_SESSION_ID, at)?;
     let update = params
-        .remove("update")
-        .ok_or_else(|| at.missing("update"))?;
-    let update = SessionUpdate::read(update, cx, &at.key("update"))?;
+        .remove(crate::rules::KEY_UPDATE)
+        .ok_or_else(|| at.missing(crate::rules::KEY_UPDATE))?;
+    let update = SessionUpdate::read(update, cx, &at.key(crate::rules::KEY_UPDATE))?;
     let meta = wire::take_meta(&mut params, cx, at)?;
     Ok(SessionNotification {
         session_id: SessionId::new(session_id),

@@ -404,7 +404,7 @@ impl<'de> Visitor<'de> for NotificationSeed<'_, '_, '_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SessionNotification, A::Error> {
         let at = self.at;
         let (mut version, mut method, mut params) = (false, false, None);
-        let params_at = at.key("params");
+        let params_at = at.key(crate::rules::KEY_PARAMS);
         let mut seen = Seen::default();
         while let Some(key) = map.next_key_seed(KeySeed)? {
             seen.check(&key, self.st, self.at)?;
@@ -412,14 +412,14 @@ impl<'de> Visitor<'de> for NotificationSeed<'_, '_, '_> {
                 // The envelope is checked as it comes, so its mistakes are
                 // reported before those of `params`, as the reference reader does.
                 Key::JsonRpc => {
-                    let at = at.key("jsonrpc");
+                    let at = at.key(crate::rules::KEY_JSONRPC);
                     let version_text = next_str(&mut map, self.st, &at)?;
                     check_envelope(&version_text, SESSION_UPDATE)
                         .map_err(|problem| self.st.fail(at.invalid(problem)))?;
                     version = true;
                 }
                 Key::Method => {
-                    let at = at.key("method");
+                    let at = at.key(crate::rules::KEY_METHOD);
                     let method_text = next_str(&mut map, self.st, &at)?;
                     check_envelope(JSONRPC_VERSION, &method_text)
                         .map_err(|problem| self.st.fail(at.invalid(problem)))?;
@@ -448,7 +448,7 @@ impl<'de> Visitor<'de> for NotificationSeed<'_, '_, '_> {
                 return Err(self.st.fail(at.error(ErrorKind::Missing { field })));
             }
         }
-        params.ok_or_else(|| self.st.fail(at.missing("params")))
+        params.ok_or_else(|| self.st.fail(at.missing(crate::rules::KEY_PARAMS)))
     }
 }
 
@@ -461,7 +461,7 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_, '_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SessionNotification, A::Error> {
         let at = self.at;
         let (mut session, mut update, mut early_update, mut meta) = (None, None, None, None);
-        let update_at = at.key("update");
+        let update_at = at.key(crate::rules::KEY_UPDATE);
         let mut seen = Seen::default();
         while let Some(key) = map.next_key_seed(KeySeed)? {
             seen.check(&key, self.st, self.at)?;
@@ -485,15 +485,20 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_, '_> {
         let session = match session {
             Some(Ok(session)) => session.into_owned(),
             Some(Err(found)) => {
-                return Err(wrong(self.st, &at.key("sessionId"), "a string", found));
+                return Err(wrong(
+                    self.st,
+                    &at.key(crate::rules::KEY_SESSION_ID),
+                    "a string",
+                    found,
+                ));
             }
-            None => return Err(self.st.fail(at.missing("sessionId"))),
+            None => return Err(self.st.fail(at.missing(crate::rules::KEY_SESSION_ID))),
         };
         let update = match (update, early_update) {
             (Some(update), _) => update,
             (None, Some(value)) => SessionUpdate::read(value, self.st.cx, &update_at)
                 .map_err(|err| self.st.fail(err))?,
-            (None, None) => return Err(self.st.fail(at.missing("update"))),
+            (None, None) => return Err(self.st.fail(at.missing(crate::rules::KEY_UPDATE))),
         };
         let meta = read_meta(self.st, meta, at)?;
         Ok(SessionNotification {
@@ -539,7 +544,9 @@ impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
             })));
         };
         let kind = match first {
-            Key::SessionUpdate => next_str(&mut map, self.st, &at.key("sessionUpdate"))?,
+            Key::SessionUpdate => {
+                next_str(&mut map, self.st, &at.key(crate::rules::KEY_SESSION_UPDATE))?
+            }
             other => return fallback(self.st, at, &other, map, SessionUpdate::read),
         };
         match &*kind {
@@ -557,8 +564,8 @@ impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
         }
         let (mut entries, mut plan, mut rfd_id, mut acp_id, mut meta) =
             (None, None, None, None, None);
-        let entries_at = at.key("entries");
-        let plan_at = at.key("plan");
+        let entries_at = at.key(crate::rules::KEY_ENTRIES);
+        let plan_at = at.key(crate::rules::KEY_PLAN);
         let mut seen = Seen(Key::SessionUpdate.bit());
         while let Some(key) = map.next_key_seed(KeySeed)? {
             seen.check(&key, self.st, self.at)?;
@@ -586,11 +593,12 @@ impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
         let meta = read_meta(self.st, meta, at)?;
         match &*kind {
             "plan" => {
-                let entries = entries.ok_or_else(|| self.st.fail(at.missing("entries")))?;
+                let entries =
+                    entries.ok_or_else(|| self.st.fail(at.missing(crate::rules::KEY_ENTRIES)))?;
                 Ok(SessionUpdate::Plan(Plan { entries, meta }))
             }
             "plan_update" => {
-                let plan = plan.ok_or_else(|| self.st.fail(at.missing("plan")))?;
+                let plan = plan.ok_or_else(|| self.st.fail(at.missing(crate::rules::KEY_PLAN)))?;
                 Ok(SessionUpdate::PlanUpdate { plan, meta })
             }
             _ => {
@@ -650,10 +658,10 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PlanContent, A::Error> {
         let at = self.at;
         let Some(first) = map.next_key_seed(KeySeed)? else {
-            return Err(self.st.fail(at.missing("type")));
+            return Err(self.st.fail(at.missing(crate::rules::KEY_TYPE)));
         };
         let kind = match first {
-            Key::Type => next_str(&mut map, self.st, &at.key("type"))?,
+            Key::Type => next_str(&mut map, self.st, &at.key(crate::rules::KEY_TYPE))?,
             other => return fallback(self.st, at, &other, map, PlanContent::read),
         };
         let classified = names::classify(kind.into_owned(), &KNOWN_PLAN_TYPES);
@@ -662,7 +670,7 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
             (None, None, None, None, None, None);
         let mut path = None;
         let mut fields = Map::new();
-        let entries_at = at.key("entries");
+        let entries_at = at.key(crate::rules::KEY_ENTRIES);
         let mut seen = Seen(Key::Type.bit());
         while let Some(key) = map.next_key_seed(KeySeed)? {
             seen.check(&key, self.st, self.at)?;
@@ -712,17 +720,19 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
                     entry::read_entries(items, self.st.cx, &entries_at)
                 }
                 (None, Some(other)) => Err(wire::type_error(&entries_at, "an array", &other)),
-                (None, None) => Err(at.missing("entries")),
+                (None, None) => Err(at.missing(crate::rules::KEY_ENTRIES)),
             }
             .map(|entries| PlanContent::Items { id, entries, meta }),
             Classified::Known(1) => text
-                .ok_or_else(|| at.missing("uri"))
-                .and_then(|uri| wire::expect_string(uri, &at.key("uri")))
-                .and_then(|uri| wire::file_uri(uri, self.st.cx, &at.key("uri")))
+                .ok_or_else(|| at.missing(crate::rules::KEY_URI))
+                .and_then(|uri| wire::expect_string(uri, &at.key(crate::rules::KEY_URI)))
+                .and_then(|uri| wire::file_uri(uri, self.st.cx, &at.key(crate::rules::KEY_URI)))
                 .map(|uri| PlanContent::File { id, uri, meta }),
             Classified::Known(_) => text
-                .ok_or_else(|| at.missing("content"))
-                .and_then(|content| wire::expect_string(content, &at.key("content")))
+                .ok_or_else(|| at.missing(crate::rules::KEY_CONTENT))
+                .and_then(|content| {
+                    wire::expect_string(content, &at.key(crate::rules::KEY_CONTENT))
+                })
                 .and_then(|content| {
                     let path = wire::markdown_path(path, self.st.cx, at)?;
                     Ok(PlanContent::Markdown {

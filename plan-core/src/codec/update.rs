@@ -26,11 +26,11 @@ impl Wire for SessionUpdate {
         map.serialize_entry(DISCRIMINATOR, self.kind())?;
         let meta = match self {
             SessionUpdate::Plan(plan) => {
-                map.serialize_entry("entries", &Entries(&plan.entries))?;
+                map.serialize_entry(crate::rules::KEY_ENTRIES, &Entries(&plan.entries))?;
                 plan.meta.as_ref()
             }
             SessionUpdate::PlanUpdate { plan, meta } => {
-                map.serialize_entry("plan", &wire::Spelled(plan, spelling))?;
+                map.serialize_entry(crate::rules::KEY_PLAN, &wire::Spelled(plan, spelling))?;
                 meta.as_ref()
             }
             SessionUpdate::PlanRemoved { id, meta } => {
@@ -64,14 +64,16 @@ impl Wire for SessionUpdate {
         };
         Ok(match kind {
             "plan" => {
-                let items = wire::take_array(&mut map, "entries", at)?;
-                let entries = entry::read_entries(items, cx, &at.key("entries"))?;
+                let items = wire::take_array(&mut map, crate::rules::KEY_ENTRIES, at)?;
+                let entries = entry::read_entries(items, cx, &at.key(crate::rules::KEY_ENTRIES))?;
                 let meta = wire::take_meta(&mut map, cx, at)?;
                 SessionUpdate::Plan(Plan { entries, meta })
             }
             "plan_update" => {
-                let plan = map.remove("plan").ok_or_else(|| at.missing("plan"))?;
-                let plan = PlanContent::read(plan, cx, &at.key("plan"))?;
+                let plan = map
+                    .remove(crate::rules::KEY_PLAN)
+                    .ok_or_else(|| at.missing(crate::rules::KEY_PLAN))?;
+                let plan = PlanContent::read(plan, cx, &at.key(crate::rules::KEY_PLAN))?;
                 let meta = wire::take_meta(&mut map, cx, at)?;
                 SessionUpdate::PlanUpdate { plan, meta }
             }

@@ -208,12 +208,12 @@ macro_rules! our_plan {
         match $plan {
             $acp::PlanUpdateContent::Items(items) => PlanContent::Items {
                 id: our_plan_id(&items.plan_id.0, &id_at)?,
-                entries: $entries(&items.entries, &at.key("entries"))?,
+                entries: $entries(&items.entries, &at.key(crate::rules::KEY_ENTRIES))?,
                 meta: our_meta(items.meta.as_ref()),
             },
             $acp::PlanUpdateContent::File(file) => PlanContent::File {
                 id: our_plan_id(&file.plan_id.0, &id_at)?,
-                uri: our_uri(&file.uri, &at.key("uri"))?,
+                uri: our_uri(&file.uri, &at.key(crate::rules::KEY_URI))?,
                 meta: our_meta(file.meta.as_ref()),
             },
             $acp::PlanUpdateContent::Markdown(markdown) => PlanContent::Markdown {
@@ -237,13 +237,19 @@ fn v1_entry(entry: &PlanEntry, at: &Path<'_>) -> Result<acp::PlanEntry, Conversi
         Priority::High => acp::PlanEntryPriority::High,
         Priority::Medium => acp::PlanEntryPriority::Medium,
         Priority::Low => acp::PlanEntryPriority::Low,
-        other => return Err(no_v1(&at.key("priority"), "priority", other)),
+        other => {
+            return Err(no_v1(
+                &at.key(crate::rules::KEY_PRIORITY),
+                "priority",
+                other,
+            ));
+        }
     };
     let status = match &entry.status {
         Status::Pending => acp::PlanEntryStatus::Pending,
         Status::InProgress => acp::PlanEntryStatus::InProgress,
         Status::Completed => acp::PlanEntryStatus::Completed,
-        other => return Err(no_v1(&at.key("status"), "status", other)),
+        other => return Err(no_v1(&at.key(crate::rules::KEY_STATUS), "status", other)),
     };
     Ok(
         acp::PlanEntry::new(entry.content.as_ref(), priority, status)
@@ -285,13 +291,19 @@ fn from_v1_entry(entry: &acp::PlanEntry, at: &Path<'_>) -> Result<PlanEntry, Con
         acp::PlanEntryPriority::High => Priority::High,
         acp::PlanEntryPriority::Medium => Priority::Medium,
         acp::PlanEntryPriority::Low => Priority::Low,
-        other => return Err(unknown(&at.key("priority"), "priority", other)),
+        other => {
+            return Err(unknown(
+                &at.key(crate::rules::KEY_PRIORITY),
+                "priority",
+                other,
+            ));
+        }
     };
     let status = match &entry.status {
         acp::PlanEntryStatus::Pending => Status::Pending,
         acp::PlanEntryStatus::InProgress => Status::InProgress,
         acp::PlanEntryStatus::Completed => Status::Completed,
-        other => return Err(unknown(&at.key("status"), "status", other)),
+        other => return Err(unknown(&at.key(crate::rules::KEY_STATUS), "status", other)),
     };
     Ok(PlanEntry {
         content: entry.content.clone().into(),
@@ -312,9 +324,9 @@ fn v1_content(
     plan: &PlanContent,
     at: &Path<'_>,
 ) -> Result<acp::PlanUpdateContent, ConversionError> {
-    let entries = |entries: &[PlanEntry]| v1_entries(entries, &at.key("entries"));
+    let entries = |entries: &[PlanEntry]| v1_entries(entries, &at.key(crate::rules::KEY_ENTRIES));
     Ok(their_plan!(acp, plan, entries, {
-        other => return Err(no_v1(&at.key("type"), "plan type", other.type_name())),
+        other => return Err(no_v1(&at.key(crate::rules::KEY_TYPE), "plan type", other.type_name())),
     }))
 }
 
@@ -323,18 +335,21 @@ fn from_v1_content(
     at: &Path<'_>,
 ) -> Result<PlanContent, ConversionError> {
     Ok(our_plan!(acp, plan, at, from_v1_entries, {
-        other => return Err(unknown(&at.key("type"), "plan", other)),
+        other => return Err(unknown(&at.key(crate::rules::KEY_TYPE), "plan", other)),
     }))
 }
 
 fn v1_update(update: &SessionUpdate, at: &Path<'_>) -> Result<acp::SessionUpdate, ConversionError> {
     Ok(match update {
         SessionUpdate::Plan(plan) => acp::SessionUpdate::Plan(
-            acp::Plan::new(v1_entries(&plan.entries, &at.key("entries"))?)
-                .meta(their_meta(plan.meta.as_ref())),
+            acp::Plan::new(v1_entries(
+                &plan.entries,
+                &at.key(crate::rules::KEY_ENTRIES),
+            )?)
+            .meta(their_meta(plan.meta.as_ref())),
         ),
         SessionUpdate::PlanUpdate { plan, meta } => acp::SessionUpdate::PlanUpdate(
-            acp::PlanUpdate::new(v1_content(plan, &at.key("plan"))?)
+            acp::PlanUpdate::new(v1_content(plan, &at.key(crate::rules::KEY_PLAN))?)
                 .meta(their_meta(meta.as_ref())),
         ),
         SessionUpdate::PlanRemoved { id, meta } => acp::SessionUpdate::PlanRemoved(
@@ -350,11 +365,11 @@ fn from_v1_update(
 ) -> Result<SessionUpdate, ConversionError> {
     Ok(match update {
         acp::SessionUpdate::Plan(plan) => SessionUpdate::Plan(Plan {
-            entries: from_v1_entries(&plan.entries, &at.key("entries"))?,
+            entries: from_v1_entries(&plan.entries, &at.key(crate::rules::KEY_ENTRIES))?,
             meta: our_meta(plan.meta.as_ref()),
         }),
         acp::SessionUpdate::PlanUpdate(update) => SessionUpdate::PlanUpdate {
-            plan: from_v1_content(&update.plan, &at.key("plan"))?,
+            plan: from_v1_content(&update.plan, &at.key(crate::rules::KEY_PLAN))?,
             meta: our_meta(update.meta.as_ref()),
         },
         acp::SessionUpdate::PlanRemoved(removed) => SessionUpdate::PlanRemoved {
@@ -369,8 +384,8 @@ fn from_v1_update(
 fn in_params<T>(
     convert: impl Fn(&Path<'_>) -> Result<T, ConversionError>,
 ) -> Result<T, ConversionError> {
-    let params = Path::Root.key("params");
-    convert(&params.key("update"))
+    let params = Path::Root.key(crate::rules::KEY_PARAMS);
+    convert(&params.key(crate::rules::KEY_UPDATE))
 }
 
 fn v1_notification(
@@ -396,13 +411,13 @@ fn from_v1_notification(
 }
 
 fn v1_plan(plan: &Plan, at: &Path<'_>) -> Result<acp::Plan, ConversionError> {
-    let entries = v1_entries(&plan.entries, &at.key("entries"))?;
+    let entries = v1_entries(&plan.entries, &at.key(crate::rules::KEY_ENTRIES))?;
     Ok(acp::Plan::new(entries).meta(their_meta(plan.meta.as_ref())))
 }
 
 fn from_v1_plan(plan: &acp::Plan, at: &Path<'_>) -> Result<Plan, ConversionError> {
     Ok(Plan {
-        entries: from_v1_entries(&plan.entries, &at.key("entries"))?,
+        entries: from_v1_entries(&plan.entries, &at.key(crate::rules::KEY_ENTRIES))?,
         meta: our_meta(plan.meta.as_ref()),
     })
 }
@@ -492,7 +507,13 @@ pub mod v2 {
             acp::PlanEntryPriority::Medium => Priority::Medium,
             acp::PlanEntryPriority::Low => Priority::Low,
             acp::PlanEntryPriority::Other(name) => Priority::from_wire(name.clone()),
-            other => return Err(unknown(&at.key("priority"), "priority", other)),
+            other => {
+                return Err(unknown(
+                    &at.key(crate::rules::KEY_PRIORITY),
+                    "priority",
+                    other,
+                ));
+            }
         };
         let status = match &entry.status {
             acp::PlanEntryStatus::Pending => Status::Pending,
@@ -500,7 +521,7 @@ pub mod v2 {
             acp::PlanEntryStatus::Completed => Status::Completed,
             acp::PlanEntryStatus::Cancelled => Status::Cancelled,
             acp::PlanEntryStatus::Other(name) => Status::from_wire(name.clone()),
-            other => return Err(unknown(&at.key("status"), "status", other)),
+            other => return Err(unknown(&at.key(crate::rules::KEY_STATUS), "status", other)),
         };
         Ok(PlanEntry {
             content: entry.content.clone().into(),
@@ -557,7 +578,7 @@ pub mod v2 {
                 );
                 PlanContent::from_value(Value::Object(fields))?
             }
-            other => return Err(unknown(&at.key("type"), "plan", other)),
+            other => return Err(unknown(&at.key(crate::rules::KEY_TYPE), "plan", other)),
         }))
     }
 
@@ -580,7 +601,7 @@ pub mod v2 {
     ) -> Result<SessionUpdate, ConversionError> {
         Ok(match update {
             acp::SessionUpdate::PlanUpdate(update) => SessionUpdate::PlanUpdate {
-                plan: from_content(&update.plan, &at.key("plan"))?,
+                plan: from_content(&update.plan, &at.key(crate::rules::KEY_PLAN))?,
                 meta: our_meta(update.meta.as_ref()),
             },
             acp::SessionUpdate::PlanRemoved(removed) => SessionUpdate::PlanRemoved {
