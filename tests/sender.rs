@@ -548,3 +548,30 @@ fn the_sender_is_built_from_the_initialize_request_of_either_version() {
         assert!(InitializeRequest::from_json(bad).is_err(), "{bad}");
     }
 }
+
+#[test]
+fn each_violation_names_the_fallback_that_fixes_it() {
+    let update = SessionUpdate::from_json(
+        r#"{"sessionUpdate":"plan","entries":[{"content":"a","priority":"_p","status":"cancelled"}]}"#,
+    )
+    .unwrap();
+    let violations = update.check().unwrap_err();
+    assert_eq!(violations.len(), 2);
+    assert!(violations[0].fix().unwrap().contains("custom priority"));
+    assert!(violations[1].fix().unwrap().contains("(cancelled)"));
+    // The fix is the sender's own fallback, in the version table's words.
+    for violation in &violations {
+        assert!(
+            Fallback::RULES
+                .iter()
+                .any(|(_, wording)| Some(*wording) == violation.fix()),
+            "{violation:?}"
+        );
+    }
+    // A rule no sender maps has no fix to offer.
+    let blank = SessionUpdate::from_json(
+        r#"{"sessionUpdate":"plan","entries":[{"content":" ","priority":"high","status":"pending"}]}"#,
+    )
+    .unwrap();
+    assert_eq!(blank.check().unwrap_err()[0].fix(), None);
+}

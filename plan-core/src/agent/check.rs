@@ -121,9 +121,18 @@ impl Checker {
     }
 
     fn not_in_v1(&mut self, at: &Path<'_>, what: &str, name: &str) {
+        // The rule's fallback is for `cancelled`; a custom value has its own.
+        let rule = if name.starts_with('_') {
+            rules::CheckRule {
+                fallback: Some(rules::FALLBACK_CUSTOM_VALUE),
+                ..rules::RULE_V1_VALUES
+            }
+        } else {
+            rules::RULE_V1_VALUES
+        };
         self.report(
             at,
-            rules::RULE_V1_VALUES,
+            rule,
             format_args!(
                 "{}; a v1 reader drops this entry without a word",
                 NotInV1 { what, name }
