@@ -5,7 +5,7 @@ use plan_core::{Plan, PlanContent, SessionNotification, SessionUpdate, include_p
 
 fn fixture(name: &str) -> String {
     std::fs::read_to_string(format!(
-        "{}/tests/fixtures/plans/{name}",
+        "{}/fixtures/plans/{name}",
         env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap()
@@ -13,7 +13,7 @@ fn fixture(name: &str) -> String {
 
 #[test]
 fn plan_content_in_the_acp_spelling() {
-    let included: PlanContent = include_plan!("tests/fixtures/plans/refactor.json");
+    let included: PlanContent = include_plan!("fixtures/plans/refactor.json");
     assert_eq!(
         included,
         PlanContent::from_json(&fixture("refactor.json")).unwrap()
@@ -30,7 +30,7 @@ fn plan_content_in_the_acp_spelling() {
 
 #[test]
 fn plan_content_in_the_rfd_spelling() {
-    let included: PlanContent = include_plan!("tests/fixtures/plans/file-rfd.json");
+    let included: PlanContent = include_plan!("fixtures/plans/file-rfd.json");
     assert_eq!(
         included,
         PlanContent::from_json(&fixture("file-rfd.json")).unwrap()
@@ -39,7 +39,7 @@ fn plan_content_in_the_rfd_spelling() {
 
 #[test]
 fn a_whole_notification_gives_its_plan() {
-    let included: PlanContent = include_plan!("tests/fixtures/plans/notification-acp.json");
+    let included: PlanContent = include_plan!("fixtures/plans/notification-acp.json");
     let message = SessionNotification::from_json(&fixture("notification-acp.json")).unwrap();
     let SessionUpdate::PlanUpdate { plan, .. } = message.update else {
         panic!()
@@ -49,7 +49,7 @@ fn a_whole_notification_gives_its_plan() {
 
 #[test]
 fn a_v1_update_gives_a_v1_plan() {
-    let included: Plan = include_plan!("tests/fixtures/plans/legacy-update.json");
+    let included: Plan = include_plan!("fixtures/plans/legacy-update.json");
     let SessionUpdate::Plan(plan) =
         SessionUpdate::from_json(&fixture("legacy-update.json")).unwrap()
     else {
@@ -65,7 +65,7 @@ fn a_v1_update_gives_a_v1_plan() {
 
 #[test]
 fn a_custom_plan_keeps_its_fields() {
-    let included: PlanContent = include_plan!("tests/fixtures/plans/timeline.json");
+    let included: PlanContent = include_plan!("fixtures/plans/timeline.json");
     assert_eq!(
         included,
         PlanContent::from_json(&fixture("timeline.json")).unwrap()
@@ -75,7 +75,7 @@ fn a_custom_plan_keeps_its_fields() {
 #[test]
 fn a_markdown_plan_keeps_its_path() {
     // The stabilized protocol's markdown plan with its file (ACP vector 32).
-    let included: PlanContent = include_plan!("tests/fixtures/plans/markdown-path.json");
+    let included: PlanContent = include_plan!("fixtures/plans/markdown-path.json");
     assert_eq!(
         included.path().map(plan_core::AbsolutePath::as_str),
         Some("/home/user/project/PLAN.md")

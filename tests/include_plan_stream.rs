@@ -5,11 +5,9 @@ use plan_core::{Applied, SessionBoards, StaticStream, include_plan_stream};
 
 /// A real run of `examples/agent.rs` under protocol v2, recorded from its
 /// stdout: responses, a `user_message` echo, `state_update`s and plan updates.
-const AGENT_RUN: StaticStream = include_plan_stream!("tests/fixtures/recorded-agent-v2.ndjson");
-const LIFECYCLE: StaticStream =
-    include_plan_stream!("tests/fixtures/refactor-lifecycle.acp.ndjson");
-const LIFECYCLE_RFD: StaticStream =
-    include_plan_stream!("tests/fixtures/refactor-lifecycle.rfd.ndjson");
+const AGENT_RUN: StaticStream = include_plan_stream!("fixtures/recorded-agent-v2.ndjson");
+const LIFECYCLE: StaticStream = include_plan_stream!("fixtures/refactor-lifecycle.acp.ndjson");
+const LIFECYCLE_RFD: StaticStream = include_plan_stream!("fixtures/refactor-lifecycle.rfd.ndjson");
 
 fn file_lines(path: &str) -> Vec<String> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
@@ -24,12 +22,9 @@ fn file_lines(path: &str) -> Vec<String> {
 #[test]
 fn the_lines_are_the_recorded_ones_byte_for_byte() {
     for (stream, path) in [
-        (AGENT_RUN, "tests/fixtures/recorded-agent-v2.ndjson"),
-        (LIFECYCLE, "tests/fixtures/refactor-lifecycle.acp.ndjson"),
-        (
-            LIFECYCLE_RFD,
-            "tests/fixtures/refactor-lifecycle.rfd.ndjson",
-        ),
+        (AGENT_RUN, "fixtures/recorded-agent-v2.ndjson"),
+        (LIFECYCLE, "fixtures/refactor-lifecycle.acp.ndjson"),
+        (LIFECYCLE_RFD, "fixtures/refactor-lifecycle.rfd.ndjson"),
     ] {
         let lines = file_lines(path);
         assert_eq!(stream.lines(), lines.as_slice(), "{path}");

@@ -156,7 +156,7 @@ fn the_agent_example_is_read_by_the_sdk_in_every_mode() {
 
 #[test]
 fn the_acp_fixtures_are_read_by_the_sdk_and_the_rfd_fixture_is_not() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     // A derived plan's lifecycle, custom priority `_stretch` included: v2
     // content (the v1 reader drops that entry), and `plan_removed` (v2 unstable).
     let acp = std::fs::read_to_string(dir.join("refactor-lifecycle.acp.ndjson")).unwrap();

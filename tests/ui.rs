@@ -6,15 +6,15 @@
 #[test]
 fn ui() {
     let t = trybuild::TestCases::new();
-    t.compile_fail("tests/ui/plan/*.rs");
-    t.compile_fail("tests/ui/plan_json/*.rs");
-    t.compile_fail("tests/ui/derive_steps/*.rs");
-    t.compile_fail("tests/ui/derive_status/*.rs");
-    t.compile_fail("tests/ui/derive_content/*.rs");
-    t.pass("tests/ui/pass/*.rs");
+    t.compile_fail("ui/plan/*.rs");
+    t.compile_fail("ui/plan_json/*.rs");
+    t.compile_fail("ui/derive_steps/*.rs");
+    t.compile_fail("ui/derive_status/*.rs");
+    t.compile_fail("ui/derive_content/*.rs");
+    t.pass("ui/pass/*.rs");
     if trybuild_builds_in_repo_target() {
-        t.compile_fail("tests/ui/include_plan/*.rs");
-        t.compile_fail("tests/ui/include_plan_stream/*.rs");
+        t.compile_fail("ui/include_plan/*.rs");
+        t.compile_fail("ui/include_plan_stream/*.rs");
     } else {
         eprintln!(
             "skipped tests/ui/include_plan and include_plan_stream: their fixture paths are relative to \
@@ -29,7 +29,10 @@ fn ui() {
 /// fixtures with `../../../../tests/ui/include_plan/`, which holds only when
 /// `<target>` is this repository's `target/` (the default, and CI's).
 fn trybuild_builds_in_repo_target() -> bool {
-    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    // This package is `tests/` in the repository.
+    let Some(repo) = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent() else {
+        return false;
+    };
     // This test binary is `<target>/debug/deps/ui-<hash>`.
     let target = std::env::current_exe()
         .ok()

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 /// The test data folder: `$ACP_TEST_DATA`, or `tests/data` in the repository.
 pub fn data_dir() -> PathBuf {
     let dir = std::env::var_os("ACP_TEST_DATA").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data"),
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data"),
         PathBuf::from,
     );
     assert!(
@@ -138,7 +138,7 @@ pub fn assert_snapshot(name: &str, actual: &str) {
 pub fn assert_snapshot_file(path: &str, actual: &str) {
     let name = path;
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/snapshots")
+        .join("snapshots")
         .join(path);
     if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
