@@ -2,7 +2,7 @@
 //! compile time (`plan_json!`), the same plan built by `plan!` and serialized,
 //! and the same plan built at run time from owned strings.
 //!
-//! `cargo bench --bench emit`; the README quotes the ratios.
+//! `cargo bench -p plan-harness --bench emit`; the README quotes the ratios.
 
 use std::hint::black_box;
 

@@ -16,7 +16,7 @@
 //!    (applying it, against parsing it), and one update among 1 to 10,000
 //!    live plans.
 //!
-//! `cargo bench --bench versus`; the README quotes the ratios.
+//! `cargo bench -p plan-harness --bench versus`; the README quotes the ratios.
 
 use std::hint::black_box;
 use std::time::Duration;

@@ -1,5 +1,5 @@
 //! What a person sees: snapshots of the terminal and markdown rendering.
-//! `UPDATE_SNAPSHOTS=1 cargo test --test render` rewrites them; review the diff.
+//! `UPDATE_SNAPSHOTS=1 cargo test -p plan-harness --test render` rewrites them; review the diff.
 
 mod common;
 

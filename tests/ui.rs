@@ -1,6 +1,6 @@
 //! Compile-fail tests: every misuse of the macros is a compile error on the
 //! offending token. One misuse per file under `tests/ui/`, with its `.stderr`.
-//! Regenerate snapshots with `TRYBUILD=overwrite cargo test --test ui` and
+//! Regenerate snapshots with `TRYBUILD=overwrite cargo test -p plan-harness --test ui` and
 //! review the diff like code.
 
 #[test]

@@ -453,7 +453,7 @@ impl Changes {
 }
 
 /// Up to this many old × new entry pairs, matching entries by scanning beats
-/// building a map (measured: `cargo bench --bench versus -- "6 board"`).
+/// building a map (measured: `cargo bench -p plan-harness --bench versus -- "6 board"`).
 const SCAN_LIMIT: usize = 256;
 
 /// One [`PlanBoard`] per session, so a message for one session never touches
