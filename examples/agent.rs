@@ -48,23 +48,39 @@ pub mod code {
 pub struct Options {
     /// The pause between two steps of a turn.
     pub pause: Duration,
+    /// `--help`: print the usage and exit.
+    pub help: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
         Self {
             pause: Duration::from_millis(400),
+            help: false,
         }
     }
 }
 
+/// What `--help` prints (and a command-line mistake, after the mistake).
+pub const USAGE: &str = "\
+usage: cargo run --example agent [-- [--fast]]
+An ACP agent on standard input and output (JSON-RPC 2.0, one message a line).
+
+  --fast       no pause between the steps of a turn
+  -h, --help   this text
+";
+
 #[allow(dead_code)] // `main` is unused where a test includes this file.
 fn main() -> ExitCode {
     let options = match parse_args(std::env::args().skip(1)) {
+        Ok(options) if options.help => {
+            print!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
         Ok(options) => options,
         Err(message) => {
             eprintln!("agent: {message}");
-            eprintln!("usage: cargo run --example agent [-- [--fast]]");
+            eprint!("{USAGE}");
             return ExitCode::from(2);
         }
     };
@@ -89,6 +105,7 @@ pub fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String>
     for arg in args {
         match arg.as_str() {
             "--fast" => options.pause = Duration::ZERO,
+            "--help" | "-h" => options.help = true,
             other => return Err(format!("unknown argument `{other}`")),
         }
     }
@@ -680,6 +697,7 @@ mod tests {
         let mut out = Vec::new();
         let options = Options {
             pause: Duration::ZERO,
+            ..Options::default()
         };
         serve(
             io::Cursor::new(input.to_owned().into_bytes()),
@@ -700,6 +718,7 @@ mod tests {
         let parse = |args: &[&str]| parse_args(args.iter().map(|s| (*s).to_owned()));
         assert_eq!(parse(&[]), Ok(Options::default()));
         assert_eq!(parse(&["--fast"]).unwrap().pause, Duration::ZERO);
+        assert!(parse(&["--help"]).unwrap().help);
         assert!(parse(&["--json"]).unwrap_err().contains("unknown argument"));
     }
 

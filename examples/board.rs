@@ -40,6 +40,7 @@ use serde_json::{Value, json};
 
 /// What the command line asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[allow(clippy::struct_excessive_bools)] // command-line switches, each on its own
 pub struct Options {
     /// Print the final state as JSON instead of drawing it.
     pub json: bool,
@@ -58,6 +59,8 @@ pub struct Options {
     pub prompt: String,
     /// How long to wait for each message of the agent before giving up.
     pub timeout: Duration,
+    /// `--help`: print the usage and exit.
+    pub help: bool,
 }
 
 impl Default for Options {
@@ -72,20 +75,36 @@ impl Default for Options {
             plan_capability: true,
             prompt: "Refactor the auth module and show me your plan.".to_owned(),
             timeout: Duration::from_mins(1),
+            help: false,
         }
     }
 }
 
+/// What `--help` prints (and a command-line mistake, after the mistake).
+pub const USAGE: &str = "\
+usage: cargo run --example board -- [--json] [--strict] [FILE]      read NDJSON from FILE or standard input
+       cargo run --example board -- [OPTIONS] [--] COMMAND [ARGS...] start COMMAND as an ACP agent and drive one turn
+
+  --json                 print the final state as JSON instead of drawing it
+  --strict               refuse what the SDKs would let through (reading a file)
+  --protocol 1|2         the version to offer: 1, the stable protocol (default), or the v2 draft
+  --no-plan-capability   a v1 client that does not send `clientCapabilities.plan`
+  --prompt TEXT          the prompt to send
+  --timeout SECONDS      how long to wait for each message of the agent (default 60)
+  -h, --help             this text
+";
+
 #[allow(dead_code)] // `main` is unused where the end-to-end test includes this file.
 fn main() -> ExitCode {
     let options = match parse_args(std::env::args().skip(1)) {
+        Ok(options) if options.help => {
+            print!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
         Ok(options) => options,
         Err(message) => {
             eprintln!("board: {message}");
-            eprintln!("usage: cargo run --example board [-- [--json] [--strict] [FILE]]");
-            eprintln!(
-                "       cargo run --example board -- [--json] [--protocol 1|2] [--no-plan-capability] [--prompt TEXT] [--timeout SECONDS] -- COMMAND [ARGS...]"
-            );
+            eprint!("{USAGE}");
             return ExitCode::from(2);
         }
     };
@@ -139,6 +158,7 @@ pub fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String>
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or_else(|| format!("`{name}` needs a value"));
         match arg.as_str() {
+            "--help" | "-h" => options.help = true,
             "--json" => options.json = true,
             "--strict" => options.strict = true,
             "--no-plan-capability" => options.plan_capability = false,
@@ -767,6 +787,12 @@ mod tests {
         );
         assert!(parse(&["--strict"]).unwrap().strict);
         assert!(parse(&["--live"]).is_err());
+        // `--help` is the board's, before the agent's command; after it, the agent's.
+        assert!(parse(&["--help"]).unwrap().help);
+        assert!(parse(&["-h"]).unwrap().help);
+        let agent_help = parse(&["--", "my-agent", "--help"]).unwrap();
+        assert!(!agent_help.help);
+        assert_eq!(agent_help.command, ["my-agent", "--help"]);
         // An agent to start: after `--`, or from the first word that is not a file.
         let drive = parse(&[
             "--protocol",

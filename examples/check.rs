@@ -24,13 +24,31 @@ use serde_json::Value;
 /// The rule of the RFD spelling: the plan id written `id`.
 pub const ACP_SPELLING: &str = "acp-spelling";
 
+/// What `--help` prints (and a command-line mistake, after the mistake).
+pub const USAGE: &str = "\
+usage: cargo run --example check -- [--protocol 1|2] FILE...
+Checks files of ACP plan messages (one message, a JSON array, or NDJSON) and
+prints one line per problem: FILE:LINE: at PATH: WHAT [RULE]. Exit status: 0
+clean, 1 problems, 2 a file could not be read.
+
+  --protocol 1|2   also what that version's readers reject or drop
+  -h, --help       this text
+";
+
+/// What `parse_args` returns for `--help`, in place of an error.
+pub const HELP: &str = "--help";
+
 #[allow(dead_code)] // `main` is unused where a test includes this file.
 fn main() -> ExitCode {
     let (protocol, paths) = match parse_args(std::env::args().skip(1)) {
         Ok(parsed) => parsed,
+        Err(message) if message == HELP => {
+            print!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
         Err(message) => {
             eprintln!("check: {message}");
-            eprintln!("usage: cargo run --example check -- [--protocol 1|2] FILE...");
+            eprint!("{USAGE}");
             return ExitCode::from(2);
         }
     };
@@ -63,13 +81,14 @@ fn main() -> ExitCode {
 /// Reads the command line: the protocol version, if given, and the files.
 ///
 /// # Errors
-/// What is wrong with it, in one sentence.
+/// What is wrong with it, in one sentence; [`HELP`] for `--help`.
 pub fn parse_args(
     mut args: impl Iterator<Item = String>,
 ) -> Result<(Option<ProtocolVersion>, Vec<String>), String> {
     let (mut protocol, mut paths) = (None, Vec::new());
     while let Some(arg) = args.next() {
         let value = match arg.as_str() {
+            "--help" | "-h" => return Err(HELP.to_owned()),
             "--protocol" => Some(args.next().ok_or("`--protocol` needs a value: 1 or 2")?),
             other => other.strip_prefix("--protocol=").map(str::to_owned),
         };
@@ -293,6 +312,8 @@ mod tests {
         );
         assert!(parse(&["--protocol", "3", "a"]).is_err());
         assert!(parse(&["--fix", "a"]).is_err());
+        assert_eq!(parse(&["--help"]), Err(HELP.to_owned()));
+        assert_eq!(parse(&["a", "-h"]), Err(HELP.to_owned()));
         assert!(parse(&[]).is_err());
     }
 

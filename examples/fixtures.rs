@@ -35,19 +35,40 @@ pub struct Options {
     pub scenario: Scenario,
     /// Print the expected boards instead of the stream.
     pub expected: bool,
+    /// `--help`: print the usage and exit.
+    pub help: bool,
 }
+
+/// What `--help` prints (and a command-line mistake, after the mistake).
+pub const USAGE: &str = "\
+usage: cargo run --example fixtures -- [OPTIONS]
+Prints a scripted stream of plan notifications (NDJSON), or with --expected
+the boards a correct client ends with.
+
+  --seed N              the script's seed (0)
+  --sessions N          sessions interleaved (1)
+  --plans N             most plans live at once per session (3)
+  --steps N             notifications (20)
+  --protocol 1|2        1: the stable protocol, a client that sent `plan` (default); 2: the v2 draft
+  --no-plan-capability  v1: a client that reads only the v1 `plan`
+  --rfd                 v1: a client that advertised `planCapabilities` (answered in the RFD spelling)
+  --pre-stable-file     a client known to run a pre-stable SDK: design documents as `file` plans
+  --no-custom           no custom `_x` values or types
+  --expected            print the expected boards instead of the stream
+  -h, --help            this text
+";
 
 #[allow(dead_code)] // `main` is unused where a test includes this file.
 fn main() -> ExitCode {
     let options = match parse_args(std::env::args().skip(1)) {
+        Ok(options) if options.help => {
+            print!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
         Ok(options) => options,
         Err(message) => {
             eprintln!("fixtures: {message}");
-            eprintln!(
-                "usage: cargo run --example fixtures -- [--seed N] [--sessions N] [--plans N] \
-                 [--steps N] [--protocol 1|2] [--no-plan-capability] [--rfd] [--pre-stable-file] \
-                 [--no-custom] [--expected]"
-            );
+            eprint!("{USAGE}");
             return ExitCode::from(2);
         }
     };
@@ -83,7 +104,7 @@ pub fn write(options: &Options, mut out: impl Write) -> io::Result<()> {
 /// What is wrong with it, in one sentence.
 pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
     let mut scenario = Scenario::new(0);
-    let mut expected = false;
+    let (mut expected, mut help) = (false, false);
     let mut protocol = ProtocolVersion::V1;
     let (mut pre_stable_file, mut capability) = (false, Some(Spelling::Acp));
     while let Some(arg) = args.next() {
@@ -135,6 +156,10 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, Str
                 expected = true;
                 scenario
             }
+            "--help" | "-h" => {
+                help = true;
+                scenario
+            }
             other => return Err(format!("unknown option `{other}`")),
         };
     }
@@ -144,6 +169,7 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, Str
     Ok(Options {
         scenario: scenario.for_client(client),
         expected,
+        help,
     })
 }
 
@@ -163,6 +189,8 @@ mod tests {
             options.scenario,
             Scenario::new(7).plans(3).steps(20).for_client(Client::v2())
         );
+        assert!(args("--help").unwrap().help);
+        assert!(!args("--seed 1").unwrap().help);
         let v1 = args("--seed 7").unwrap();
         assert_eq!(v1.scenario, Scenario::new(7).for_client(Client::v1()));
         let rfd = args("--protocol 1 --rfd").unwrap();

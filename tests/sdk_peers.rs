@@ -67,6 +67,7 @@ fn our_agent() -> (
     let agent = std::thread::spawn(move || {
         let options = agent::Options {
             pause: Duration::ZERO,
+            ..agent::Options::default()
         };
         agent::serve(
             BufReader::new(agent_reads),

@@ -27,7 +27,7 @@ fuzz_target!(|data: &[u8]| {
     let mut input = OPENING.as_bytes()[..usize::from(opening).min(OPENING.len())].to_vec();
     input.extend_from_slice(rest);
     let mut out = Vec::new();
-    let options = agent::Options { pause: Duration::ZERO };
+    let options = agent::Options { pause: Duration::ZERO, ..agent::Options::default() };
     agent::serve(std::io::Cursor::new(input), &mut out, std::io::sink(), options)
         .expect("writing to a Vec cannot fail");
     for line in String::from_utf8(out).expect("the agent writes UTF-8").lines() {

@@ -77,6 +77,7 @@ pub fn converse(client: board::Options) -> Conversation {
         let agent = std::thread::spawn(move || {
             let options = agent::Options {
                 pause: Duration::ZERO,
+                ..agent::Options::default()
             };
             agent::serve(BufReader::new(agent_reads), tee, io::sink(), options)
         });
@@ -127,7 +128,10 @@ impl Agent {
                 BufReader::new(agent_reads),
                 agent_writes,
                 io::sink(),
-                agent::Options { pause },
+                agent::Options {
+                    pause,
+                    ..agent::Options::default()
+                },
             )
         });
         let (send, lines) = mpsc::channel();
