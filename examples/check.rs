@@ -157,8 +157,14 @@ pub fn check_file(
 
 /// The problems of one message: why it cannot be read, or what a sender must
 /// not send. A notification, an update or plan content, told apart by their keys.
+/// Other JSON-RPC messages of a recorded conversation (responses, requests,
+/// other notifications) have their envelope checked, as `board` and
+/// `include_plan_stream!` read them.
 fn check_message(text: &str, protocol: Option<ProtocolVersion>) -> Vec<String> {
     let value = serde_json::from_str::<Value>(text).ok();
+    if let Some(problems) = value.as_ref().and_then(other_json_rpc) {
+        return problems;
+    }
     let kind = value.as_ref().and_then(|value| {
         let object = value.as_object()?;
         ["jsonrpc", "sessionUpdate", "type"]
@@ -189,6 +195,59 @@ fn check_message(text: &str, protocol: Option<ProtocolVersion>) -> Vec<String> {
         }
         Err(err) => vec![err.to_string()],
     }
+}
+
+/// For a JSON-RPC message that is not a `session/update` notification, the
+/// problems of its envelope (JSON-RPC 2.0: a request or notification has a
+/// string `method`; a response an `id` and exactly one of `result` and
+/// `error`, an error a whole-number `code` and a string `message`); `None`
+/// for anything else, which is checked as a plan message.
+fn other_json_rpc(message: &Value) -> Option<Vec<String>> {
+    let object = message.as_object()?;
+    let version = object.get("jsonrpc")?;
+    let method = object.get("method");
+    if method.and_then(Value::as_str) == Some("session/update") && !object.contains_key("id") {
+        return None;
+    }
+    let mut problems = Vec::new();
+    if version != "2.0" {
+        problems.push(format!(
+            "at `jsonrpc`: expected JSON-RPC version \"2.0\", found {version}"
+        ));
+    }
+    match (method, object.get("result"), object.get("error")) {
+        (Some(Value::String(name)), ..) if name == "session/update" => problems.push(
+            "at `id`: a `session/update` is a notification and carries no `id`; this is a request"
+                .to_owned(),
+        ),
+        (Some(Value::String(_)), ..) => {}
+        (Some(other), ..) => {
+            problems.push(format!("at `method`: expected a string, found {other}"));
+        }
+        (None, Some(_), Some(_)) => {
+            problems.push("a response carries `result` or `error`, not both".to_owned());
+        }
+        (None, None, None) => problems.push(
+            "neither a request (`method`), a notification nor a response (`result`/`error`)"
+                .to_owned(),
+        ),
+        (None, result, error) => {
+            if !object.contains_key("id") {
+                problems.push("at `id`: a response carries the `id` of its request".to_owned());
+            }
+            if result.is_none()
+                && let Some(error) = error
+            {
+                if !error.get("code").is_some_and(Value::is_i64) {
+                    problems.push("at `error.code`: expected a whole number".to_owned());
+                }
+                if !error.get("message").is_some_and(Value::is_string) {
+                    problems.push("at `error.message`: expected a string".to_owned());
+                }
+            }
+        }
+    }
+    Some(problems)
 }
 
 /// Plan ids written `id` (the RFD spelling), which no published SDK reads.
@@ -315,6 +374,40 @@ mod tests {
         assert_eq!(parse(&["--help"]), Err(HELP.to_owned()));
         assert_eq!(parse(&["a", "-h"]), Err(HELP.to_owned()));
         assert!(parse(&[]).is_err());
+    }
+
+    #[test]
+    fn a_recorded_conversation_passes_and_its_envelopes_are_checked() {
+        // A real recorded run of our agent (v2): responses, requests and
+        // notifications of every kind among the plan updates.
+        let recorded = include_str!("../tests/fixtures/recorded-agent-v2.ndjson");
+        assert_eq!(report("run.ndjson", recorded), (0, String::new()));
+        let broken = [
+            r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"x"}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"error":{"code":"bad","message":7}}"#,
+            r#"{"jsonrpc":"1.0","id":3,"result":null}"#,
+            r#"{"jsonrpc":"2.0","result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":4,"method":"session/update","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":5}"#,
+        ]
+        .join("\n");
+        let (problems, out) = report("bad.ndjson", &broken);
+        assert_eq!(problems, 7, "{out}");
+        for (line, says) in [
+            (1, "not both"),
+            (2, "error.code"),
+            (2, "error.message"),
+            (3, "\"2.0\""),
+            (4, "carries the `id`"),
+            (5, "carries no `id`"),
+            (6, "neither a request"),
+        ] {
+            assert!(
+                out.lines()
+                    .any(|l| l.starts_with(&format!("bad.ndjson:{line}:")) && l.contains(says)),
+                "line {line} should say {says}: {out}"
+            );
+        }
     }
 
     #[test]
