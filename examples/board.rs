@@ -148,6 +148,26 @@ fn main() -> ExitCode {
     }
 }
 
+/// Whether `path` is a file this user may run (on Unix: a file with an
+/// execute bit), which the board starts as an agent rather than reads.
+fn is_program(path: &str) -> bool {
+    let Ok(metadata) = std::fs::metadata(path) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        metadata.is_file() && metadata.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        metadata.is_file()
+            && std::path::Path::new(path)
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("exe"))
+    }
+}
+
 /// Reads the command line.
 ///
 /// # Errors
@@ -197,6 +217,10 @@ pub fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String>
                     .chain(args.by_ref())
                     .collect();
             }
+            // A program given without `--` (`board ./target/debug/my-agent`) is an agent to start.
+            word if options.path.is_none() && options.command.is_empty() && is_program(word) => {
+                options.command = vec![word.to_owned()];
+            }
             path if options.path.is_none() => options.path = Some(path.to_owned()),
             extra => return Err(format!("one input file only; `{extra}` is a second")),
         }
@@ -206,6 +230,10 @@ pub fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String>
     }
     Ok(options)
 }
+
+/// How many unreadable lines in a row make the board stop reading: not an
+/// NDJSON stream of ACP messages (a binary, say).
+pub const UNREADABLE_RUN: usize = 20;
 
 /// Applies every line of `input`; draws the boards after each line when
 /// `live`, else once at the end (or prints them as JSON). Returns how many
@@ -226,7 +254,7 @@ pub fn run(
     } else {
         SessionBoards::new()
     };
-    let (mut invalid, mut other_messages) = (0, 0);
+    let (mut invalid, mut other_messages, mut in_a_row) = (0, 0, 0);
     // Lines are read as bytes, so a line that is not UTF-8 is reported and
     // skipped like any other bad line instead of ending the stream.
     for (index, bytes) in input.split(b'\n').enumerate() {
@@ -236,6 +264,7 @@ pub fn run(
         }
         match boards.apply_slice(&bytes) {
             Ok(read) => {
+                in_a_row = 0;
                 for skipped in &read.skipped {
                     writeln!(err, "board: line {}: {skipped}", index + 1)?;
                 }
@@ -248,7 +277,17 @@ pub fn run(
             }
             Err(e) => {
                 invalid += 1;
+                in_a_row += 1;
                 writeln!(err, "board: line {}: {e}", index + 1)?;
+                if in_a_row == UNREADABLE_RUN {
+                    writeln!(
+                        err,
+                        "board: stopped reading at line {}: {UNREADABLE_RUN} lines in a row were not ACP messages \
+                         (is this a program? to start an agent, write `board -- COMMAND`)",
+                        index + 1
+                    )?;
+                    break;
+                }
             }
         }
     }
@@ -775,6 +814,32 @@ mod tests {
     }
 
     #[test]
+    fn a_run_of_unreadable_lines_stops_the_reading() {
+        // A binary read as NDJSON: many lines, none a message.
+        let input = b"\x7fELF\x02\x01\n".repeat(1000);
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let invalid = run(
+            &Options::default(),
+            input.as_slice(),
+            &mut out,
+            &mut err,
+            TerminalStyle::PLAIN,
+            false,
+        )
+        .unwrap();
+        assert_eq!(invalid, UNREADABLE_RUN);
+        let err = String::from_utf8(err).unwrap();
+        assert_eq!(err.lines().count(), UNREADABLE_RUN + 1);
+        assert!(
+            err.lines()
+                .last()
+                .unwrap()
+                .contains("to start an agent, write `board -- COMMAND`"),
+            "{err}"
+        );
+    }
+
+    #[test]
     fn flags() {
         let parse = |args: &[&str]| parse_args(args.iter().map(|s| (*s).to_owned()));
         assert_eq!(
@@ -790,6 +855,14 @@ mod tests {
         // `--help` is the board's, before the agent's command; after it, the agent's.
         assert!(parse(&["--help"]).unwrap().help);
         assert!(parse(&["-h"]).unwrap().help);
+        // A program without `--` is started, not read; a data file is read.
+        let exe = std::env::current_exe()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        assert_eq!(parse(&[exe.as_str()]).unwrap().command, [exe.as_str()]);
+        let data = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+        assert_eq!(parse(&[data]).unwrap().path.as_deref(), Some(data));
         let agent_help = parse(&["--", "my-agent", "--help"]).unwrap();
         assert!(!agent_help.help);
         assert_eq!(agent_help.command, ["my-agent", "--help"]);
