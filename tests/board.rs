@@ -193,6 +193,37 @@ fn changes_say_what_was_added_removed_and_moved() {
 }
 
 #[test]
+fn a_v1_cancelled_entry_reads_as_a_status_change_not_a_new_entry() {
+    // What a v1 client is sent for a cancelled step: the same text marked
+    // " (cancelled)", completed (v1 has no `cancelled`).
+    let mut sender = plan_core::PlanSender::new("s", &plan_core::ClientCapabilities::default());
+    let mut board = PlanBoard::new("s");
+    board.apply(
+        sender.update(plan! { id: "p", items: [high in_progress "Ship", low pending "Tell"] }),
+    );
+    board.apply(
+        sender.update(plan! { id: "p", items: [high completed "Ship", low cancelled "Tell"] }),
+    );
+    let plan = board.plans().next().unwrap();
+    let changes = plan.changes();
+    assert!(changes.added.is_empty(), "{changes:?}");
+    assert!(changes.removed.is_empty(), "{changes:?}");
+    assert_eq!(
+        changes.status_changed,
+        [(0, Status::InProgress), (1, Status::Pending)]
+    );
+    let drawn = plan_core::render_board_plan(plan, plan_core::TerminalStyle::PLAIN);
+    assert!(
+        drawn.contains("✓ Tell (cancelled)  low  (was pending)"),
+        "{drawn}"
+    );
+    assert!(
+        !drawn.contains("(removed)") && !drawn.contains("(new)"),
+        "{drawn}"
+    );
+}
+
+#[test]
 fn progress_and_the_task_in_progress() {
     let mut board = PlanBoard::new("s");
     board.apply_update(

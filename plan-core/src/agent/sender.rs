@@ -487,7 +487,7 @@ impl Fallback {
         match entry.status {
             Status::Pending | Status::InProgress | Status::Completed => {}
             Status::Cancelled => {
-                entry.content = format!("{} (cancelled)", entry.content).into();
+                entry.content = format!("{}{}", entry.content, crate::rules::CANCELLED_MARK).into();
                 entry.status = Status::Completed;
             }
             Status::Custom(_) | Status::Reserved(_) => entry.status = Status::Pending,

@@ -386,9 +386,21 @@ impl TrackedPlan {
     }
 }
 
+/// The text an entry is matched by between two versions of a plan: its
+/// content, without the mark the v1 fallback adds to a cancelled entry
+/// (`X (cancelled)`, sent as completed), so `X` cancelled under v1 reads as a
+/// status change of `X`, not as `X` removed and another entry added.
+fn match_key(entry: &PlanEntry) -> &str {
+    entry
+        .content
+        .strip_suffix(crate::rules::CANCELLED_MARK)
+        .unwrap_or(&entry.content)
+}
+
 impl Changes {
     /// What changed from `before` to `after`: each new entry is matched with
-    /// the first unmatched old entry of the same content text. Linear in the
+    /// the first unmatched old entry of the same content text (a v1 entry
+    /// marked ` (cancelled)` matches the entry it was). Linear in the
     /// entries: small lists are scanned (cheaper than hashing), long ones
     /// matched through a map from content to the old entries that have it.
     fn between(before: Option<&[PlanEntry]>, after: Option<&[PlanEntry]>) -> Self {
@@ -405,7 +417,7 @@ impl Changes {
             before
                 .iter()
                 .enumerate()
-                .position(|(i, old)| !matched[i] && old.content == entry.content)
+                .position(|(i, old)| !matched[i] && match_key(old) == match_key(entry))
         })
     }
 
@@ -414,10 +426,10 @@ impl Changes {
         // so that `pop` gives the first unmatched one.
         let mut unmatched: HashMap<&str, Vec<usize>> = HashMap::with_capacity(before.len());
         for (i, old) in before.iter().enumerate().rev() {
-            unmatched.entry(&old.content).or_default().push(i);
+            unmatched.entry(match_key(old)).or_default().push(i);
         }
         Self::matched(before, after, |entry, _| {
-            unmatched.get_mut(&*entry.content)?.pop()
+            unmatched.get_mut(match_key(entry))?.pop()
         })
     }
 

@@ -125,6 +125,9 @@ pub(crate) struct FallbackRule {
     pub(crate) wording: &'static str,
 }
 
+/// What the v1 fallback appends to a cancelled entry's content.
+pub(crate) const CANCELLED_MARK: &str = " (cancelled)";
+
 /// `cancelled` to a v1 client.
 pub(crate) const FALLBACK_CANCELLED: FallbackRule = FallbackRule {
     name: "cancelled-as-completed",
