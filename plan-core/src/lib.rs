@@ -123,31 +123,6 @@ pub mod __private {
         FileUri::new_unchecked(Cow::Borrowed(uri))
     }
 
-    /// `{ expression }` text: anything that becomes a `Cow<'static, str>`.
-    pub fn dyn_text(text: impl IntoText) -> Cow<'static, str> {
-        text.into_text()
-    }
-
-    /// `id: { expression }`: checked by the type system (a `PlanId` was checked when made).
-    pub fn dyn_plan_id(id: impl IntoPlanId) -> PlanId {
-        id.into_plan_id()
-    }
-
-    /// `file: { expression }`: a `FileUri`, checked when made.
-    pub fn dyn_file_uri(uri: impl IntoFileUri) -> FileUri {
-        uri.into_file_uri()
-    }
-
-    /// A priority given as `{ expression }`.
-    pub fn dyn_priority(priority: impl IntoPriority) -> Priority {
-        priority.into_priority()
-    }
-
-    /// A status given as `{ expression }`.
-    pub fn dyn_status(status: impl IntoStatus) -> Status {
-        status.into_status()
-    }
-
     /// Defines a conversion trait for one kind of `{ expression }`, with a
     /// compile error that says how to make a valid value.
     macro_rules! expression_trait {
@@ -160,6 +135,10 @@ pub mod __private {
             }
 
             $(
+                // The message above says what to write; rustc's list of the
+                // types that do implement it points into this module, which
+                // the user never wrote: left out.
+                #[diagnostic::do_not_recommend]
                 impl $trait for $source {
                     fn $method(self) -> $target {
                         self.into()
@@ -302,11 +281,6 @@ pub mod __private {
     /// A markdown plan's path the macro checked at compile time.
     pub const fn absolute_path(path: &'static str) -> crate::AbsolutePath {
         crate::AbsolutePath::new_unchecked(Cow::Borrowed(path))
-    }
-
-    /// `path: { expression }`: an `AbsolutePath`, checked when made.
-    pub fn dyn_absolute_path(path: impl IntoAbsolutePath) -> crate::AbsolutePath {
-        path.into_absolute_path()
     }
 
     /// A file plan.

@@ -38,7 +38,7 @@ fn body(plan: &Plan) -> TokenStream {
             let content = text(content);
             let path = option(path.as_ref().map(|path| match path {
                 Text::Str(lit) => quote!(__plan::absolute_path(#lit)),
-                Text::Expr(g) => expression(g, "dyn_absolute_path"),
+                Text::Expr(g) => expression(g, ("IntoAbsolutePath", "into_absolute_path")),
             }));
             quote!(__plan::markdown(#id, #content, #path, #meta))
         }
@@ -46,7 +46,7 @@ fn body(plan: &Plan) -> TokenStream {
             let id = plan_id(id);
             let uri = match uri {
                 Text::Str(lit) => quote!(__plan::file_uri(#lit)),
-                Text::Expr(g) => expression(g, "dyn_file_uri"),
+                Text::Expr(g) => expression(g, ("IntoFileUri", "into_file_uri")),
             };
             quote!(__plan::file(#id, #uri, #meta))
         }
@@ -61,16 +61,20 @@ fn body(plan: &Plan) -> TokenStream {
     }
 }
 
-/// A user's `{ expression }`, passed through the `__private` function that
-/// gives it its type, so that a wrong type is an error on the expression.
-fn expression(group: &Group, function: &str) -> TokenStream {
+/// A user's `{ expression }`, passed through the `__private` conversion
+/// trait that gives it its type, so that a wrong type is an error on the
+/// expression, in the trait's words. The trait's method is called as a path
+/// (`Trait::method(value)`), not through a generic function, so rustc adds no
+/// "required by a bound in ..." note pointing into `__private`.
+fn expression(group: &Group, (conversion, method): (&str, &str)) -> TokenStream {
     let span = group.span();
-    let function = syn::Ident::new(function, Span::call_site());
+    let conversion = syn::Ident::new(conversion, Span::call_site());
+    let method = syn::Ident::new(method, Span::call_site());
     let value = syn::Ident::new("__plan_expression", span);
     let block = block(group);
     quote_spanned!(span=> {
         let #value = #block;
-        ::plan_core::__private::#function(#value)
+        ::plan_core::__private::#conversion::#method(#value)
     })
 }
 
@@ -93,21 +97,25 @@ fn option(tokens: Option<TokenStream>) -> TokenStream {
 fn plan_id(id: &Text) -> TokenStream {
     match id {
         Text::Str(lit) => quote!(__plan::plan_id(#lit)),
-        Text::Expr(g) => expression(g, "dyn_plan_id"),
+        Text::Expr(g) => expression(g, ("IntoPlanId", "into_plan_id")),
     }
 }
 
 fn text(t: &Text) -> TokenStream {
     match t {
         Text::Str(lit) => quote!(__plan::Cow::Borrowed(#lit)),
-        Text::Expr(g) => expression(g, "dyn_text"),
+        Text::Expr(g) => expression(g, ("IntoText", "into_text")),
     }
 }
 
 fn entry(e: &CheckedEntry) -> TokenStream {
     let content = text(&e.content);
-    let priority = name(&e.priority, &quote!(Priority), "dyn_priority");
-    let status = name(&e.status, &quote!(Status), "dyn_status");
+    let priority = name(
+        &e.priority,
+        &quote!(Priority),
+        ("IntoPriority", "into_priority"),
+    );
+    let status = name(&e.status, &quote!(Status), ("IntoStatus", "into_status"));
     let meta = option(e.meta.as_ref().map(meta_value));
     // A struct literal, not a call: less for the compiler to do per entry.
     quote!(__plan::PlanEntry { content: #content, priority: #priority, status: #status, meta: #meta })
@@ -157,7 +165,7 @@ fn rows(entries: &[CheckedEntry]) -> Option<TokenStream> {
     Some(rows)
 }
 
-fn name(n: &CheckedName, ty: &TokenStream, dynamic: &str) -> TokenStream {
+fn name(n: &CheckedName, ty: &TokenStream, dynamic: (&str, &str)) -> TokenStream {
     match n {
         CheckedName::Known(known) => {
             let variant = syn::Ident::new(&crate::attrs::camel_case(known), Span::call_site());
