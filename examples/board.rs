@@ -29,6 +29,7 @@
 //! number. Invalid lines (not JSON, no usable plan) are reported and
 //! skipped; the exit status is 1 if there were any.
 
+use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Write};
 use std::process::{Command, ExitCode, Stdio};
@@ -61,6 +62,8 @@ pub struct Options {
     pub timeout: Duration,
     /// `--help`: print the usage and exit.
     pub help: bool,
+    /// `--auth ID`: call `authenticate` with this method before `session/new`.
+    pub auth: Option<String>,
 }
 
 impl Default for Options {
@@ -76,9 +79,13 @@ impl Default for Options {
             prompt: "Refactor the auth module and show me your plan.".to_owned(),
             timeout: Duration::from_mins(1),
             help: false,
+            auth: None,
         }
     }
 }
+
+/// The id of the `authenticate` request (`--auth`).
+const AUTHENTICATE: u64 = 3;
 
 /// What `--help` prints (and a command-line mistake, after the mistake).
 pub const USAGE: &str = "\
@@ -91,6 +98,7 @@ usage: cargo run --example board -- [--json] [--strict] [FILE]      read NDJSON 
   --no-plan-capability   a v1 client that does not send `clientCapabilities.plan`
   --prompt TEXT          the prompt to send
   --timeout SECONDS      how long to wait for each message of the agent (default 60)
+  --auth ID              authenticate with the agent's method ID before `session/new`
   -h, --help             this text
 ";
 
@@ -194,6 +202,7 @@ pub fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String>
                 }
             }
             "--prompt" => options.prompt = value("--prompt")?,
+            "--auth" => options.auth = Some(value("--auth")?),
             "--timeout" => {
                 let text = value("--timeout")?;
                 let seconds: u64 = text
@@ -479,6 +488,7 @@ pub fn drive<R: BufRead + Send + 'static, W: Write>(
         },
         protocol: None,
         accepted: false,
+        auth_methods: Value::Null,
         waiting: "the answer to `initialize`",
         updates: 0,
         other_messages: 0,
@@ -543,6 +553,8 @@ struct Client<'o, W> {
     protocol: Option<ProtocolVersion>,
     /// v2: the agent accepted the prompt; an idle state ends the turn.
     accepted: bool,
+    /// The `authMethods` the agent offered in `initialize`.
+    auth_methods: Value,
     /// What the client waits for, to say so if it does not come.
     waiting: &'static str,
     updates: usize,
@@ -588,7 +600,10 @@ impl<W: Write> Client<'_, W> {
         id: &Value,
         result: Result<Value, Value>,
     ) -> Result<Option<String>, String> {
-        let result = result.map_err(|e| format!("the agent refused request {id}: {e}"))?;
+        let result = match result {
+            Ok(result) => result,
+            Err(error) => return Err(self.refused(id, &error)),
+        };
         match id.as_u64() {
             Some(0) => {
                 let agreed = match result["protocolVersion"].as_u64() {
@@ -602,11 +617,17 @@ impl<W: Write> Client<'_, W> {
                     }
                 };
                 self.protocol = Some(agreed);
-                let cwd =
-                    std::env::current_dir().map_err(|e| format!("no current directory: {e}"))?;
-                self.request(1, "session/new", &json!({ "cwd": cwd, "mcpServers": [] }))?;
-                self.waiting = "the answer to `session/new`";
+                self.auth_methods = result["authMethods"].clone();
+                match &self.options.auth {
+                    Some(method) => {
+                        let method = method.clone();
+                        self.request(AUTHENTICATE, "authenticate", &json!({ "methodId": method }))?;
+                        self.waiting = "the answer to `authenticate`";
+                    }
+                    None => self.new_session()?,
+                }
             }
+            Some(AUTHENTICATE) => self.new_session()?,
             Some(1) => {
                 let session = result["sessionId"].as_str().ok_or(
                     "the agent broke the protocol: `session/new` answered without a `sessionId`",
@@ -629,6 +650,57 @@ impl<W: Write> Client<'_, W> {
             _ => self.other_messages += 1,
         }
         Ok(None)
+    }
+
+    fn new_session(&mut self) -> Result<(), String> {
+        let cwd = std::env::current_dir().map_err(|e| format!("no current directory: {e}"))?;
+        self.request(1, "session/new", &json!({ "cwd": cwd, "mcpServers": [] }))?;
+        self.waiting = "the answer to `session/new`";
+        Ok(())
+    }
+
+    /// Why the agent refused request `id`, with what the user can do: for a
+    /// refused `session/new` or `authenticate`, the authentication methods
+    /// the agent offered (`--auth ID`), with their environment variables.
+    fn refused(&self, id: &Value, error: &Value) -> String {
+        let mut reason = format!("the agent refused request {id}: {error}");
+        if !matches!(id.as_u64(), Some(1 | AUTHENTICATE)) {
+            return reason;
+        }
+        let methods = self
+            .auth_methods
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        if methods.is_empty() {
+            return reason;
+        }
+        reason.push_str(
+            "\nthe agent offers these ways to authenticate; choose one with `--auth ID`:",
+        );
+        for method in methods {
+            let text = |key: &str| method[key].as_str().unwrap_or_default().to_owned();
+            let _ = write!(reason, "\n  {}", text("id"));
+            if !text("name").is_empty() {
+                let _ = write!(reason, ": {}", text("name"));
+            }
+            if !text("description").is_empty() {
+                let _ = write!(reason, " ({})", text("description"));
+            }
+            // An `env_var` method names the variables the agent reads.
+            let vars: Vec<String> = method["vars"]
+                .as_array()
+                .map(Vec::as_slice)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|v| v["name"].as_str().map(str::to_owned))
+                .chain(method["varName"].as_str().map(str::to_owned))
+                .collect();
+            if !vars.is_empty() {
+                let _ = write!(reason, "; set {}", vars.join(", "));
+            }
+        }
+        reason
     }
 
     /// A request of the agent: permissions are rejected (a reject option
@@ -855,6 +927,9 @@ mod tests {
         // `--help` is the board's, before the agent's command; after it, the agent's.
         assert!(parse(&["--help"]).unwrap().help);
         assert!(parse(&["-h"]).unwrap().help);
+        let auth = parse(&["--auth", "api-key", "--", "agent"]).unwrap();
+        assert_eq!(auth.auth.as_deref(), Some("api-key"));
+        assert!(parse(&["--auth"]).unwrap_err().contains("needs a value"));
         // A program without `--` is started, not read; a data file is read.
         let exe = std::env::current_exe()
             .unwrap()

@@ -380,3 +380,114 @@ fn the_client_says_why_when_an_agent_dies_breaks_the_protocol_or_goes_quiet() {
         "{missing}"
     );
 }
+
+// ---- an agent that requires authentication ---------------------------------
+
+/// An agent written here that requires `authenticate` before `session/new`,
+/// as `@zed-industries/claude-agent-acp` does: it offers two methods (one of
+/// them `env_var`), refuses `session/new` with "Authentication required"
+/// (-32000) until the client authenticated, then runs a one-plan turn.
+fn agent_requiring_authentication(input: impl std::io::BufRead, mut out: impl std::io::Write) {
+    let mut authenticated = false;
+    let mut send = |message: Value| {
+        writeln!(out, "{message}")
+            .and_then(|()| out.flush())
+            .is_ok()
+    };
+    for line in input.lines() {
+        let Ok(line) = line else { return };
+        let Ok(message) = serde_json::from_str::<Value>(&line) else {
+            return;
+        };
+        let id = message["id"].clone();
+        let reply = match message["method"].as_str() {
+            Some("initialize") => json!({"jsonrpc": "2.0", "id": id, "result": {
+                "protocolVersion": 1, "agentCapabilities": {},
+                "authMethods": [
+                    {"id": "api-key", "name": "API key", "description": "a key from the dashboard",
+                     "type": "env_var", "vars": [{"name": "EXAMPLE_API_KEY"}]},
+                    {"id": "login", "name": "Log in"},
+                ],
+            }}),
+            Some("authenticate") if message["params"]["methodId"] == "api-key" => {
+                authenticated = true;
+                json!({"jsonrpc": "2.0", "id": id, "result": {}})
+            }
+            Some("authenticate") => json!({"jsonrpc": "2.0", "id": id,
+                "error": {"code": -32602, "message": "unknown authentication method"}}),
+            Some("session/new") if !authenticated => json!({"jsonrpc": "2.0", "id": id,
+                "error": {"code": -32000, "message": "Authentication required"}}),
+            Some("session/new") => {
+                json!({"jsonrpc": "2.0", "id": id, "result": {"sessionId": "sess_auth"}})
+            }
+            Some("session/prompt") => {
+                let update = json!({"jsonrpc": "2.0", "method": "session/update", "params": {
+                    "sessionId": "sess_auth", "update": {"sessionUpdate": "plan",
+                    "entries": [{"content": "Signed in", "priority": "high", "status": "completed"}]}}});
+                if !send(update) {
+                    return;
+                }
+                json!({"jsonrpc": "2.0", "id": id, "result": {"stopReason": "end_turn"}})
+            }
+            _ => continue,
+        };
+        if !send(reply) {
+            return;
+        }
+    }
+}
+
+/// The board driving that agent with `auth`; its outcome and what it drew.
+fn drive_authenticating(auth: Option<&str>) -> (Result<(), String>, String) {
+    let options = board::Options {
+        auth: auth.map(str::to_owned),
+        timeout: Duration::from_secs(10),
+        ..board::Options::default()
+    };
+    let (done, outcome) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let (agent_reads, board_writes) = std::io::pipe().unwrap();
+        let (board_reads, agent_writes) = std::io::pipe().unwrap();
+        std::thread::spawn(move || {
+            agent_requiring_authentication(std::io::BufReader::new(agent_reads), agent_writes);
+        });
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let result = board::drive(
+            &options,
+            std::io::BufReader::new(board_reads),
+            board_writes,
+            &mut out,
+            &mut err,
+            plan_core::TerminalStyle::PLAIN,
+            false,
+        );
+        let _ = done.send((result, String::from_utf8(out).unwrap()));
+    });
+    outcome
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the board gave an answer in time")
+}
+
+#[test]
+fn an_agent_that_requires_authentication_is_explained_and_authenticated_with_auth() {
+    let (outcome, _) = drive_authenticating(None);
+    let reason = outcome.unwrap_err();
+    assert!(reason.contains("Authentication required"), "{reason}");
+    assert!(reason.contains("choose one with `--auth ID`"), "{reason}");
+    assert!(
+        reason.contains("api-key: API key (a key from the dashboard); set EXAMPLE_API_KEY"),
+        "{reason}"
+    );
+    assert!(reason.contains("\n  login: Log in"), "{reason}");
+
+    let (outcome, drawn) = drive_authenticating(Some("api-key"));
+    assert_eq!(outcome, Ok(()));
+    assert!(drawn.contains("✓ Signed in"), "{drawn}");
+
+    let (outcome, _) = drive_authenticating(Some("nope"));
+    let reason = outcome.unwrap_err();
+    assert!(
+        reason.contains("unknown authentication method") && reason.contains("--auth ID"),
+        "{reason}"
+    );
+}
