@@ -199,18 +199,13 @@ impl PlanSender {
     /// [`with_pre_stable_file`](Self::with_pre_stable_file)), then
     /// [`Fallback::content`] for the client's row of the version table.
     fn content_for_client(&self, plan: &PlanContent) -> PlanContent {
-        let kind = self.client_kind();
         match plan {
-            PlanContent::File { .. } if self.pre_stable_file => plan.clone(),
-            PlanContent::File { .. } => {
+            PlanContent::File { .. } if !self.pre_stable_file => {
+                // `content` keeps a file plan a replaced rule chose to keep.
                 let mapped = self.fallback.file_plan(plan);
-                match mapped {
-                    // A replaced rule that keeps the file plan: as it chose.
-                    PlanContent::File { .. } => mapped,
-                    _ => self.fallback.content(kind, &mapped),
-                }
+                self.fallback.content(self.client_kind(), &mapped)
             }
-            _ => self.fallback.content(kind, plan),
+            _ => self.fallback.content(self.client_kind(), plan),
         }
     }
 
