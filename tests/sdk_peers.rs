@@ -213,11 +213,14 @@ fn sdk_agent_driven_by_our_board(options: board::Options) -> Value {
                         // The agent's plans, declared with `plan!`, sent through
                         // the SDK's connection as they are.
                         let init = client.lock().unwrap().clone().expect("initialize came first");
-                        let mut sender = PlanSender::for_client(prompt.session_id.to_string(), &init);
+                        // The SDK's session id converts, and plan-core's errors
+                        // are the SDK's (invalid params), so `?` needs no `map_err`.
+                        let mut sender = PlanSender::for_client(&prompt.session_id, &init);
+                        let gone = plan_core::PlanId::new("gone")?;
                         connection.send_notification(sender.update(plan! { id: "p", items: [high in_progress "Analyze", low pending "Ship"] }))?;
                         connection.send_notification(sender.update(plan! { id: "notes", markdown: "- [x] Read", path: "/tmp/notes.md" }))?;
                         connection.send_notification(sender.update(plan! { id: "p", items: [high completed "Analyze", low cancelled "Ship"] }))?;
-                        if let Some(removed) = sender.remove(&plan_core::PlanId::new("gone").unwrap()) {
+                        if let Some(removed) = sender.remove(&gone) {
                             connection.send_notification(removed)?;
                         }
                         responder.respond(PromptResponse::new(StopReason::EndTurn))

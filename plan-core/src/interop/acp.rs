@@ -96,3 +96,128 @@ impl From<&v2::InitializeRequest> for InitializeRequest {
         }
     }
 }
+
+// ---- errors and session ids, so `?` and `.into()` work in SDK handlers -----
+
+/// A plan-core error as the SDK's: `-32602` invalid params, the error's own
+/// words as its `data` (a plan the agent could not build from what the
+/// client sent is a parameter the client got wrong).
+fn invalid_params(error: &impl std::fmt::Display) -> SdkError {
+    SdkError::invalid_params().data(Value::from(error.to_string()))
+}
+
+/// A message that cannot be read, as invalid params (see [`Error`](crate::Error)).
+impl From<crate::Error> for SdkError {
+    fn from(error: crate::Error) -> Self {
+        invalid_params(&error)
+    }
+}
+
+/// A string that is not a plan id, as invalid params.
+impl From<crate::InvalidPlanId> for SdkError {
+    fn from(error: crate::InvalidPlanId) -> Self {
+        invalid_params(&error)
+    }
+}
+
+/// A string that is not a markdown plan's absolute path, as invalid params.
+impl From<crate::InvalidPath> for SdkError {
+    fn from(error: crate::InvalidPath) -> Self {
+        invalid_params(&error)
+    }
+}
+
+/// A string that is not a file URI, as invalid params.
+impl From<crate::InvalidUri> for SdkError {
+    fn from(error: crate::InvalidUri) -> Self {
+        invalid_params(&error)
+    }
+}
+
+/// A name that breaks the naming rule, as invalid params.
+impl From<crate::NameError> for SdkError {
+    fn from(error: crate::NameError) -> Self {
+        invalid_params(&error)
+    }
+}
+
+/// A priority or status name that does not parse, as invalid params.
+impl From<crate::ParseNameError> for SdkError {
+    fn from(error: crate::ParseNameError) -> Self {
+        invalid_params(&error)
+    }
+}
+
+/// A step moved against its run's rules, as invalid params.
+impl From<crate::StepError> for SdkError {
+    fn from(error: crate::StepError) -> Self {
+        invalid_params(&error)
+    }
+}
+
+/// A value with no equivalent on the other side, as invalid params.
+impl From<crate::ConversionError> for SdkError {
+    fn from(error: crate::ConversionError) -> Self {
+        invalid_params(&error)
+    }
+}
+
+/// The SDK's v1 session id as ours (the agent assigned it; any string).
+impl From<&v1::SessionId> for crate::SessionId {
+    fn from(id: &v1::SessionId) -> Self {
+        Self::new(id.0.to_string())
+    }
+}
+
+/// The SDK's v1 session id as ours.
+impl From<v1::SessionId> for crate::SessionId {
+    fn from(id: v1::SessionId) -> Self {
+        Self::from(&id)
+    }
+}
+
+/// The SDK's v2 session id as ours.
+impl From<&v2::SessionId> for crate::SessionId {
+    fn from(id: &v2::SessionId) -> Self {
+        Self::new(id.0.to_string())
+    }
+}
+
+/// The SDK's v2 session id as ours.
+impl From<v2::SessionId> for crate::SessionId {
+    fn from(id: v2::SessionId) -> Self {
+        Self::from(&id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn our_errors_are_invalid_params_with_their_words() {
+        let error: SdkError = crate::PlanId::new("  ").unwrap_err().into();
+        assert_eq!(error.code, SdkError::invalid_params().code);
+        assert_eq!(
+            error.data,
+            Some(Value::from("a plan id cannot be only white space"))
+        );
+        let error: SdkError = crate::AbsolutePath::new("docs/PLAN.md").unwrap_err().into();
+        assert!(
+            error
+                .data
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .contains("must be absolute")
+        );
+    }
+
+    #[test]
+    fn session_ids_convert() {
+        let theirs = v1::SessionId::new("sess_1");
+        assert_eq!(crate::SessionId::from(&theirs).as_str(), "sess_1");
+        let theirs = v2::SessionId::new("sess_2");
+        assert_eq!(crate::SessionId::from(theirs).as_str(), "sess_2");
+    }
+}
