@@ -366,8 +366,8 @@ impl<W: Write, L: Write> Agent<W, L> {
             .as_ref()
             .map(|c| c.capabilities.clone())
             .unwrap_or_default();
-        // Our own client reads v2's unstable plan variants; an SDK client may
-        // not, so only the stable ones go to a v2 client.
+        // One sender per session, for the session's life: it keeps the live
+        // plans the v1 fallback is drawn from, turn after turn.
         let sender = PlanSender::with_protocol(session.clone(), protocol, &client);
         self.sessions.push(Session {
             id: session.clone(),
