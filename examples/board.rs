@@ -864,23 +864,30 @@ mod tests {
         assert_eq!(state["sessions"], serde_json::json!([]));
     }
 
-    #[test]
-    fn a_line_that_is_not_utf8_is_reported_and_skipped() {
-        let mut input = b"\xff\xfe\n".to_vec();
-        input.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":\"s\",\"update\":{\"sessionUpdate\":\"plan_removed\",\"planId\":\"x\"}}}\n");
+    /// `input` read with the default options, drawn plainly: how many lines
+    /// were invalid, and what was said on standard error.
+    fn read_plain(input: &[u8]) -> (usize, String) {
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let invalid = run(
             &Options::default(),
-            input.as_slice(),
+            input,
             &mut out,
             &mut err,
             TerminalStyle::PLAIN,
             false,
         )
         .unwrap();
+        (invalid, String::from_utf8(err).unwrap())
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_reported_and_skipped() {
+        let mut input = b"\xff\xfe\n".to_vec();
+        input.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":\"s\",\"update\":{\"sessionUpdate\":\"plan_removed\",\"planId\":\"x\"}}}\n");
+        let (invalid, err) = read_plain(&input);
         assert_eq!(invalid, 1);
         assert_eq!(
-            String::from_utf8(err).unwrap(),
+            err,
             "board: line 1: in the message: the message is not UTF-8 text: invalid byte at offset 0\n"
         );
     }
@@ -889,18 +896,8 @@ mod tests {
     fn a_run_of_unreadable_lines_stops_the_reading() {
         // A binary read as NDJSON: many lines, none a message.
         let input = b"\x7fELF\x02\x01\n".repeat(1000);
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        let invalid = run(
-            &Options::default(),
-            input.as_slice(),
-            &mut out,
-            &mut err,
-            TerminalStyle::PLAIN,
-            false,
-        )
-        .unwrap();
+        let (invalid, err) = read_plain(&input);
         assert_eq!(invalid, UNREADABLE_RUN);
-        let err = String::from_utf8(err).unwrap();
         assert_eq!(err.lines().count(), UNREADABLE_RUN + 1);
         assert!(
             err.lines()
