@@ -10,6 +10,9 @@ mod agent;
 #[allow(dead_code, unreachable_pub)]
 #[path = "../examples/board.rs"]
 mod board;
+#[allow(dead_code, unreachable_pub)]
+#[path = "../examples/sdk_agent.rs"]
+mod sdk_agent;
 
 use std::io::{self, BufRead, BufReader, Write};
 use std::sync::{Arc, Mutex, mpsc};
@@ -172,63 +175,18 @@ fn a_client_written_with_the_sdk_drives_our_agent() {
     );
 }
 
-/// An agent written with the SDK's v1 agent API alone, as its authors write
-/// one: it answers v1 (the stable protocol) whatever the client offers,
-/// builds its `PlanSender` from the `initialize` the SDK hands it, and sends
-/// `plan!` plans through the SDK's connection. Driven by our board with
-/// `options`; the board's final state as JSON.
+/// `examples/sdk_agent.rs` (an agent written with the SDK's own v1 API)
+/// on a thread, driven by our board with `options` over OS pipes; the
+/// board's final state as JSON.
 fn sdk_agent_driven_by_our_board(options: board::Options) -> Value {
-    use agent_client_protocol::schema::ProtocolVersion as SdkVersion;
-    use agent_client_protocol::v1::schema::{
-        AgentCapabilities, InitializeRequest, InitializeResponse, NewSessionRequest,
-        NewSessionResponse, PromptRequest, PromptResponse, StopReason,
-    };
-
     let (outcome, out, err) = bounded(move || {
         let (sdk_reads, client_writes) = io::pipe().unwrap();
         let (client_reads, sdk_writes) = io::pipe().unwrap();
-        let client = Arc::new(Mutex::new(None::<plan_core::InitializeRequest>));
-        let remembered = Arc::clone(&client);
         let sdk_agent = std::thread::spawn(move || {
-            let run = Agent
-                .v1()
-                .on_receive_request(
-                    async move |initialize: InitializeRequest, responder, _connection| {
-                        *remembered.lock().unwrap() = Some((&initialize).into());
-                        responder.respond(
-                            InitializeResponse::new(SdkVersion::V1)
-                                .agent_capabilities(AgentCapabilities::new()),
-                        )
-                    },
-                    agent_client_protocol::on_receive_request!(),
-                )
-                .on_receive_request(
-                    async move |_new: NewSessionRequest, responder, _connection| {
-                        responder.respond(NewSessionResponse::new("sess_sdk"))
-                    },
-                    agent_client_protocol::on_receive_request!(),
-                )
-                .on_receive_request(
-                    async move |prompt: PromptRequest, responder, connection| {
-                        // The agent's plans, declared with `plan!`, sent through
-                        // the SDK's connection as they are.
-                        let init = client.lock().unwrap().clone().expect("initialize came first");
-                        // The SDK's session id converts, and plan-core's errors
-                        // are the SDK's (invalid params), so `?` needs no `map_err`.
-                        let mut sender = PlanSender::for_client(&prompt.session_id, &init);
-                        let gone = plan_core::PlanId::new("gone")?;
-                        connection.send_notification(sender.update(plan! { id: "p", items: [high in_progress "Analyze", low pending "Ship"] }))?;
-                        connection.send_notification(sender.update(plan! { id: "notes", markdown: "- [x] Read", path: "/tmp/notes.md" }))?;
-                        connection.send_notification(sender.update(plan! { id: "p", items: [high completed "Analyze", low cancelled "Ship"] }))?;
-                        if let Some(removed) = sender.remove(&gone) {
-                            connection.send_notification(removed)?;
-                        }
-                        responder.respond(PromptResponse::new(StopReason::EndTurn))
-                    },
-                    agent_client_protocol::on_receive_request!(),
-                )
-                .connect_to(lines_over(sdk_writes, sdk_reads));
-            futures::executor::block_on(run)
+            futures::executor::block_on(sdk_agent::serve(
+                lines_over(sdk_writes, sdk_reads),
+                Duration::ZERO,
+            ))
         });
         let options = board::Options {
             json: true,
@@ -254,25 +212,117 @@ fn sdk_agent_driven_by_our_board(options: board::Options) -> Value {
     });
     assert_eq!(outcome, Ok(()), "{err}");
     let state: Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(state["sessions"][0]["sessionId"], "sess_sdk");
+    assert_eq!(state["sessions"][0]["sessionId"], "sess_1");
     state
 }
 
 #[test]
 fn an_agent_written_with_the_sdk_is_driven_by_our_client() {
     // The board's defaults: v1, `clientCapabilities.plan: {}`. So the agent
-    // sends its identified plans, markdown with its path included.
+    // sends its identified plans; the notes (markdown with a path) were
+    // removed at the end of the turn.
     let state = sdk_agent_driven_by_our_board(board::Options::default());
     let plans = &state["sessions"][0]["plans"];
-    assert_eq!(plans[0]["id"], "p");
+    assert_eq!(plans.as_array().unwrap().len(), 1, "{plans}");
+    assert_eq!(plans[0]["id"], "release");
     // v1 has no `cancelled`: the sender mapped it before the SDK sent it.
     assert_eq!(
-        plans[0]["content"]["entries"][1]["content"],
-        "Ship (cancelled)"
+        plans[0]["content"]["entries"][3]["content"],
+        "Announce the release (cancelled)"
     );
-    assert_eq!(plans[0]["progress"]["completed"], 2);
-    assert_eq!(plans[1]["type"], "markdown");
-    assert_eq!(plans[1]["content"]["path"], "/tmp/notes.md");
+    assert_eq!(plans[0]["progress"]["completed"], 4);
+}
+
+/// Starts `examples/sdk_agent.rs` on a thread with `pause` between steps;
+/// the pipe ends to write lines to it and read its lines.
+fn sdk_agent_raw(pause: Duration) -> (io::PipeWriter, mpsc::Receiver<Value>) {
+    let (sdk_reads, to_agent) = io::pipe().unwrap();
+    let (from_agent, sdk_writes) = io::pipe().unwrap();
+    std::thread::spawn(move || {
+        futures::executor::block_on(sdk_agent::serve(lines_over(sdk_writes, sdk_reads), pause))
+    });
+    let (lines, received) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(from_agent).lines().map_while(Result::ok) {
+            if lines.send(serde_json::from_str(&line).unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    (to_agent, received)
+}
+
+/// Reads the agent's lines until one for which `last` holds (each wait
+/// bounded by [`TIMEOUT`]); every line read, that one last.
+fn recv_until(received: &mpsc::Receiver<Value>, last: impl Fn(&Value) -> bool) -> Vec<Value> {
+    let mut seen = Vec::new();
+    loop {
+        let line = received
+            .recv_timeout(TIMEOUT)
+            .expect("the agent went quiet");
+        let done = last(&line);
+        seen.push(line);
+        if done {
+            return seen;
+        }
+    }
+}
+
+#[test]
+fn the_sdk_agent_answers_cancel_and_cancels_what_is_unfinished() {
+    let (mut to_agent, received) = sdk_agent_raw(Duration::from_millis(200));
+    let mut send = |line: Value| writeln!(to_agent, "{line}").unwrap();
+    send(
+        serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": 1, "clientCapabilities": {"plan": {}}}}),
+    );
+    // The SDK serves nothing else until `initialize` is answered.
+    recv_until(&received, |m| m["id"] == 0);
+    send(
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "session/new",
+        "params": {"cwd": "/tmp", "mcpServers": []}}),
+    );
+    assert_eq!(
+        recv_until(&received, |m| m["id"] == 1)[0]["result"]["sessionId"],
+        "sess_1"
+    );
+    send(
+        serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "session/prompt",
+        "params": {"sessionId": "sess_1", "prompt": [{"type": "text", "text": "release"}]}}),
+    );
+    // The markdown notes arrive with their absolute path; then the client cancels.
+    let start = recv_until(&received, |m| {
+        m["params"]["update"]["plan"]["type"] == "markdown"
+    });
+    let notes = &start.last().unwrap()["params"]["update"]["plan"];
+    assert_eq!(notes["path"], "/tmp/release-notes.md");
+    send(
+        serde_json::json!({"jsonrpc": "2.0", "method": "session/cancel", "params": {"sessionId": "sess_1"}}),
+    );
+    let rest = recv_until(&received, |m| m["id"] == 2);
+    assert_eq!(rest.last().unwrap()["result"]["stopReason"], "cancelled");
+    let release = rest
+        .iter()
+        .rev()
+        .find(|m| m["params"]["update"]["plan"]["planId"] == "release")
+        .expect("the cancelled release plan");
+    // Nothing is left pending or in progress (v1 shows `cancelled` as
+    // completed, marked), and the turn stopped before publishing.
+    let entries = release["params"]["update"]["plan"]["entries"]
+        .as_array()
+        .unwrap();
+    assert!(
+        entries.iter().all(|e| e["status"] == "completed"),
+        "{release}"
+    );
+    assert_eq!(entries[2]["content"], "Publish the crates (cancelled)");
+    // The agent keeps serving: a new prompt runs a whole turn.
+    send(
+        serde_json::json!({"jsonrpc": "2.0", "id": 3, "method": "session/prompt",
+        "params": {"sessionId": "sess_1", "prompt": [{"type": "text", "text": "again"}]}}),
+    );
+    let again = recv_until(&received, |m| m["id"] == 3);
+    assert_eq!(again.last().unwrap()["result"]["stopReason"], "end_turn");
 }
 
 #[test]

@@ -28,6 +28,7 @@ pub use agent::check::Violation;
 pub use agent::initialize::InitializeRequest;
 pub use agent::run::{PlanRun, Step, StepError, Steps};
 pub use agent::sender::{Fallback, PlanSender, View};
+pub use agent::sessions::SessionPlans;
 pub use agent::static_stream::StaticStream;
 pub use agent::static_update::StaticUpdate;
 pub use client::board::{Applied, Changes, PlanBoard, SessionBoards, TrackedPlan};

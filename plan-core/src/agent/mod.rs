@@ -5,5 +5,6 @@ pub(crate) mod check;
 pub(crate) mod initialize;
 pub(crate) mod run;
 pub(crate) mod sender;
+pub(crate) mod sessions;
 pub(crate) mod static_stream;
 pub(crate) mod static_update;

@@ -1,11 +1,71 @@
-//! plan-core inside the official Rust SDK (`agent-client-protocol` 5.0.0):
+//! plan-core inside the official Rust SDK (`agent-client-protocol` 5.0.x):
 //! our notification is a JSON-RPC notification the SDK sends and receives
-//! as it is, and the SDK's `initialize` request shapes a [`PlanSender`].
+//! as it is, the SDK's `initialize` request shapes the plan state of a
+//! connection, the SDK's session ids are ours, and plan-core's errors are
+//! the SDK's.
 //!
-//! An agent on the SDK sends a plan with `connection.send_notification(..)`
-//! and no conversion by hand; a client registers a handler for
-//! [`SessionNotification`] and receives `session/update` in our types (other
-//! updates arrive as [`SessionUpdate::Other`](crate::SessionUpdate::Other)).
+//! # Adding plans to an agent on the SDK
+//!
+//! Four lines of an agent you already have: a [`SessionPlans`] for the
+//! connection, told what the client said in `initialize`; each plan made by
+//! it for the session and sent through the SDK's connection as it is.
+//!
+//! ```no_run
+//! use agent_client_protocol::schema::ProtocolVersion;
+//! use agent_client_protocol::v1::schema::{
+//!     InitializeRequest, InitializeResponse, PromptRequest, PromptResponse, StopReason,
+//! };
+//! use agent_client_protocol::{Agent, ConnectTo};
+//! use plan_core::{PlanId, SessionPlans, plan};
+//!
+//! async fn serve(transport: impl ConnectTo<Agent> + 'static) -> agent_client_protocol::Result<()> {
+//! let plans = SessionPlans::new();                 // one per connection
+//! Agent
+//!     .v1()
+//!     .on_receive_request(
+//!         {
+//!             let plans = plans.clone();            // handlers share it
+//!             async move |initialize: InitializeRequest, responder, _connection| {
+//!                 plans.initialize(&initialize);    // what this client reads
+//!                 responder.respond(InitializeResponse::new(ProtocolVersion::V1))
+//!             }
+//!         },
+//!         agent_client_protocol::on_receive_request!(),
+//!     )
+//!     .on_receive_request(
+//!         async move |prompt: PromptRequest, responder, connection| {
+//!             let id = PlanId::new(format!("turn-{}", prompt.prompt.len()))?; // `?`: our errors are the SDK's
+//!             let plan = plan! { id: { id }, items: [high in_progress "Analyze"] };
+//!             connection.send_notification(plans.update(&prompt.session_id, plan))?;
+//!             responder.respond(PromptResponse::new(StopReason::EndTurn))
+//!         },
+//!         agent_client_protocol::on_receive_request!(),
+//!     )
+//!     .connect_to(transport) // `Stdio::new()`, with the SDK's `stdio` feature
+//!     .await
+//! }
+//! ```
+//!
+//! `examples/sdk_agent.rs` in the repository is a whole agent on this API
+//! (steps declared with `#[derive(Steps)]`, a markdown plan with its path,
+//! `session/cancel`), and `tests/sdk_peers.rs` drives it with our client.
+//! Keep one [`SessionPlans`] per connection (or one
+//! [`PlanSender`](crate::PlanSender) per session) for as long as the
+//! session lives: it keeps the live plans that the v1 view is drawn from.
+//!
+//! # What the feature asks of your SDK
+//!
+//! It depends on `agent-client-protocol` `~5.0.0` and
+//! `agent-client-protocol-schema` `~1.15.1` with the SDK features
+//! `unstable_plan_operations` (the v1 `plan` capability and plan types the
+//! conversions read) and `unstable_protocol_v2` (the v2 `initialize` and
+//! session ids). Cargo features add up, so your SDK gets both turned on.
+//! The range is a patch range because the SDK's `unstable_*` API may change
+//! in a minor release (its stability policy); a newer minor SDK needs a new
+//! plan-core release. Reach the SDK's types through its re-exports
+//! (`agent_client_protocol::v1::schema`, `::v2::schema`), as the SDK asks.
+//!
+//! # The notification both ways
 //!
 //! ```
 //! use agent_client_protocol::{JsonRpcMessage, UntypedMessage};
@@ -20,12 +80,17 @@
 //! # Ok::<(), agent_client_protocol::Error>(())
 //! ```
 //!
-//! [`PlanSender`]: crate::PlanSender
+//! A client registers a handler for [`SessionNotification`] and receives
+//! `session/update` in our types (other updates arrive as
+//! [`SessionUpdate::Other`](crate::SessionUpdate::Other)).
+//!
+//! [`SessionPlans`]: crate::SessionPlans
 
+use agent_client_protocol::v1::schema as v1;
+use agent_client_protocol::v2::schema as v2;
 use agent_client_protocol::{
     Error as SdkError, JsonRpcMessage, JsonRpcNotification, UntypedMessage,
 };
-use agent_client_protocol_schema::{v1, v2};
 use serde_json::Value;
 
 use crate::agent::initialize::InitializeRequest;

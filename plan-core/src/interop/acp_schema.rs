@@ -18,8 +18,16 @@
 //! it gives none. The SDK's own reader likewise ignores a `path` in JSON;
 //! the content, which names the plan in full, is what its clients show.
 //!
+//! An agent on the SDK reaches these types through the SDK's re-exports
+//! (`agent_client_protocol::v1::schema`, `::v2::schema`), as the SDK asks;
+//! with `acp-schema` alone they are `agent_client_protocol_schema::v1` and
+//! `::v2`, the same types.
+//!
 //! ```
-//! use agent_client_protocol_schema::v1 as acp;
+//! # #[cfg(feature = "acp")]
+//! use agent_client_protocol::v1::schema as acp;
+//! # #[cfg(not(feature = "acp"))]
+//! # use agent_client_protocol_schema::v1 as acp;
 //! use plan_core::{SessionUpdate, plan};
 //!
 //! // An agent on the official SDK declares its plan with `plan!`...
