@@ -32,9 +32,12 @@
 use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Write};
-use std::process::{Command, ExitCode, Stdio};
+use std::process::ExitCode;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
+
+mod agent_process;
+use agent_process::AgentProcess;
 
 use plan_core::{Applied, ProtocolVersion, SessionBoards, Spelling, TerminalStyle, render_board};
 use serde_json::{Value, json};
@@ -367,16 +370,8 @@ pub fn client(
         .command
         .split_first()
         .ok_or("no agent command to start")?;
-    let mut child = Command::new(program)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .map_err(|e| format!("cannot start `{program}`: {e}"))?;
-    let (Some(agent_in), Some(agent_out)) = (child.stdin.take(), child.stdout.take()) else {
-        unreachable!("both were piped")
-    };
+    let (agent, agent_in, agent_out) =
+        AgentProcess::start(program, args).map_err(|e| format!("cannot start `{program}`: {e}"))?;
     let outcome = drive(
         options,
         BufReader::new(agent_out),
@@ -386,27 +381,15 @@ pub fn client(
         style,
         live,
     );
-    // The turn is over: its input closed, the agent should exit. One that
-    // failed is not waited for.
+    // `drive` closed the agent's input. After a good turn the agent should
+    // exit on its own; one that failed gets a moment. Then its process group
+    // goes (see `agent_process.rs`).
     let grace = if outcome.is_ok() {
         Duration::from_secs(5)
     } else {
-        Duration::ZERO
+        Duration::from_millis(200)
     };
-    let deadline = std::time::Instant::now() + grace;
-    loop {
-        match child.try_wait() {
-            Ok(Some(_)) => break,
-            Ok(None) if std::time::Instant::now() < deadline => {
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                break;
-            }
-        }
-    }
+    agent.end(grace);
     outcome
 }
 

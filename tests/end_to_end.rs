@@ -491,3 +491,60 @@ fn an_agent_that_requires_authentication_is_explained_and_authenticated_with_aut
         "{reason}"
     );
 }
+
+/// Whether process `pid` is gone: no such process, or a zombie (dead; the
+/// container's init may not reap it).
+#[cfg(target_os = "linux")]
+fn process_gone(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        // The state follows the command name, which is in parentheses.
+        Ok(stat) => stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| rest.starts_with('Z')),
+    }
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn the_board_ends_its_agents_children_when_the_agent_fails_or_goes_quiet() {
+    // An agent that starts a child which would outlive it, then goes quiet
+    // (the board's timeout) or exits at once (the agent died). Either way
+    // the board ends the agent's whole process group before it returns.
+    // (Signals to the board: tests/scripts/board-ends-its-agent.sh, in .ci/run.)
+    for (how, tail) in [("quiet", "exec cat > /dev/null"), ("dies", "exit 0")] {
+        let dir =
+            std::env::temp_dir().join(format!("plan-board-child-{}-{how}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pid_file = dir.join("child.pid");
+        let script = format!("sleep 1000 & echo $! > '{}'; {tail}", pid_file.display());
+        let options = board::Options {
+            command: vec!["sh".into(), "-c".into(), script],
+            timeout: Duration::from_secs(1),
+            ..board::Options::default()
+        };
+        let (done, outcome) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let (mut out, mut err) = (Vec::new(), Vec::new());
+            let result = board::client(
+                &options,
+                &mut out,
+                &mut err,
+                plan_core::TerminalStyle::PLAIN,
+                false,
+            );
+            let _ = done.send(result);
+        });
+        let result = outcome
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the board gave up in time");
+        assert!(result.is_err(), "{how}: {result:?}");
+        let child = std::fs::read_to_string(&pid_file).unwrap();
+        let child = child.trim();
+        assert!(
+            process_gone(child),
+            "{how}: the agent's child {child} outlived the board"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
