@@ -2,6 +2,19 @@
 //! benchmarks share. The other helpers in `tests/common/` are modules each
 //! test includes (`mod common;`, `#[path = "common/talk.rs"] mod talk;`).
 
+/// The README's examples, compiled and run as this library's doc tests (with
+/// the harness's dev-dependencies: the `fixtures` feature among them), so
+/// every example a reader could copy from the front page is checked.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeExamples;
+
+/// The examples and figures pages' code blocks (`docs/`): shell and text
+/// only today; a Rust block added there is compiled too.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/examples.md")]
+pub struct DocsExamples;
+
 use plan_core::{PlanContent, PlanEntry, PlanId, Priority, StaticUpdate, Status, plan, plan_json};
 
 /// One four-step plan, handed to `plan!` or `plan_json!` as the same tokens.
