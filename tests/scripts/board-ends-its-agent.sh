@@ -9,7 +9,14 @@
 set -euo pipefail
 board=$1
 work=$(mktemp -d)
-trap 'pkill -f "sleep 1000" 2>/dev/null; rm -rf "$work"' EXIT
+# On the way out, whatever a failed check left running (only our agents' children).
+cleanup() {
+  for pid_file in "$work"/*.pid; do
+    [ -s "$pid_file" ] && kill "$(cat "$pid_file")" 2>/dev/null
+  done
+  rm -rf "$work"
+}
+trap 'cleanup || true' EXIT
 
 # The agent: starts a child that would sleep for ever, writes its pid, then
 # either reads for ever (`hang`) or exits (`die`).
@@ -67,5 +74,4 @@ for signal in INT TERM; do
   [ "$status" -ge 128 ] || fail "$signal: the board exited $status, not by the signal"
   child_gone "$work/$signal.pid" "$signal"
 done
-pkill -f "$work/" 2>/dev/null || true # nothing should be left; if it is, not for ever
 echo "board-ends-its-agent: ok (timeout, agent death, SIGINT, SIGTERM)"
