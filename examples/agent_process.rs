@@ -1,5 +1,6 @@
-//! The agent a client starts, and how the client ends it: a client ends
-//! what it started, children included, on every way out.
+//! The agent a client starts, how the client reads it and answers its
+//! requests, and how the client ends it: a client ends what it started,
+//! children included, on every way out.
 //!
 //! On Unix the agent runs in a process group of its own (it and everything
 //! it starts, unless they leave the group). When the client is done it
@@ -12,9 +13,51 @@
 //! client's standard error open, so `out=$(board -- agent 2>&1)` would never
 //! return.) Elsewhere the agent alone is killed.
 
-use std::io;
+use std::io::{self, BufRead};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// The agent's output as a channel of lines, read on a thread of its own
+/// (not scoped: an agent that never closes its output must not keep the
+/// client waiting; the thread ends when the output does).
+pub(crate) fn lines(agent_out: impl BufRead + Send + 'static) -> mpsc::Receiver<Vec<u8>> {
+    let (sender, inbox) = mpsc::channel();
+    std::thread::spawn(move || {
+        for read in agent_out.split(b'\n') {
+            let Ok(bytes) = read else { break };
+            if sender.send(bytes).is_err() {
+                break;
+            }
+        }
+    });
+    inbox
+}
+
+/// The client's answer to a request of the agent: a permission request is
+/// rejected (a reject option if offered, else `cancelled`); any other
+/// method is not served.
+pub(crate) fn answer_request(id: &Value, method: &str, params: &Value) -> Value {
+    if method == "session/request_permission" {
+        let offered = params["options"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        let reject = offered
+            .iter()
+            .find(|o| o["kind"].as_str().is_some_and(|k| k.starts_with("reject")));
+        let outcome = match reject {
+            Some(option) => json!({ "outcome": "selected", "optionId": option["optionId"] }),
+            None => json!({ "outcome": "cancelled" }),
+        };
+        json!({ "jsonrpc": "2.0", "id": id, "result": { "outcome": outcome } })
+    } else {
+        let message = format!("`{method}` is not served by this client");
+        json!({ "jsonrpc": "2.0", "id": id, "error": { "code": -32601, "message": message } })
+    }
+}
 
 /// How long the group has between `SIGTERM` and `SIGKILL`.
 const TERMINATE_GRACE: Duration = Duration::from_secs(1);

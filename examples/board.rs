@@ -449,20 +449,9 @@ pub fn drive<R: BufRead + Send + 'static, W: Write>(
     style: TerminalStyle,
     live: bool,
 ) -> Result<(), String> {
-    // Not a scoped thread: an agent that never closes its output must not
-    // keep the client waiting; the thread ends when the agent's output does.
-    let (sender, inbox) = mpsc::channel();
-    std::thread::spawn(move || {
-        for read in agent_out.split(b'\n') {
-            let Ok(bytes) = read else { break };
-            if sender.send(bytes).is_err() {
-                break;
-            }
-        }
-    });
     let mut client = Client {
         options,
-        inbox,
+        inbox: agent_process::lines(agent_out),
         agent_in,
         boards: if options.strict {
             SessionBoards::new().strict()
@@ -695,28 +684,19 @@ impl<W: Write> Client<'_, W> {
         params: &Value,
         err: &mut impl Write,
     ) -> Result<(), String> {
-        let answer = if method == "session/request_permission" {
-            let offered = params["options"].as_array().cloned().unwrap_or_default();
-            let reject = offered
-                .iter()
-                .find(|o| o["kind"].as_str().is_some_and(|k| k.starts_with("reject")));
-            let outcome = match reject {
-                Some(option) => json!({ "outcome": "selected", "optionId": option["optionId"] }),
-                None => json!({ "outcome": "cancelled" }),
-            };
+        let answer = agent_process::answer_request(id, method, params);
+        if method == "session/request_permission" {
+            let outcome = &answer["result"]["outcome"];
             let _ = writeln!(
                 err,
                 "board: the agent asked for permission; answered {outcome}"
             );
-            json!({ "jsonrpc": "2.0", "id": id, "result": { "outcome": outcome } })
         } else {
             let _ = writeln!(
                 err,
                 "board: the agent asked for `{method}`, which this client does not serve"
             );
-            let message = format!("`{method}` is not served by this client");
-            json!({ "jsonrpc": "2.0", "id": id, "error": { "code": -32601, "message": message } })
-        };
+        }
         self.send(&answer)
     }
 

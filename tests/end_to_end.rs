@@ -8,7 +8,10 @@ mod agent;
 #[allow(dead_code, unreachable_pub)]
 #[path = "../examples/board.rs"]
 mod board;
-#[allow(dead_code, unreachable_pub)]
+// check.rs and board.rs each have the examples' `agent_process` module
+// (each example is its own crate); included side by side here, it is two
+// modules, which is harmless.
+#[allow(dead_code, unreachable_pub, clippy::duplicate_mod)]
 #[path = "../examples/check.rs"]
 mod check;
 mod common;

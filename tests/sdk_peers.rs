@@ -10,6 +10,12 @@ mod agent;
 #[allow(dead_code, unreachable_pub)]
 #[path = "../examples/board.rs"]
 mod board;
+// check.rs and board.rs each have the examples' `agent_process` module
+// (each example is its own crate); included side by side here, it is two
+// modules, which is harmless.
+#[allow(dead_code, unreachable_pub, clippy::duplicate_mod)]
+#[path = "../examples/check.rs"]
+mod check;
 #[allow(dead_code, unreachable_pub)]
 #[path = "../examples/sdk_agent.rs"]
 mod sdk_agent;
@@ -457,4 +463,40 @@ fn a_sender_is_shaped_by_the_sdks_initialize_request_in_one_call() {
         sent.to_json(plan_core::Spelling::Acp).contains("cancelled"),
         "v2 carries `cancelled`"
     );
+}
+
+#[test]
+fn the_sdk_agent_passes_the_conformance_check_for_every_kind_of_client() {
+    // `check --cancel -- sdk_agent`, with the agent on a thread.
+    let options = check::conformance::Options {
+        cancel: true,
+        timeout: Duration::from_secs(20),
+        ..check::conformance::Options::default()
+    };
+    let runs = bounded(move || {
+        plan_core::ClientKind::ALL
+            .into_iter()
+            .map(|kind| {
+                let (sdk_reads, to_agent) = io::pipe().unwrap();
+                let (from_agent, sdk_writes) = io::pipe().unwrap();
+                std::thread::spawn(move || {
+                    futures::executor::block_on(sdk_agent::serve(
+                        lines_over(sdk_writes, sdk_reads),
+                        Duration::from_millis(50),
+                    ))
+                });
+                check::conformance::run_kind(kind, &options, BufReader::new(from_agent), to_agent)
+            })
+            .collect::<Vec<_>>()
+    });
+    let report = check::conformance::report_text(&check::conformance::Options::default(), &runs);
+    assert_eq!(check::conformance::exit_code(&runs), 0, "{report}");
+    for run in &runs {
+        assert_eq!(run.stop_reasons, ["end_turn", "cancelled"], "{report}");
+    }
+    // An SDK v1 agent answers a v2 offer with v1, reading the v1 keys the
+    // offer carries: judged as a v1 client with `plan` (its SDK drops `plan`,
+    // so it sends the v1 `plan`, which such a client reads).
+    assert_eq!(runs[2].answered, Some(1));
+    assert_eq!(runs[2].judged_as, plan_core::ClientKind::V1Plan);
 }

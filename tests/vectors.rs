@@ -408,3 +408,35 @@ fn a_type_change_replaces_the_whole_plan() {
     assert!(fields["zeta"].is_null());
     assert_eq!(board.plans().count(), 1);
 }
+
+#[test]
+fn a_blank_plan_id_is_kept_leniently_and_named_by_check() {
+    for (update, at) in [
+        (
+            r#"{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"  ","entries":[]}}"#,
+            "params.update.plan.planId",
+        ),
+        (
+            r#"{"sessionUpdate":"plan_removed","planId":""}"#,
+            "params.update.planId",
+        ),
+    ] {
+        let text = format!(
+            r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"s","update":{update}}}}}"#
+        );
+        assert!(
+            SessionNotification::from_json(&text).is_err(),
+            "strict reading refuses {update}"
+        );
+        let read = SessionNotification::from_json_lenient(&text).unwrap();
+        assert!(
+            read.skipped.iter().all(plan_core::Skipped::kept),
+            "{:?}",
+            read.skipped
+        );
+        let violations = read.value.check().unwrap_err();
+        assert_eq!(violations.len(), 1, "{violations:?}");
+        assert_eq!(violations[0].rule(), "blank-plan-id");
+        assert_eq!(violations[0].path(), at);
+    }
+}

@@ -69,6 +69,8 @@ impl Violation {
     /// - `pre-stable-file`: a `file` plan, which the protocol stabilized on
     ///   2026-11-20 no longer has (send `markdown` with a `path`);
     /// - `absolute-path`: a markdown `path` that is not absolute (only a
+    ///   message read leniently can hold one);
+    /// - `blank-plan-id`: a plan id that is empty or white space (only a
     ///   message read leniently can hold one).
     pub const RULES: &'static [&'static str] = &{
         let mut names = [""; rules::CHECK_RULES.len()];
@@ -197,8 +199,20 @@ impl Checker {
             SessionUpdate::Plan(plan) => {
                 self.entries(&plan.entries, true, &at.key(rules::KEY_ENTRIES));
             }
-            SessionUpdate::PlanUpdate { plan, .. } => self.plan(plan, v1, &at.key(rules::KEY_PLAN)),
-            SessionUpdate::PlanRemoved { .. } | SessionUpdate::Other(_) => {}
+            SessionUpdate::PlanUpdate { plan, .. } => {
+                let at = at.key(rules::KEY_PLAN);
+                self.plan_id(plan.id().as_str(), &at);
+                self.plan(plan, v1, &at);
+            }
+            SessionUpdate::PlanRemoved { id, .. } => self.plan_id(id.as_str(), at),
+            SessionUpdate::Other(_) => {}
+        }
+    }
+
+    /// A blank plan id (a lenient reader keeps one, as the SDKs do).
+    fn plan_id(&mut self, id: &str, at: &Path<'_>) {
+        if let Err(problem) = rules::check_plan_id(id) {
+            self.report(&at.key(rules::KEY_PLAN_ID), rules::RULE_BLANK_ID, problem);
         }
     }
 

@@ -223,8 +223,15 @@ pub(crate) const RULE_PATH: CheckRule = CheckRule {
     fallback: None,
 };
 
+/// A plan id that is empty or white space.
+pub(crate) const RULE_BLANK_ID: CheckRule = CheckRule {
+    name: "blank-plan-id",
+    forbids: "a plan id that is empty or only white space (the SDKs keep it; a strict reader refuses the message, and no client can tell such plans apart)",
+    fallback: None,
+};
+
 /// Every rule a checker applies, in the order the documentation lists them.
-pub(crate) const CHECK_RULES: [CheckRule; 8] = [
+pub(crate) const CHECK_RULES: [CheckRule; 9] = [
     RULE_BLANK_CONTENT,
     RULE_RESERVED_NAME,
     RULE_NO_OPT_IN,
@@ -233,6 +240,7 @@ pub(crate) const CHECK_RULES: [CheckRule; 8] = [
     RULE_V2_NO_V1_PLAN,
     RULE_FILE_PLAN,
     RULE_PATH,
+    RULE_BLANK_ID,
 ];
 
 /// The one wording for a `file` plan where one is being written (`plan!`,

@@ -1,0 +1,356 @@
+//! `check -- AGENT` (examples/conformance.rs), held to agents whose faults
+//! are known: our own agent is clean under every kind of client, and a
+//! deliberately broken agent, one switch per fault, has each fault reported
+//! by its rule under the kinds it reaches, and nothing else. Each agent runs
+//! on a thread behind OS pipes; every run is bounded by the check's timeout
+//! and the test's.
+
+#[allow(dead_code, unreachable_pub)]
+#[path = "../examples/agent.rs"]
+mod agent;
+#[allow(dead_code, unreachable_pub)]
+#[path = "../examples/check.rs"]
+mod check;
+
+use std::io::{self, BufRead, BufReader, Write};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use check::conformance::{self, KindRun, Options};
+use plan_core::{ClientKind, InitializeRequest, PlanSender, ProtocolVersion, Spelling, plan};
+use serde_json::{Value, json};
+
+/// Runs `agent` (reading the client's lines, writing its own) once per kind
+/// of client, as `check -- AGENT` does with a process.
+fn check_agent<A>(agent: A, options: &Options) -> Vec<KindRun>
+where
+    A: Fn(BufReader<io::PipeReader>, io::PipeWriter) + Clone + Send + 'static,
+{
+    let options = options.clone();
+    let (done, result) = mpsc::channel();
+    std::thread::spawn(move || {
+        let runs: Vec<KindRun> = ClientKind::ALL
+            .into_iter()
+            .map(|kind| {
+                let (agent_reads, to_agent) = io::pipe().unwrap();
+                let (from_agent, agent_writes) = io::pipe().unwrap();
+                let agent = agent.clone();
+                std::thread::spawn(move || agent(BufReader::new(agent_reads), agent_writes));
+                conformance::run_kind(kind, &options, BufReader::new(from_agent), to_agent)
+            })
+            .collect();
+        let _ = done.send(runs);
+    });
+    result
+        .recv_timeout(Duration::from_mins(2))
+        .expect("the check ended in time")
+}
+
+/// Each kind's findings as rule names, `kind: rule`, sorted.
+fn rules(runs: &[KindRun]) -> Vec<String> {
+    let mut found: Vec<String> = runs
+        .iter()
+        .flat_map(|run| {
+            run.findings
+                .iter()
+                .map(|f| format!("{}: {}", conformance::slug(run.kind), f.rule))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+fn quick() -> Options {
+    Options {
+        timeout: Duration::from_secs(1),
+        ..Options::default()
+    }
+}
+
+#[test]
+fn our_agent_is_clean_for_every_kind_of_client_with_and_without_a_cancel() {
+    let options = Options {
+        cancel: true,
+        timeout: Duration::from_secs(20),
+        ..Options::default()
+    };
+    let runs = check_agent(
+        |input, out| {
+            let options = agent::Options {
+                pause: Duration::from_millis(20),
+                ..agent::Options::default()
+            };
+            let _ = agent::serve(input, out, io::sink(), options);
+        },
+        &options,
+    );
+    let report = conformance::report_text(&options, &runs);
+    assert_eq!(conformance::exit_code(&runs), 0, "{report}");
+    for run in &runs {
+        assert_eq!(run.stop_reasons, ["end_turn", "cancelled"], "{report}");
+        assert_eq!(run.judged_as, run.kind);
+        // Plans were sent, and checked, in every kind.
+        assert!(
+            run.transcript
+                .iter()
+                .filter(|l| l.contains("\"plan"))
+                .count()
+                > 5
+        );
+    }
+}
+
+/// One fault each; `None` is a correct agent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fault {
+    None,
+    /// `plan_update` to a v1 client that did not send `plan`.
+    PlanUpdateWithoutOptIn,
+    /// `cancelled` to a v1 client (in `plan_update`, or in the v1 `plan`).
+    CancelledToV1,
+    /// A `file` plan (to a client of plan operations).
+    FilePlan,
+    /// A markdown plan whose `path` is relative.
+    RelativePath,
+    /// The turn never ends.
+    NoTurnEnd,
+    /// A line that is not JSON.
+    MalformedLine,
+    /// v2: the prompt is never answered (the turn ends with `idle` all the same).
+    Unanswered,
+    /// The agent exits before answering `initialize`.
+    ExitsAtOnce,
+}
+
+/// A small ACP agent (v1 and v2) that sends one plan through `PlanSender`
+/// per prompt, and then does what `fault` says, written by hand.
+fn broken_agent(fault: Fault, input: impl BufRead, mut out: impl Write) {
+    let mut write = |message: &dyn std::fmt::Display| {
+        let _ = writeln!(out, "{message}");
+        let _ = out.flush();
+    };
+    let mut client = None::<InitializeRequest>;
+    for line in input.lines().map_while(Result::ok) {
+        let Ok(message) = serde_json::from_str::<Value>(&line) else {
+            continue;
+        };
+        let (id, params) = (message["id"].clone(), &message["params"]);
+        let respond = |result: Value| json!({"jsonrpc": "2.0", "id": id, "result": result});
+        match message["method"].as_str().unwrap_or_default() {
+            "initialize" if fault == Fault::ExitsAtOnce => return,
+            "initialize" => {
+                let request = InitializeRequest::from_value(params.clone()).unwrap();
+                let version = request.negotiated().number();
+                client = Some(request);
+                write(&respond(
+                    json!({"protocolVersion": version, "agentCapabilities": {}}),
+                ));
+            }
+            "session/new" => write(&respond(json!({"sessionId": "sess_1"}))),
+            "session/prompt" => {
+                let init = client.clone().expect("initialize came first");
+                let mut sender = PlanSender::for_client("sess_1", &init);
+                let v2 = sender.protocol() == ProtocolVersion::V2;
+                if v2 && fault != Fault::Unanswered {
+                    write(&respond(json!({"messageId": "msg_1"})));
+                }
+                let plan = sender.update(
+                    plan! { id: "p", items: [high in_progress "Analyze", low pending "Ship"] },
+                );
+                write(&plan.to_json(Spelling::Acp));
+                let raw = |update: Value| json!({"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "sess_1", "update": update}});
+                let items = |status: &str| json!({"type": "items", "planId": "p", "entries": [{"content": "Ship", "priority": "low", "status": status}]});
+                let operations = sender.supports_plan_operations();
+                match fault {
+                    Fault::PlanUpdateWithoutOptIn if !operations => {
+                        write(&raw(
+                            json!({"sessionUpdate": "plan_update", "plan": items("pending")}),
+                        ));
+                    }
+                    Fault::CancelledToV1 if !v2 && operations => {
+                        write(&raw(
+                            json!({"sessionUpdate": "plan_update", "plan": items("cancelled")}),
+                        ));
+                    }
+                    Fault::CancelledToV1 if !v2 => {
+                        let entries =
+                            json!([{"content": "Ship", "priority": "low", "status": "cancelled"}]);
+                        write(&raw(json!({"sessionUpdate": "plan", "entries": entries})));
+                    }
+                    Fault::FilePlan if operations => {
+                        let file =
+                            json!({"type": "file", "planId": "f", "uri": "file:///tmp/PLAN.md"});
+                        write(&raw(json!({"sessionUpdate": "plan_update", "plan": file})));
+                    }
+                    Fault::RelativePath if operations => {
+                        let markdown = json!({"type": "markdown", "planId": "m", "content": "# Plan", "path": "docs/PLAN.md"});
+                        write(&raw(
+                            json!({"sessionUpdate": "plan_update", "plan": markdown}),
+                        ));
+                    }
+                    Fault::MalformedLine => write(&"this line is not JSON"),
+                    _ => {}
+                }
+                if fault == Fault::NoTurnEnd {
+                    continue;
+                }
+                if v2 {
+                    write(&raw(
+                        json!({"sessionUpdate": "state_update", "state": "idle", "stopReason": "end_turn"}),
+                    ));
+                } else {
+                    write(&respond(json!({"stopReason": "end_turn"})));
+                }
+            }
+            _ if !id.is_null() => write(&json!({"jsonrpc": "2.0", "id": id,
+                "error": {"code": -32601, "message": "method not found"}})),
+            _ => {}
+        }
+    }
+}
+
+fn check_fault(fault: Fault) -> Vec<KindRun> {
+    check_agent(move |input, out| broken_agent(fault, input, out), &quick())
+}
+
+#[test]
+fn the_correct_agent_of_the_broken_family_is_clean() {
+    let runs = check_fault(Fault::None);
+    assert_eq!(
+        rules(&runs),
+        Vec::<String>::new(),
+        "{}",
+        conformance::report_text(&quick(), &runs)
+    );
+    assert_eq!(conformance::exit_code(&runs), 0);
+}
+
+#[test]
+fn each_fault_is_reported_by_its_rule_under_the_kinds_it_reaches_and_nothing_else() {
+    for (fault, expected) in [
+        (Fault::PlanUpdateWithoutOptIn, &["v1: v1-no-opt-in"][..]),
+        (
+            Fault::CancelledToV1,
+            &["v1-plan: v1-values", "v1: v1-values"],
+        ),
+        (
+            Fault::FilePlan,
+            &["v1-plan: pre-stable-file", "v2: pre-stable-file"],
+        ),
+        (
+            Fault::RelativePath,
+            &["v1-plan: absolute-path", "v2: absolute-path"],
+        ),
+        (
+            Fault::NoTurnEnd,
+            &["v1-plan: turn-end", "v1: turn-end", "v2: turn-end"],
+        ),
+        (
+            Fault::MalformedLine,
+            &["v1-plan: json-rpc", "v1: json-rpc", "v2: json-rpc"],
+        ),
+        (Fault::Unanswered, &["v2: unanswered-request"]),
+    ] {
+        let runs = check_fault(fault);
+        let report = conformance::report_text(&quick(), &runs);
+        assert_eq!(rules(&runs), expected, "{fault:?}:\n{report}");
+        assert_eq!(conformance::exit_code(&runs), 1, "{fault:?}");
+        for finding in runs.iter().flat_map(|r| &r.findings) {
+            assert!(!finding.message.is_empty(), "{fault:?}: {finding:?}");
+        }
+    }
+}
+
+#[test]
+fn a_finding_names_its_line_path_and_fix_as_check_does() {
+    let runs = check_fault(Fault::CancelledToV1);
+    let run = runs.iter().find(|r| r.kind == ClientKind::V1Plan).unwrap();
+    let finding = &run.findings[0];
+    assert_eq!(finding.path, "params.update.plan.entries[0].status");
+    assert!(
+        finding
+            .fix
+            .as_deref()
+            .is_some_and(|fix| fix.contains("completed")),
+        "{finding:?}"
+    );
+    // The line is the transcript's: the raw plan_update with `cancelled`.
+    assert!(run.transcript[finding.line - 1].contains("\"cancelled\""));
+    let text = conformance::report_text(&quick(), &runs);
+    assert!(
+        text.contains(&format!(
+            "  v1-plan.ndjson:{}: at `params.update.plan.entries[0].status`: ",
+            finding.line
+        )),
+        "{text}"
+    );
+    let json = conformance::report_json(&quick(), &runs);
+    assert_eq!(json["exit"], 1);
+    assert_eq!(json["kinds"][1]["findings"][0]["rule"], "v1-values");
+}
+
+#[test]
+fn an_agent_that_exits_at_once_could_not_be_driven_and_says_why() {
+    let runs = check_fault(Fault::ExitsAtOnce);
+    assert_eq!(conformance::exit_code(&runs), 2);
+    for run in &runs {
+        let reason = run.failure.as_deref().unwrap_or_default();
+        assert!(reason.contains("before answering `initialize`"), "{reason}");
+    }
+    assert!(conformance::report_text(&quick(), &runs).contains("could not be driven"));
+}
+
+#[test]
+fn a_recorded_transcript_is_a_fixture_include_plan_stream_accepts() {
+    // The committed recording was written by `check --record` (its `cwd`
+    // written as `/work`, the session id as `sess_recorded`); `include_plan_stream!`
+    // checks it at compile time.
+    const RECORDED: plan_core::StaticStream =
+        plan_core::include_plan_stream!("fixtures/check-record/v1-plan.ndjson");
+    let options = Options {
+        timeout: Duration::from_secs(20),
+        ..Options::default()
+    };
+    let runs = check_agent(
+        |input, out| {
+            let options = agent::Options {
+                pause: Duration::ZERO,
+                ..agent::Options::default()
+            };
+            let _ = agent::serve(input, out, io::sink(), options);
+        },
+        &options,
+    );
+    let run = runs.iter().find(|r| r.kind == ClientKind::V1Plan).unwrap();
+    // What varies between runs: the working directory and the session id.
+    let cwd = serde_json::to_string(&std::env::current_dir().unwrap()).unwrap();
+    let session = run
+        .transcript
+        .iter()
+        .find_map(|l| {
+            serde_json::from_str::<Value>(l).ok()?["result"]["sessionId"]
+                .as_str()
+                .map(str::to_owned)
+        })
+        .expect("a session");
+    let fresh: Vec<String> = run
+        .transcript
+        .iter()
+        .map(|l| {
+            l.replace(&cwd, "\"/work\"")
+                .replace(&session, "sess_recorded")
+        })
+        .collect();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/check-record/v1-plan.ndjson");
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&path, fresh.join("\n") + "\n").unwrap();
+    }
+    let recorded: Vec<&str> = RECORDED.lines().to_vec();
+    assert_eq!(
+        recorded,
+        fresh,
+        "the agent's run changed: UPDATE_SNAPSHOTS=1 rewrites {}",
+        path.display()
+    );
+}
