@@ -298,14 +298,11 @@ pub fn run_kind<R: BufRead + Send + 'static, W: Write>(
     if let Err(reason) = talk.drive() {
         talk.run.failure = Some(reason);
     }
-    for (id, method) in std::mem::take(&mut talk.pending) {
-        talk.run.findings.push(Finding {
-            rule: rule::UNANSWERED.to_owned(),
-            line: 0,
-            path: String::new(),
-            message: format!("the client's `{method}` request (id {id}) was never answered; every JSON-RPC request gets a response"),
-            fix: None,
-        });
+    for (id, (method, line)) in std::mem::take(&mut talk.pending) {
+        let message = format!(
+            "the client's `{method}` request (id {id}) was never answered; every JSON-RPC request gets a response"
+        );
+        talk.find(rule::UNANSWERED, line, String::new(), message, None);
     }
     talk.run
 }
@@ -332,8 +329,8 @@ struct Conversation<'o, W> {
     inbox: mpsc::Receiver<Vec<u8>>,
     agent_in: W,
     run: KindRun,
-    /// The client's requests not answered yet: id and method.
-    pending: BTreeMap<u64, &'static str>,
+    /// The client's requests not answered yet: id, method, transcript line.
+    pending: BTreeMap<u64, (&'static str, usize)>,
     /// The prompt of the turn under way.
     prompt: Option<u64>,
 }
@@ -515,6 +512,7 @@ impl<W: Write> Conversation<'_, W> {
         message: String,
         fix: Option<String>,
     ) {
+        let fix = fix.or_else(|| fix_for(rule).map(str::to_owned));
         self.run.findings.push(Finding {
             rule: rule.to_owned(),
             line,
@@ -525,8 +523,9 @@ impl<W: Write> Conversation<'_, W> {
     }
 
     fn request(&mut self, id: u64, method: &'static str, params: &Value) -> Result<(), String> {
-        self.pending.insert(id, method);
-        self.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
+        self.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))?;
+        self.pending.insert(id, (method, self.run.transcript.len()));
+        Ok(())
     }
 
     fn send(&mut self, message: &Value) -> Result<(), String> {
@@ -649,6 +648,36 @@ impl<W: Write> Conversation<'_, W> {
             _ => Event::Other,
         }
     }
+}
+
+/// What a conforming agent does instead, for a rule whose finding carries no
+/// fix of its own (the version table's fallbacks carry theirs).
+pub fn fix_for(rule: &str) -> Option<&'static str> {
+    Some(match rule {
+        rule::JSON_RPC => {
+            "write one JSON-RPC 2.0 message per line, and answer only requests that await an answer"
+        }
+        rule::UNANSWERED => "answer every request, with a `result` or an `error`",
+        rule::TURN_END => {
+            "v1: answer `session/prompt` with a `stopReason` (`cancelled` after `session/cancel`); v2: send a `state_update` to `idle` with one"
+        }
+        rule::NEGOTIATION => {
+            "answer `initialize` with the client's `protocolVersion` when you speak it, else with the newest you speak"
+        }
+        rule::UNREADABLE | rule::LENIENT_DROPS => {
+            "send what the schema of the client's version allows (`PlanSender` writes nothing else)"
+        }
+        "acp-spelling" => "write the plan id as `planId`",
+        "reserved-name" => "prefix a name of your own with `_` (`_blocked`)",
+        "blank-content" | "blank-plan-id" => {
+            "say something: content and plan ids need a character that is not white space"
+        }
+        "absolute-path" => {
+            "send an absolute path (`/home/dev/PLAN.md`, `C:\\dev\\PLAN.md`), or none"
+        }
+        "v2-no-v1-plan" => "send `plan_update` with an `items` plan (`PlanSender` does)",
+        _ => return None,
+    })
 }
 
 /// `at `PATH`: WHAT` as (PATH, WHAT); anything else has no path.

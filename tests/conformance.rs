@@ -257,6 +257,10 @@ fn each_fault_is_reported_by_its_rule_under_the_kinds_it_reaches_and_nothing_els
         assert_eq!(conformance::exit_code(&runs), 1, "{fault:?}");
         for finding in runs.iter().flat_map(|r| &r.findings) {
             assert!(!finding.message.is_empty(), "{fault:?}: {finding:?}");
+            assert!(
+                finding.fix.is_some(),
+                "every finding says what to do: {finding:?}"
+            );
         }
     }
 }
