@@ -33,8 +33,7 @@ pub use agent::sessions::SessionPlans;
 pub use agent::static_stream::StaticStream;
 pub use agent::static_update::StaticUpdate;
 pub use client::board::{Applied, Changes, PlanBoard, SessionBoards, TrackedPlan};
-pub use client::markdown::{markdown_checklist, render_markdown};
-pub use client::progress::Progress;
+pub use client::markdown::render_markdown;
 pub use client::render::{TerminalStyle, render_board, render_board_plan, render_plan};
 pub use codec::custom::{CustomContentError, UnmappedValue};
 pub use codec::{Lenient, Skipped};
@@ -43,6 +42,7 @@ pub use error::{Error, ErrorKind};
 #[cfg_attr(docsrs, doc(cfg(feature = "acp-schema")))]
 pub use interop::acp_schema::ConversionError;
 pub use protocol::capabilities::{ClientCapabilities, PlanCapabilities};
+pub use protocol::checklist::markdown_checklist;
 pub use protocol::content::PlanContent;
 pub use protocol::entry::{PlanEntry, Priority, Status};
 pub use protocol::id::{
@@ -51,6 +51,7 @@ pub use protocol::id::{
 pub use protocol::meta::Meta;
 pub use protocol::names::{CustomName, NameError, ParseNameError, ReservedName};
 pub use protocol::notification::{METHOD, SessionNotification};
+pub use protocol::progress::Progress;
 pub use protocol::spelling::Spelling;
 pub use protocol::update::{OtherUpdate, Plan, SessionUpdate};
 pub use protocol::version::{ClientKind, ProtocolVersion};

@@ -4,12 +4,12 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use crate::client::progress::Progress;
 use crate::codec::Spelling;
 use crate::protocol::content::PlanContent;
 use crate::protocol::entry::{PlanEntry, Priority, Status};
 use crate::protocol::id::{PlanId, SessionId};
 use crate::protocol::notification::SessionNotification;
+use crate::protocol::progress::Progress;
 use crate::protocol::update::SessionUpdate;
 
 /// One step of a plan declared as a type: its content and priority, fixed at

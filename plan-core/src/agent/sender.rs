@@ -3,9 +3,9 @@
 use std::io::{self, Write};
 
 use crate::agent::initialize::InitializeRequest;
-use crate::client::markdown::markdown_checklist;
 use crate::codec::Spelling;
 use crate::protocol::capabilities::ClientCapabilities;
+use crate::protocol::checklist::markdown_checklist;
 use crate::protocol::content::PlanContent;
 use crate::protocol::entry::{PlanEntry, Priority, Status};
 use crate::protocol::id::{AbsolutePath, FileUri, PlanId, SessionId};

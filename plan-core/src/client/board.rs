@@ -4,7 +4,6 @@ use std::collections::HashMap;
 
 use serde_json::{Value, json};
 
-use crate::client::progress::Progress;
 use crate::codec::{Lenient, Spelling};
 use crate::error::Error;
 use crate::protocol::content::PlanContent;
@@ -12,6 +11,7 @@ use crate::protocol::entry::{PlanEntry, Status};
 use crate::protocol::id::{PlanId, SessionId};
 use crate::protocol::notification::METHOD;
 use crate::protocol::notification::SessionNotification;
+use crate::protocol::progress::Progress;
 use crate::protocol::update::SessionUpdate;
 
 /// The plans of one session, as a client shows them.

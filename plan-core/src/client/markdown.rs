@@ -1,47 +1,10 @@
-//! Plans and markdown: a checklist read as entries (for legacy clients), and
-//! any plan written as a markdown checklist (for logs and PR comments).
+//! Any plan written as a markdown checklist, for logs and PR comments (the
+//! other way, a checklist read as entries, is `protocol/checklist.rs`).
 
 use std::fmt::Write as _;
 
 use crate::protocol::content::PlanContent;
-use crate::protocol::entry::{PlanEntry, Priority, Status};
-
-/// Reads the task list of a markdown plan: every line `- [ ] task`,
-/// `- [x] task` (also `*`/`+` bullets, `[X]`, and indented items), in order.
-/// Checked items are completed, the rest pending; all are `medium` priority.
-///
-/// ```
-/// use plan_core::{markdown_checklist, Status};
-///
-/// let entries = markdown_checklist("## Steps\n- [x] Refactor module\n- [ ] Add tests\nNot a task");
-/// assert_eq!(entries.len(), 2);
-/// assert_eq!(entries[0].status, Status::Completed);
-/// assert_eq!(entries[1].content, "Add tests");
-/// ```
-pub fn markdown_checklist(markdown: &str) -> Vec<PlanEntry> {
-    markdown
-        .lines()
-        .filter_map(|line| {
-            let line = line.trim_start();
-            let rest = line
-                .strip_prefix(['-', '*', '+'])?
-                .strip_prefix(' ')?
-                .trim_start();
-            let (status, task) = if let Some(task) = rest.strip_prefix("[ ]") {
-                (Status::Pending, task)
-            } else if let Some(task) = rest
-                .strip_prefix("[x]")
-                .or_else(|| rest.strip_prefix("[X]"))
-            {
-                (Status::Completed, task)
-            } else {
-                return None;
-            };
-            let task = task.trim();
-            (!task.is_empty()).then(|| PlanEntry::new(task.to_owned(), Priority::Medium, status))
-        })
-        .collect()
-}
+use crate::protocol::entry::Status;
 
 /// Writes a plan as markdown: a heading with its id and progress, then a
 /// checklist (`- [x]` completed, `- [ ]` otherwise; the task in progress in
@@ -64,7 +27,7 @@ pub fn render_markdown(plan: &PlanContent) -> String {
     let mut out = String::new();
     match plan {
         PlanContent::Items { id, entries, .. } => {
-            let progress = crate::client::progress::Progress::of(entries);
+            let progress = crate::protocol::progress::Progress::of(entries);
             let _ = writeln!(out, "### {id} ({progress})\n");
             for entry in entries {
                 let text = &entry.content;
@@ -94,20 +57,4 @@ pub fn render_markdown(plan: &PlanContent) -> String {
         }
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn checklists_accept_the_usual_bullets_and_nothing_else() {
-        let text = "  * [X] done\n+ [ ]  spaced \n- [ ]\n-[ ] no space\n- [~] odd\n1. [ ] numbered\n- plain";
-        let entries = markdown_checklist(text);
-        let seen: Vec<(&str, &Status)> = entries.iter().map(|e| (&*e.content, &e.status)).collect();
-        assert_eq!(
-            seen,
-            [("done", &Status::Completed), ("spaced", &Status::Pending)]
-        );
-    }
 }

@@ -1,7 +1,6 @@
-//! The client's side: applying updates to boards, progress, and drawing plans
-//! for people.
+//! The client's side: applying updates to boards, and drawing plans for
+//! people.
 
 pub(crate) mod board;
 pub(crate) mod markdown;
-pub(crate) mod progress;
 pub(crate) mod render;

@@ -4,9 +4,9 @@ use std::fmt::Write as _;
 use std::io::IsTerminal;
 
 use crate::client::board::{Changes, PlanBoard, TrackedPlan};
-use crate::client::progress::Progress;
 use crate::protocol::content::PlanContent;
 use crate::protocol::entry::{PlanEntry, Priority, Status};
+use crate::protocol::progress::Progress;
 
 /// How to draw: with ANSI colours or as plain text, with or without
 /// clickable links.

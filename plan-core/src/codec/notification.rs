@@ -10,6 +10,24 @@ use crate::protocol::notification::{METHOD, SessionNotification};
 use crate::protocol::update::SessionUpdate;
 use crate::rules::{EnvelopeProblem, check_envelope};
 
+/// Framing, beside the `Wire` methods every type has.
+impl SessionNotification {
+    /// Writes the notification as one NDJSON line (compact JSON and `\n`),
+    /// the framing ACP uses over stdio, and flushes.
+    ///
+    /// # Errors
+    /// The writer's error; a closed pipe is `BrokenPipe`, never a panic.
+    pub fn write_line<W: std::io::Write>(
+        &self,
+        mut out: W,
+        spelling: Spelling,
+    ) -> std::io::Result<()> {
+        self.write_json(&mut out, spelling)?;
+        out.write_all(b"\n")?;
+        out.flush()
+    }
+}
+
 /// Writes the `params` object.
 pub(crate) struct Params<'a>(pub(crate) &'a SessionNotification, pub(crate) Spelling);
 

@@ -1,13 +1,20 @@
-//! The protocol's types: what a plan message is, with no JSON code. Reading
-//! and writing them is the codec's job (`crate::codec`).
+//! The protocol's types: what a plan message is, and what can be said of
+//! one without its JSON (progress, a markdown checklist's entries). JSON
+//! appears here only as data: what a type keeps as it came (`_meta`, a
+//! custom plan's fields, capabilities this crate does not know) and the
+//! serde impls of the checked strings, which delegate to their checks.
+//! Reading and writing messages is the codec's job (`crate::codec`), one
+//! layer up; nothing here calls it.
 
 pub(crate) mod capabilities;
+pub(crate) mod checklist;
 pub(crate) mod content;
 pub(crate) mod entry;
 pub(crate) mod id;
 pub(crate) mod meta;
 pub(crate) mod names;
 pub(crate) mod notification;
+pub(crate) mod progress;
 pub(crate) mod spelling;
 pub(crate) mod update;
 pub(crate) mod version;

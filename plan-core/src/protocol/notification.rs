@@ -2,7 +2,6 @@
 
 use crate::protocol::id::SessionId;
 use crate::protocol::meta::Meta;
-use crate::protocol::spelling::Spelling;
 use crate::protocol::update::SessionUpdate;
 
 /// The JSON-RPC method of every session update.
@@ -42,20 +41,5 @@ impl SessionNotification {
             update,
             meta: None,
         }
-    }
-
-    /// Writes the notification as one NDJSON line (compact JSON and `\n`),
-    /// the framing ACP uses over stdio, and flushes.
-    ///
-    /// # Errors
-    /// The writer's error; a closed pipe is `BrokenPipe`, never a panic.
-    pub fn write_line<W: std::io::Write>(
-        &self,
-        mut out: W,
-        spelling: Spelling,
-    ) -> std::io::Result<()> {
-        self.write_json(&mut out, spelling)?;
-        out.write_all(b"\n")?;
-        out.flush()
     }
 }

@@ -1,0 +1,156 @@
+//! The map is the territory: `docs/design.md` names every file of the two
+//! crates (and nothing that is gone), and plan-core's imports follow the
+//! layers the map draws. Both read the source tree as text.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// The workspace root (this package lives in `tests/`).
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// Every file under `dir`, as paths relative to the workspace root; a
+/// symbolic link is one entry (its target is mapped where it lives).
+fn files(dir: &Path, out: &mut BTreeSet<String>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        let path = entry.path();
+        let kind = entry.file_type().unwrap();
+        if kind.is_dir() {
+            files(&path, out);
+        } else {
+            let relative = path.strip_prefix(root()).unwrap();
+            out.insert(relative.to_string_lossy().replace('\\', "/"));
+        }
+    }
+}
+
+/// The paths the map names: every backticked `plan-core/src/...` or
+/// `plan-macros/src/...` in the section "The map" of `docs/design.md`.
+fn mapped() -> BTreeSet<String> {
+    let design = std::fs::read_to_string(root().join("docs/design.md")).unwrap();
+    let start = design
+        .find("## The map")
+        .expect("docs/design.md has a section `The map`");
+    let section = &design[start..];
+    let end = section[3..].find("\n## ").map_or(section.len(), |i| i + 3);
+    section[..end]
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|text| text.starts_with("plan-core/src/") || text.starts_with("plan-macros/src/"))
+        .filter(|text| !text.ends_with('/'))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn the_design_map_names_every_file_of_both_crates_and_nothing_that_is_gone() {
+    let mut on_disk = BTreeSet::new();
+    for src in ["plan-core/src", "plan-macros/src"] {
+        files(&root().join(src), &mut on_disk);
+    }
+    let mapped = mapped();
+    let missing: Vec<_> = on_disk.difference(&mapped).collect();
+    let gone: Vec<_> = mapped.difference(&on_disk).collect();
+    assert!(
+        missing.is_empty() && gone.is_empty(),
+        "docs/design.md, `The map`: add a line for {missing:?}; remove {gone:?}"
+    );
+}
+
+/// plan-core's layers, lowest first (docs/design.md, "The map"): a file may
+/// name its own folder and the layers before its own. Folders in one layer
+/// do not name each other. `lib.rs` and `guide.rs` stand beside the layers.
+const LAYERS: &[&[&str]] = &[
+    &["rules"],
+    &["error"],
+    &["protocol"],
+    &["codec"],
+    &["agent", "client"],
+    &["interop"],
+    &["fixtures"],
+];
+
+fn layer_of(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|layer| layer.contains(&module))
+}
+
+/// The first segment of every `crate::` path on a line of code (comments
+/// and doc comments are prose, not imports).
+fn crate_paths(line: &str) -> Vec<&str> {
+    let code = line.trim_start();
+    if code.starts_with("//") {
+        return Vec::new();
+    }
+    code.match_indices("crate::")
+        .filter(|(at, _)| {
+            // Not a path that only ends in `crate` (`plan_core::...` is not `crate::`).
+            !code[..*at].ends_with(|c: char| c.is_alphanumeric() || c == '_')
+        })
+        .map(|(at, _)| {
+            let rest = &code[at + "crate::".len()..];
+            let end = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            &rest[..end]
+        })
+        .collect()
+}
+
+#[test]
+fn plan_core_imports_follow_its_layers() {
+    let src = root().join("plan-core/src");
+    let mut all = BTreeSet::new();
+    files(&src, &mut all);
+    let mut wrong = Vec::new();
+    for file in all
+        .iter()
+        .filter(|f| Path::new(f).extension().is_some_and(|e| e == "rs"))
+    {
+        let inner = file.strip_prefix("plan-core/src/").unwrap();
+        let module = inner.split(['/', '.']).next().unwrap();
+        let Some(own) = layer_of(module) else {
+            continue; // lib.rs, guide.rs: beside the layers
+        };
+        let text = std::fs::read_to_string(root().join(file)).unwrap();
+        for (number, line) in text.lines().enumerate() {
+            for named in crate_paths(line) {
+                let Some(theirs) = layer_of(named) else {
+                    continue;
+                };
+                if named != module && theirs >= own {
+                    wrong.push(format!(
+                        "{file}:{}: `{module}` names `crate::{named}`",
+                        number + 1
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "imports against the layers (docs/design.md, `The map`): a layer names only the ones below it:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_layer_check_sees_a_path_in_code_and_not_in_prose() {
+    assert_eq!(
+        crate_paths("use crate::client::board::PlanBoard;"),
+        ["client"]
+    );
+    assert_eq!(
+        crate_paths("    let p = crate::protocol::progress::Progress::of(e);"),
+        ["protocol"]
+    );
+    assert_eq!(crate_paths("$crate::codec::Reading::lenient()"), ["codec"]);
+    assert!(crate_paths("//! reading is the codec's job (`crate::codec`)").is_empty());
+    assert!(crate_paths("use plan_core::client;").is_empty());
+    assert!(crate_paths("use my_crate::codec;").is_empty());
+}
