@@ -129,7 +129,10 @@ pub(crate) fn container_pairs<'a>(
 pub(crate) fn doc_text(attrs: &[Attribute]) -> Option<(String, Span)> {
     let mut text = String::new();
     let mut span = None;
-    for attr in attrs.iter().filter(|a| a.path().is_ident("doc")) {
+    for attr in attrs
+        .iter()
+        .filter(|a| a.path().is_ident(crate::symbol::DOC))
+    {
         let syn::Meta::NameValue(nv) = &attr.meta else {
             continue;
         };

@@ -3,9 +3,11 @@
 use proc_macro2::Span;
 
 /// Errors collected across one macro call. It must be consumed with
-/// [`finish`](Self::finish): dropping one that holds errors is a bug of ours
-/// (the user would never see them), caught in debug builds and tests, as
-/// `serde_derive`'s `Ctxt` does.
+/// [`finish`](Self::finish), in every build: dropping one unfinished is a
+/// bug of ours (errors it held would never reach the user), and it panics,
+/// as `serde_derive`'s `Ctxt` does. A proc macro's panic is a compile error
+/// naming the macro, so the bug cannot pass silently; the no-panic tests
+/// (`test_support.rs`) drive every path that could reach it.
 pub(crate) struct Errors {
     errors: Vec<syn::Error>,
     finished: bool,
@@ -51,8 +53,29 @@ impl Errors {
 
 impl Drop for Errors {
     fn drop(&mut self) {
-        if !self.finished && !self.errors.is_empty() && !std::thread::panicking() {
-            debug_assert!(false, "errors were collected and never reported");
-        }
+        assert!(
+            self.finished || std::thread::panicking(),
+            "plan-macros: an error collector was dropped without `finish` ({} error(s) unreported); this is a bug of plan-macros, please report it",
+            self.errors.len()
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finished_collectors_drop_quietly() {
+        let mut errors = Errors::new(Vec::new());
+        errors.at(Span::call_site(), "a problem");
+        assert!(errors.finish(Some(())).is_err());
+        assert_eq!(Errors::new(Vec::new()).finish(Some(7)).ok(), Some(7));
+    }
+
+    #[test]
+    #[should_panic(expected = "dropped without `finish`")]
+    fn an_unfinished_collector_panics_in_every_build() {
+        let _ = Errors::new(Vec::new());
     }
 }

@@ -14,6 +14,7 @@ use proc_macro::TokenStream;
 
 mod attrs;
 mod content;
+mod dummy;
 mod errors;
 mod fallback;
 mod include;
@@ -26,6 +27,7 @@ mod plan;
 // the folder `plan-core/src/rules` (see docs/design.md).
 mod rules;
 mod steps;
+mod symbol;
 #[cfg(test)]
 mod test_support;
 
@@ -41,6 +43,9 @@ pub fn plan(input: TokenStream) -> TokenStream {
 pub fn plan_json(input: TokenStream) -> TokenStream {
     plan::plan_json(input.into()).into()
 }
+
+// The attribute lists below spell the names of `symbol.rs` again (the
+// attribute takes identifiers only); a test there holds them together.
 
 /// A plan whose steps are the variants of an enum. See `plan_core::Steps`.
 #[proc_macro_derive(Steps, attributes(plan, step))]

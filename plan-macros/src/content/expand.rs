@@ -15,7 +15,7 @@ pub(crate) fn content(content: &Content<'_>) -> TokenStream {
     let id_check = quote_spanned! {id_type.span()=>
         const _: fn(&#id_type) -> &::plan_core::__private::PlanId = |id| id;
     };
-    quote! { const _: () = {
+    crate::dummy::wrap_in_const(&quote! {
         #id_check
 
         #[automatically_derived]
@@ -50,5 +50,5 @@ pub(crate) fn content(content: &Content<'_>) -> TokenStream {
                 ::plan_core::__private::from_custom(content, #kind)
             }
         }
-    }; }
+    })
 }

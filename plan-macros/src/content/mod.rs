@@ -4,6 +4,7 @@
 mod expand;
 mod valid;
 
+use crate::symbol;
 use proc_macro2::{Span, TokenStream};
 use syn::{Data, DeriveInput};
 
@@ -34,7 +35,7 @@ pub(crate) fn derive(input: TokenStream) -> TokenStream {
     let attrs = input
         .attrs
         .iter()
-        .filter(|a| a.path().is_ident("plan_content"))
+        .filter(|a| a.path().is_ident(symbol::PLAN_CONTENT))
         .map(|a| (a.path().segments[0].ident.span(), attrs::args(a)))
         .collect();
     match valid::check(&Input {

@@ -1,5 +1,6 @@
 //! The rules of a custom plan struct, every error on its token.
 
+use crate::symbol;
 use syn::Ident;
 
 use super::Input;
@@ -30,7 +31,7 @@ pub(crate) fn check<'a>(input: &Input<'a>) -> Result<Content<'a>, syn::Error> {
             let id = fields
                 .named
                 .iter()
-                .find(|f| f.ident.as_ref().is_some_and(|i| i == "id"));
+                .find(|f| f.ident.as_ref().is_some_and(|i| i == symbol::ID));
             if id.is_none() {
                 errors.at(ident.span(), format_args!(
                 "`{ident}` has no `id` field; every plan has an id: add `id: plan_core::PlanId`"
@@ -56,8 +57,8 @@ fn kind(input: &Input<'_>, errors: &mut Errors) -> Option<String> {
     let mut kind = None;
     for (_, value) in attrs::container_pairs(
         &input.attrs,
-        "plan_content",
-        &["type"],
+        symbol::PLAN_CONTENT,
+        &[symbol::TYPE],
         "type = \"_name\"",
         errors,
     ) {

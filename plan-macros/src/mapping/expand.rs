@@ -33,7 +33,7 @@ pub(crate) fn mapping(mapping: &Mapping<'_>, kind: &Kind) -> TokenStream {
         .iter()
         .map(|(_, name)| name.as_str())
         .collect();
-    quote! { const _: () = {
+    crate::dummy::wrap_in_const(&quote! {
         #[automatically_derived]
         impl ::core::convert::From<&#ident> for ::plan_core::__private::#ty {
             fn from(value: &#ident) -> Self {
@@ -77,5 +77,5 @@ pub(crate) fn mapping(mapping: &Mapping<'_>, kind: &Kind) -> TokenStream {
                 ::core::convert::From::from(self)
             }
         }
-    }; }
+    })
 }

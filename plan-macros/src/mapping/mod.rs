@@ -5,6 +5,7 @@
 mod expand;
 mod valid;
 
+use crate::symbol;
 use proc_macro2::{Span, TokenStream};
 use syn::ext::IdentExt;
 use syn::parse::{ParseStream, Parser};
@@ -30,8 +31,8 @@ pub(crate) struct Kind {
 
 pub(crate) const STATUS: Kind = Kind {
     derive: "PlanStatus",
-    attr: "status",
-    container: "plan_status",
+    attr: symbol::STATUS,
+    container: symbol::PLAN_STATUS,
     names: NameKind::Status,
     ty: "Status",
     expression_trait: "IntoStatus",
@@ -39,8 +40,8 @@ pub(crate) const STATUS: Kind = Kind {
 
 pub(crate) const PRIORITY: Kind = Kind {
     derive: "PlanPriority",
-    attr: "priority",
-    container: "plan_priority",
+    attr: symbol::PRIORITY,
+    container: symbol::PLAN_PRIORITY,
     names: NameKind::Priority,
     ty: "Priority",
     expression_trait: "IntoPriority",

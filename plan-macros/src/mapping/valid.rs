@@ -1,5 +1,6 @@
 //! The rules of a mapping enum, every error on its token.
 
+use crate::symbol;
 use syn::{Fields, Ident};
 
 use super::{Input, Kind};
@@ -124,7 +125,7 @@ fn rename(input: &Input<'_>, kind: &Kind, errors: &mut Errors) -> Option<Rename>
     let pairs = attrs::container_pairs(
         &input.container,
         kind.container,
-        &["rename_all"],
+        &[symbol::RENAME_ALL],
         "rename_all = \"_snake_case\"",
         errors,
     );

@@ -1,5 +1,6 @@
 //! Stage 1: what the enum says, unjudged.
 
+use crate::symbol;
 use proc_macro2::Span;
 use syn::{Attribute, Data, DeriveInput, Fields, Ident};
 
@@ -36,11 +37,11 @@ impl<'a> Input<'a> {
             ident: &input.ident,
             not_enum,
             generics: &input.generics,
-            plan: read_all(&input.attrs, "plan"),
+            plan: read_all(&input.attrs, symbol::PLAN),
             stray_steps: input
                 .attrs
                 .iter()
-                .filter(|a| a.path().is_ident("step"))
+                .filter(|a| a.path().is_ident(symbol::STEP))
                 .collect(),
             variants,
         }
@@ -53,7 +54,7 @@ impl<'a> Variant<'a> {
             ident: &variant.ident,
             fields: &variant.fields,
             doc: attrs::doc_text(&variant.attrs),
-            steps: read_all(&variant.attrs, "step"),
+            steps: read_all(&variant.attrs, symbol::STEP),
         }
     }
 }

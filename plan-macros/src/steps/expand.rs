@@ -16,9 +16,8 @@ pub(crate) fn steps(plan: &Plan<'_>) -> TokenStream {
         let priority = priority(&step.priority);
         quote!(::plan_core::__private::Step { content: #content, priority: #priority })
     });
-    // Inside `const _`, as serde does: nothing the derive writes can clash
-    // with a name of the user's. `start()` comes from the `Steps` trait.
-    quote! { const _: () = {
+    // Inside `const _` (dummy.rs). `start()` comes from the `Steps` trait.
+    crate::dummy::wrap_in_const(&quote! {
         #[automatically_derived]
         impl ::plan_core::__private::Steps for #ident {
             const ID: ::plan_core::__private::PlanId = ::plan_core::__private::plan_id(#id);
@@ -31,7 +30,7 @@ pub(crate) fn steps(plan: &Plan<'_>) -> TokenStream {
                 }
             }
         }
-    }; }
+    })
 }
 
 pub(crate) fn priority(name: &Name) -> TokenStream {

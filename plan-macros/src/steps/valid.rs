@@ -1,5 +1,6 @@
 //! Stage 2: the rules of a plan enum, every error on its token.
 
+use crate::symbol;
 use syn::{Fields, Ident};
 
 use super::ast::{Input, Variant};
@@ -68,9 +69,13 @@ pub(crate) fn check<'a>(input: &Input<'a>) -> Result<Plan<'a>, syn::Error> {
 /// `#[plan(id = "...")]`, or the type's name in kebab-case.
 fn plan_id(input: &Input<'_>, errors: &mut Errors) -> String {
     let mut id = None;
-    for (_, value) in
-        attrs::container_pairs(&input.plan, "plan", &["id"], "id = \"refactor\"", errors)
-    {
+    for (_, value) in attrs::container_pairs(
+        &input.plan,
+        symbol::PLAN,
+        &[symbol::ID],
+        "id = \"refactor\"",
+        errors,
+    ) {
         let ArgValue::Str(lit) = value else {
             errors.at(value.span(), "the plan id is a string: `id = \"refactor\"`");
             continue;
@@ -108,10 +113,10 @@ fn check_step<'a>(
         Some((_, Ok(args))) => {
             text = args.text.as_ref().map(|lit| (lit.value(), lit.span()));
             for (key, value) in &args.pairs {
-                if key == "priority" {
+                if key == symbol::PRIORITY {
                     priority = Some(value);
                 } else {
-                    names::unknown_key(key, &["priority"], "`#[step(...)]`", errors);
+                    names::unknown_key(key, &[symbol::PRIORITY], "`#[step(...)]`", errors);
                 }
             }
         }
