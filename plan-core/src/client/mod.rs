@@ -2,5 +2,6 @@
 //! people.
 
 pub(crate) mod board;
+pub(crate) mod changes;
 pub(crate) mod markdown;
 pub(crate) mod render;

@@ -3,7 +3,8 @@
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 
-use crate::client::board::{Changes, PlanBoard, TrackedPlan};
+use crate::client::board::{PlanBoard, TrackedPlan};
+use crate::client::changes::Changes;
 use crate::protocol::content::PlanContent;
 use crate::protocol::entry::{PlanEntry, Priority, Status};
 use crate::protocol::progress::Progress;

@@ -1,0 +1,200 @@
+//! Conversions with the published crate's protocol v2 types. v2 expresses
+//! everything plan-core does (`cancelled`, custom values and plan types,
+//! other updates), so only what our types forbid fails.
+//!
+//! The entry mapping differs from v1's on purpose: v1's priorities and
+//! statuses are closed sets (anything else is a `ConversionError`), v2's are
+//! open (`Other`), so the two are written side by side rather than shared.
+
+use std::collections::BTreeMap;
+
+use agent_client_protocol_schema::v2 as acp;
+use serde_json::{Map, Value};
+
+use super::{
+    ConversionError, convert_all, in_params, our_meta, our_other, our_plan_id, our_uri, their_meta,
+    their_other, unknown,
+};
+use crate::codec::Spelling;
+use crate::error::Path;
+use crate::protocol::content::PlanContent;
+use crate::protocol::entry::{PlanEntry, Priority, Status};
+use crate::protocol::id::SessionId;
+use crate::protocol::meta::Meta;
+use crate::protocol::notification::SessionNotification;
+use crate::protocol::update::SessionUpdate;
+
+fn entry(entry: &PlanEntry) -> acp::PlanEntry {
+    let priority = match &entry.priority {
+        Priority::High => acp::PlanEntryPriority::High,
+        Priority::Medium => acp::PlanEntryPriority::Medium,
+        Priority::Low => acp::PlanEntryPriority::Low,
+        other => acp::PlanEntryPriority::Other(other.as_str().to_owned()),
+    };
+    let status = match &entry.status {
+        Status::Pending => acp::PlanEntryStatus::Pending,
+        Status::InProgress => acp::PlanEntryStatus::InProgress,
+        Status::Completed => acp::PlanEntryStatus::Completed,
+        Status::Cancelled => acp::PlanEntryStatus::Cancelled,
+        other => acp::PlanEntryStatus::Other(other.as_str().to_owned()),
+    };
+    acp::PlanEntry::new(entry.content.as_ref(), priority, status)
+        .meta(their_meta(entry.meta.as_ref()))
+}
+
+fn from_entry(entry: &acp::PlanEntry, at: &Path<'_>) -> Result<PlanEntry, ConversionError> {
+    let priority = match &entry.priority {
+        acp::PlanEntryPriority::High => Priority::High,
+        acp::PlanEntryPriority::Medium => Priority::Medium,
+        acp::PlanEntryPriority::Low => Priority::Low,
+        acp::PlanEntryPriority::Other(name) => Priority::from_wire(name.clone()),
+        other => {
+            return Err(unknown(
+                &at.key(crate::rules::KEY_PRIORITY),
+                "priority",
+                other,
+            ));
+        }
+    };
+    let status = match &entry.status {
+        acp::PlanEntryStatus::Pending => Status::Pending,
+        acp::PlanEntryStatus::InProgress => Status::InProgress,
+        acp::PlanEntryStatus::Completed => Status::Completed,
+        acp::PlanEntryStatus::Cancelled => Status::Cancelled,
+        acp::PlanEntryStatus::Other(name) => Status::from_wire(name.clone()),
+        other => return Err(unknown(&at.key(crate::rules::KEY_STATUS), "status", other)),
+    };
+    Ok(PlanEntry {
+        content: entry.content.clone().into(),
+        priority,
+        status,
+        meta: our_meta(entry.meta.as_ref()),
+    })
+}
+
+fn from_entries(
+    entries: &[acp::PlanEntry],
+    at: &Path<'_>,
+) -> Result<Vec<PlanEntry>, ConversionError> {
+    convert_all(entries, at, from_entry)
+}
+
+fn content(plan: &PlanContent) -> Result<acp::PlanUpdateContent, ConversionError> {
+    let entries =
+        |entries: &[PlanEntry]| Ok::<_, ConversionError>(entries.iter().map(entry).collect());
+    Ok(their_plan!(acp, plan, entries, {
+        PlanContent::Custom { fields, .. } | PlanContent::Reserved { fields, .. } => {
+            // Their other plans keep `_meta` among the fields, as on the wire.
+            let mut fields: BTreeMap<String, Value> =
+                fields.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+            if let Some(meta) = plan.meta() {
+                fields.insert(Meta::KEY.to_owned(), meta.to_value());
+            }
+            acp::PlanUpdateContent::Other(acp::OtherPlanUpdateContent::new(
+                plan.type_name(),
+                plan.id().as_str().to_owned(),
+                fields,
+            ))
+        }
+    }))
+}
+
+fn from_content(
+    plan: &acp::PlanUpdateContent,
+    at: &Path<'_>,
+) -> Result<PlanContent, ConversionError> {
+    Ok(our_plan!(acp, plan, at, from_entries, {
+        acp::PlanUpdateContent::Other(other) => {
+            // A type named like a known one (`items` without entries)
+            // is what their reader refused; ours reads it as that type.
+            let mut fields: Map<String, Value> = other
+                .fields
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            fields.insert("type".into(), Value::String(other.type_.clone()));
+            fields.insert(
+                Spelling::Acp.plan_id_key().into(),
+                Value::String(other.plan_id.0.to_string()),
+            );
+            PlanContent::from_value(Value::Object(fields))?
+        }
+        other => return Err(unknown(&at.key(crate::rules::KEY_TYPE), "plan", other)),
+    }))
+}
+
+fn update(update: &SessionUpdate) -> Result<acp::SessionUpdate, ConversionError> {
+    Ok(match update {
+        SessionUpdate::PlanUpdate { plan, meta } => acp::SessionUpdate::PlanUpdate(
+            acp::PlanUpdate::new(content(plan)?).meta(their_meta(meta.as_ref())),
+        ),
+        SessionUpdate::PlanRemoved { id, meta } => acp::SessionUpdate::PlanRemoved(
+            acp::PlanRemoved::new(id.as_str().to_owned()).meta(their_meta(meta.as_ref())),
+        ),
+        // v2 has no v1 `plan`: their reader takes it for an unknown update.
+        SessionUpdate::Plan(_) | SessionUpdate::Other(_) => their_other(update)?,
+    })
+}
+
+fn from_update(
+    update: &acp::SessionUpdate,
+    at: &Path<'_>,
+) -> Result<SessionUpdate, ConversionError> {
+    Ok(match update {
+        acp::SessionUpdate::PlanUpdate(update) => SessionUpdate::PlanUpdate {
+            plan: from_content(&update.plan, &at.key(crate::rules::KEY_PLAN))?,
+            meta: our_meta(update.meta.as_ref()),
+        },
+        acp::SessionUpdate::PlanRemoved(removed) => SessionUpdate::PlanRemoved {
+            id: our_plan_id(&removed.plan_id.0, &at.key(Spelling::Acp.plan_id_key()))?,
+            meta: our_meta(removed.meta.as_ref()),
+        },
+        other => our_other(other)?,
+    })
+}
+
+fn notification(
+    n: &SessionNotification,
+    _: &Path<'_>,
+) -> Result<acp::UpdateSessionNotification, ConversionError> {
+    Ok(
+        acp::UpdateSessionNotification::new(n.session_id.as_str().to_owned(), update(&n.update)?)
+            .meta(their_meta(n.meta.as_ref())),
+    )
+}
+
+fn from_notification(
+    n: &acp::UpdateSessionNotification,
+    _: &Path<'_>,
+) -> Result<SessionNotification, ConversionError> {
+    Ok(SessionNotification {
+        session_id: SessionId::new(n.session_id.0.to_string()),
+        update: in_params(|at| from_update(&n.update, at))?,
+        meta: our_meta(n.meta.as_ref()),
+    })
+}
+
+conversions!(
+    PlanEntry,
+    acp::PlanEntry,
+    |e, _: &Path<'_>| Ok(entry(e)),
+    from_entry
+);
+conversions!(
+    PlanContent,
+    acp::PlanUpdateContent,
+    |plan, _: &Path<'_>| content(plan),
+    from_content
+);
+conversions!(
+    SessionUpdate,
+    acp::SessionUpdate,
+    |u, _: &Path<'_>| update(u),
+    from_update
+);
+conversions!(
+    SessionNotification,
+    acp::UpdateSessionNotification,
+    notification,
+    from_notification
+);
