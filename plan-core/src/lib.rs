@@ -26,9 +26,10 @@ pub use interop::acp;
 pub use interop::acp_schema;
 
 pub use agent::check::Violation;
+pub use agent::fallback::{Fallback, View};
 pub use agent::initialize::InitializeRequest;
 pub use agent::run::{PlanRun, Step, StepError, Steps};
-pub use agent::sender::{Fallback, PlanSender, View};
+pub use agent::sender::PlanSender;
 pub use agent::sessions::SessionPlans;
 pub use agent::static_stream::StaticStream;
 pub use agent::static_update::StaticUpdate;

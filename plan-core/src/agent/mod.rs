@@ -2,6 +2,7 @@
 //! the sender's rules.
 
 pub(crate) mod check;
+pub(crate) mod fallback;
 pub(crate) mod initialize;
 pub(crate) mod run;
 pub(crate) mod sender;

@@ -5,8 +5,9 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
+use crate::agent::fallback::Fallback;
 use crate::agent::initialize::InitializeRequest;
-use crate::agent::sender::{Fallback, PlanSender};
+use crate::agent::sender::PlanSender;
 use crate::protocol::capabilities::ClientCapabilities;
 use crate::protocol::content::PlanContent;
 use crate::protocol::id::{PlanId, SessionId};

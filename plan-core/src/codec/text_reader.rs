@@ -11,6 +11,12 @@
 //! Errors: a rule broken inside a visitor is recorded in [`State`] as our
 //! [`Error`] (with its path) and parsing stops; `serde_json`'s own error is
 //! then ignored. Anything `serde_json` reports by itself is a syntax error.
+//!
+//! Why one file over 500 lines: the visitors of the notification, the
+//! update, the content, the entries and `_meta` share the private [`State`]
+//! and seed types and hand each other the path; split by type, those would
+//! become crate items any code could reach. Most of the length is serde's
+//! visitor shape, one per type.
 
 use std::borrow::Cow;
 use std::fmt;

@@ -1,0 +1,320 @@
+//! The fallback rules: how a plan is mapped onto what a client's protocol
+//! can carry (the v1 `plan` view, v1's closed sets, `file` plans as
+//! markdown). Each rule is a plain function, replaceable; `PlanSender`
+//! applies them.
+
+use crate::protocol::checklist::markdown_checklist;
+use crate::protocol::content::PlanContent;
+use crate::protocol::entry::{PlanEntry, Priority, Status};
+use crate::protocol::id::{AbsolutePath, FileUri, PlanId};
+use crate::protocol::version::ClientKind;
+
+/// Which live plans a legacy (v1) client is shown, as its single plan.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum View {
+    /// The most recently updated live plan (after a removal, the next most
+    /// recent; none left: an empty `entries` list).
+    #[default]
+    MostRecent,
+    /// Every live plan's entries, one after another (least recently updated first).
+    All,
+}
+
+/// How plans are mapped onto what the client's protocol can carry: the v1
+/// `plan` for a client without the plan capability, v1's closed sets for a
+/// v1 client with it, and `file` plans (gone from the stabilized protocol)
+/// for every client. Each rule is a plain function, so any of them can be
+/// replaced:
+///
+/// ```
+/// use plan_core::{Fallback, PlanEntry, Status, View};
+///
+/// let fallback = Fallback {
+///     view: View::All,
+///     // Drop cancelled entries instead of showing them as completed.
+///     entry: |e| (e.status != Status::Cancelled).then(|| Fallback::default_entry(e)).flatten(),
+///     ..Fallback::default()
+/// };
+/// # let _ = fallback;
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Fallback {
+    /// Which live plans a v1 client without the plan capability is shown.
+    pub view: View,
+    /// One entry of an items plan onto v1's closed sets; `None` drops it.
+    /// Default: [`Fallback::default_entry`].
+    pub entry: fn(&PlanEntry) -> Option<PlanEntry>,
+    /// A markdown plan as entries, for a v1 client without the plan
+    /// capability. Default: its checklist ([`markdown_checklist`]), else one
+    /// pending entry with its first line.
+    pub markdown: fn(&str) -> Vec<PlanEntry>,
+    /// What a `file` plan is sent as (its id and `_meta` are kept). Default:
+    /// [`Fallback::file_as_markdown`].
+    pub file: fn(&PlanId, &FileUri) -> PlanContent,
+    /// A plan of a type the client does not have (custom under v1, reserved
+    /// anywhere) as entries. Default: one pending entry `<type> plan <id>`.
+    pub other: fn(&PlanContent) -> Vec<PlanEntry>,
+}
+
+impl Default for Fallback {
+    fn default() -> Self {
+        Self {
+            view: View::MostRecent,
+            entry: Self::default_entry,
+            markdown: Self::default_markdown,
+            file: Self::file_as_markdown,
+            other: Self::default_other,
+        }
+    }
+}
+
+impl Fallback {
+    /// Every default fallback, by name, with what it does: the version
+    /// table's words, which `check` also gives as a [`Violation::fix`](crate::Violation::fix).
+    ///
+    /// ```
+    /// use plan_core::Fallback;
+    ///
+    /// let (name, wording) = Fallback::RULES[0];
+    /// assert_eq!(name, "cancelled-as-completed");
+    /// assert!(wording.contains("(cancelled)"));
+    /// ```
+    pub const RULES: &'static [(&'static str, &'static str)] = &{
+        let mut rules = [("", ""); crate::rules::FALLBACKS.len()];
+        let mut i = 0;
+        while i < rules.len() {
+            rules[i] = (
+                crate::rules::FALLBACKS[i].name,
+                crate::rules::FALLBACKS[i].wording,
+            );
+            i += 1;
+        }
+        rules
+    };
+
+    /// The entries a v1 client without the plan capability sees for one plan.
+    pub fn entries(&self, plan: &PlanContent) -> Vec<PlanEntry> {
+        let entries = match plan {
+            PlanContent::Items { entries, .. } => {
+                return entries.iter().filter_map(self.entry).collect();
+            }
+            PlanContent::Markdown { content, .. } => (self.markdown)(content),
+            PlanContent::File { .. } => match self.file_plan(plan) {
+                PlanContent::File { .. } => (self.other)(plan),
+                mapped => return self.entries(&mapped),
+            },
+            PlanContent::Custom { .. } | PlanContent::Reserved { .. } => (self.other)(plan),
+        };
+        // What a rule for whole plans returns is still mapped onto v1's sets.
+        entries.iter().filter_map(self.entry).collect()
+    }
+
+    /// `plan` as a client of `kind` that reads `plan_update` is sent it: a
+    /// type its row of the version table allows is kept, entries mapped onto
+    /// its values (v1: [`entry`](Self::entry); v2: [`v2_entry`](Self::v2_entry));
+    /// any other type as an `items` plan of the same id, entries from
+    /// [`other`](Self::other). A `file` plan is kept here: the sender maps it
+    /// first (see [`file`](Self::file)).
+    pub fn content(&self, kind: ClientKind, plan: &PlanContent) -> PlanContent {
+        let row = kind.rules();
+        let map_entry = |entry: &PlanEntry| match kind {
+            ClientKind::V2 => Some(Self::v2_entry(entry)),
+            ClientKind::V1 | ClientKind::V1Plan => (self.entry)(entry),
+        };
+        match plan {
+            PlanContent::Items { entries, .. } => {
+                items_like(plan, entries.iter().filter_map(map_entry).collect())
+            }
+            PlanContent::File { .. } => plan.clone(),
+            _ if row.allows_plan_type(plan.type_name()) => plan.clone(),
+            _ => items_like(
+                plan,
+                (self.other)(plan).iter().filter_map(map_entry).collect(),
+            ),
+        }
+    }
+
+    /// A file plan through [`file`](Self::file), its id and `_meta` kept;
+    /// any other plan as it is.
+    pub(crate) fn file_plan(&self, plan: &PlanContent) -> PlanContent {
+        match plan {
+            PlanContent::File { id, uri, meta } => {
+                let mut mapped = (self.file)(id, uri);
+                if let Some(meta) = meta {
+                    mapped = mapped.with_meta(meta.clone());
+                }
+                mapped
+            }
+            other => other.clone(),
+        }
+    }
+
+    /// An entry as a v2 sender may send it: every known and custom `_x`
+    /// value kept; a reserved value (read from some peer, never sendable)
+    /// becomes `medium` or `pending`.
+    pub fn v2_entry(entry: &PlanEntry) -> PlanEntry {
+        let mut entry = entry.clone();
+        if let Priority::Reserved(_) = entry.priority {
+            entry.priority = Priority::Medium;
+        }
+        if let Status::Reserved(_) = entry.status {
+            entry.status = Status::Pending;
+        }
+        entry
+    }
+
+    /// A `file` plan as the stabilized protocol has it: a `markdown` plan of
+    /// the same id. A `file:` URI whose path is absolute (`file:///home/dev/PLAN.md`,
+    /// `file://localhost/...`, `file:///C:/dev/PLAN.md`) gives the markdown
+    /// its `path`, percent-escapes decoded, and the content names the file;
+    /// any other URI (another scheme, a remote host) is named in the content,
+    /// with no `path`.
+    ///
+    /// Why markdown: it is the stabilized protocol's type for a plan that
+    /// lives in a file (`path` is what a client opens), and its `content` is
+    /// what every client shows, so a client that cannot open the file still
+    /// learns where the plan is.
+    ///
+    /// ```
+    /// use plan_core::{Fallback, FileUri, PlanId, Spelling};
+    ///
+    /// let plan = Fallback::file_as_markdown(
+    ///     &PlanId::new("design")?,
+    ///     &FileUri::new("file:///home/dev/my%20project/PLAN.md")?,
+    /// );
+    /// assert_eq!(
+    ///     plan.to_json(Spelling::Acp),
+    ///     r#"{"type":"markdown","planId":"design","content":"The plan is in `/home/dev/my project/PLAN.md`.","path":"/home/dev/my project/PLAN.md"}"#
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn file_as_markdown(id: &PlanId, uri: &FileUri) -> PlanContent {
+        match local_path(uri.as_str()).and_then(|path| AbsolutePath::new(path).ok()) {
+            Some(path) => {
+                let content = format!("The plan is in `{path}`.");
+                PlanContent::markdown_at(id.clone(), content, path)
+            }
+            None => PlanContent::markdown(id.clone(), format!("The plan is at <{uri}>.")),
+        }
+    }
+
+    /// A `file` plan sent as it is: for [`file`](Self::file), where a client
+    /// is known to read pre-stable `file` plans (see also
+    /// [`PlanSender::with_pre_stable_file`](crate::PlanSender::with_pre_stable_file)).
+    pub fn file_as_is(id: &PlanId, uri: &FileUri) -> PlanContent {
+        PlanContent::file(id.clone(), uri.clone())
+    }
+
+    /// Priorities: known ones kept, custom ones `medium`. Statuses:
+    /// `pending`, `in_progress`, `completed` kept; `cancelled` becomes
+    /// `completed` with " (cancelled)" after the content (the work is over,
+    /// and the reader is told why); custom ones `pending`. `_meta` is kept.
+    pub fn default_entry(entry: &PlanEntry) -> Option<PlanEntry> {
+        let mut entry = entry.clone();
+        if !entry.priority.is_v1() {
+            entry.priority = Priority::Medium;
+        }
+        match entry.status {
+            Status::Pending | Status::InProgress | Status::Completed => {}
+            Status::Cancelled => {
+                entry.content = format!("{}{}", entry.content, crate::rules::CANCELLED_MARK).into();
+                entry.status = Status::Completed;
+            }
+            Status::Custom(_) | Status::Reserved(_) => entry.status = Status::Pending,
+        }
+        Some(entry)
+    }
+
+    /// The checklist of the markdown, else its first non-empty line (without
+    /// leading `#`) as one pending entry; nothing for empty markdown.
+    pub fn default_markdown(markdown: &str) -> Vec<PlanEntry> {
+        let checklist = markdown_checklist(markdown);
+        if !checklist.is_empty() {
+            return checklist;
+        }
+        markdown
+            .lines()
+            .map(|line| line.trim().trim_start_matches('#').trim())
+            .find(|line| !line.is_empty())
+            .map(|line| PlanEntry::new(line.to_owned(), Priority::Medium, Status::Pending))
+            .into_iter()
+            .collect()
+    }
+
+    /// One pending entry naming the type and the id.
+    pub fn default_other(plan: &PlanContent) -> Vec<PlanEntry> {
+        let text = format!("{} plan {}", plan.type_name(), plan.id());
+        vec![PlanEntry::new(text, Priority::Medium, Status::Pending)]
+    }
+}
+
+/// The local file-system path of a `file:` URI (`file:///p`, `file://localhost/p`),
+/// percent-escapes decoded; `None` for another scheme, a remote host, or
+/// escapes that are not UTF-8. `file:///C:/p` gives `C:/p`.
+fn local_path(uri: &str) -> Option<String> {
+    let (scheme, rest) = uri.split_once(':')?;
+    if !scheme.eq_ignore_ascii_case("file") {
+        return None;
+    }
+    let rest = rest.strip_prefix("//")?;
+    let path = rest
+        .strip_prefix("localhost")
+        .filter(|p| p.starts_with('/'))
+        .unwrap_or(rest);
+    if !path.starts_with('/') {
+        return None;
+    }
+    let path = path.split(['?', '#']).next().unwrap_or(path);
+    let mut bytes = Vec::with_capacity(path.len());
+    let mut iter = path.bytes();
+    while let Some(byte) = iter.next() {
+        if byte == b'%' {
+            let hex = [iter.next()?, iter.next()?];
+            let hex = std::str::from_utf8(&hex).ok()?;
+            bytes.push(u8::from_str_radix(hex, 16).ok()?);
+        } else {
+            bytes.push(byte);
+        }
+    }
+    let path = String::from_utf8(bytes).ok()?;
+    // `/C:/dev/PLAN.md`: a Windows drive, written without the leading slash.
+    let drive = path
+        .as_bytes()
+        .get(1..4)
+        .is_some_and(|b| b[0].is_ascii_alphabetic() && b[1] == b':' && b[2] == b'/');
+    Some(if drive { path[1..].to_owned() } else { path })
+}
+
+/// An `items` plan with `plan`'s id and `_meta` and these entries.
+fn items_like(plan: &PlanContent, entries: Vec<PlanEntry>) -> PlanContent {
+    PlanContent::Items {
+        id: plan.id().clone(),
+        entries,
+        meta: plan.meta().cloned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::local_path;
+
+    #[test]
+    fn file_uris_give_local_paths() {
+        let cases = [
+            ("file:///home/dev/PLAN.md", Some("/home/dev/PLAN.md")),
+            ("file://localhost/tmp/p.md", Some("/tmp/p.md")),
+            ("FILE:///tmp/a%20b.md", Some("/tmp/a b.md")),
+            ("file:///C:/dev/PLAN.md", Some("C:/dev/PLAN.md")),
+            ("file:///tmp/p.md?x=1#top", Some("/tmp/p.md")),
+            ("file://server/share/p.md", None),
+            ("file:relative.md", None),
+            ("https://example.com/p.md", None),
+            ("file:///bad%zz", None),
+            ("file:///bad%ff", None),
+            ("file:///cut%2", None),
+        ];
+        for (uri, expected) in cases {
+            assert_eq!(local_path(uri).as_deref(), expected, "{uri}");
+        }
+    }
+}
