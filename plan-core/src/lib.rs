@@ -51,7 +51,7 @@ pub use protocol::id::{
     AbsolutePath, FileUri, InvalidPath, InvalidPlanId, InvalidUri, PlanId, SessionId,
 };
 pub use protocol::meta::Meta;
-pub use protocol::names::{CustomName, NameError, ParseNameError, ReservedName};
+pub use protocol::naming::{CustomName, NameError, ParseNameError, ReservedName};
 pub use protocol::notification::{METHOD, SessionNotification};
 pub use protocol::progress::Progress;
 pub use protocol::spelling::Spelling;

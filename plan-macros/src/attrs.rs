@@ -110,7 +110,7 @@ pub(crate) fn container_pairs<'a>(
         }
         for (key, value) in &args.pairs {
             if !known.iter().any(|k| key == k) {
-                crate::names::unknown_key(key, known, &format!("`#[{name}(...)]`"), errors);
+                crate::name_check::unknown_key(key, known, &format!("`#[{name}(...)]`"), errors);
             } else if pairs.iter().any(|(k, _)| *k == key) {
                 errors.at(
                     key.span(),

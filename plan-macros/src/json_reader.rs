@@ -7,12 +7,12 @@ use std::fmt;
 
 /// A value and where it starts (1-based line and column, in characters).
 pub(crate) struct Node {
-    pub(crate) kind: Kind,
+    pub(crate) kind: NodeKind,
     pub(crate) line: usize,
     pub(crate) column: usize,
 }
 
-pub(crate) enum Kind {
+pub(crate) enum NodeKind {
     Null,
     Bool(bool),
     /// The number's text, exactly as written.
@@ -22,7 +22,7 @@ pub(crate) enum Kind {
     Object(Vec<(String, Node)>),
 }
 
-impl Kind {
+impl NodeKind {
     /// "a string", "an object", ...: how errors name what they found.
     pub(crate) fn name(&self) -> &'static str {
         match self {
@@ -123,11 +123,11 @@ impl Reader<'_> {
             None => return Err(self.error("expected a JSON value, found the end of the file")),
             Some('{') => self.nested(Self::object)?,
             Some('[') => self.nested(Self::array)?,
-            Some('"') => Kind::String(self.string()?),
-            Some('t') => self.word("true", Kind::Bool(true))?,
-            Some('f') => self.word("false", Kind::Bool(false))?,
-            Some('n') => self.word("null", Kind::Null)?,
-            Some(c) if c == '-' || c.is_ascii_digit() => Kind::Number(self.number()?),
+            Some('"') => NodeKind::String(self.string()?),
+            Some('t') => self.word("true", NodeKind::Bool(true))?,
+            Some('f') => self.word("false", NodeKind::Bool(false))?,
+            Some('n') => self.word("null", NodeKind::Null)?,
+            Some(c) if c == '-' || c.is_ascii_digit() => NodeKind::Number(self.number()?),
             Some(c) => return Err(self.error(format!("expected a JSON value, found `{c}`"))),
         };
         Ok(Node { kind, line, column })
@@ -135,8 +135,8 @@ impl Reader<'_> {
 
     fn nested(
         &mut self,
-        read: fn(&mut Self) -> Result<Kind, SyntaxError>,
-    ) -> Result<Kind, SyntaxError> {
+        read: fn(&mut Self) -> Result<NodeKind, SyntaxError>,
+    ) -> Result<NodeKind, SyntaxError> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return Err(self.error(format!("nested deeper than {MAX_DEPTH} levels")));
@@ -146,7 +146,7 @@ impl Reader<'_> {
         kind
     }
 
-    fn word(&mut self, word: &str, kind: Kind) -> Result<Kind, SyntaxError> {
+    fn word(&mut self, word: &str, kind: NodeKind) -> Result<NodeKind, SyntaxError> {
         for wanted in word.chars() {
             if self.chars.peek() != Some(&wanted) {
                 return Err(self.error(format!("expected `{word}`")));
@@ -229,13 +229,13 @@ impl Reader<'_> {
         char::from_u32(code).ok_or_else(|| self.error("invalid unicode escape"))
     }
 
-    fn array(&mut self) -> Result<Kind, SyntaxError> {
+    fn array(&mut self) -> Result<NodeKind, SyntaxError> {
         self.expect('[')?;
         let mut items = Vec::new();
         self.space();
         if self.chars.peek() == Some(&']') {
             self.next();
-            return Ok(Kind::Array(items));
+            return Ok(NodeKind::Array(items));
         }
         loop {
             self.space();
@@ -246,7 +246,7 @@ impl Reader<'_> {
             self.space();
             match self.next() {
                 Some(',') => {}
-                Some(']') => return Ok(Kind::Array(items)),
+                Some(']') => return Ok(NodeKind::Array(items)),
                 _ => return Err(self.error("expected `,` or `]` in an array")),
             }
         }
@@ -263,13 +263,13 @@ impl Reader<'_> {
         }
     }
 
-    fn object(&mut self) -> Result<Kind, SyntaxError> {
+    fn object(&mut self) -> Result<NodeKind, SyntaxError> {
         self.expect('{')?;
         let mut fields: Vec<(String, Node)> = Vec::new();
         self.space();
         if self.chars.peek() == Some(&'}') {
             self.next();
-            return Ok(Kind::Object(fields));
+            return Ok(NodeKind::Object(fields));
         }
         loop {
             self.space();
@@ -292,7 +292,7 @@ impl Reader<'_> {
             self.space();
             match self.next() {
                 Some(',') => {}
-                Some('}') => return Ok(Kind::Object(fields)),
+                Some('}') => return Ok(NodeKind::Object(fields)),
                 _ => return Err(self.error("expected `,` or `}` in an object")),
             }
         }
@@ -332,12 +332,12 @@ mod tests {
 
     fn to_serde(node: &Node) -> serde_json::Value {
         match &node.kind {
-            Kind::Null => serde_json::Value::Null,
-            Kind::Bool(b) => (*b).into(),
-            Kind::Number(n) => serde_json::from_str(n).unwrap(),
-            Kind::String(s) => s.clone().into(),
-            Kind::Array(items) => items.iter().map(to_serde).collect(),
-            Kind::Object(fields) => fields
+            NodeKind::Null => serde_json::Value::Null,
+            NodeKind::Bool(b) => (*b).into(),
+            NodeKind::Number(n) => serde_json::from_str(n).unwrap(),
+            NodeKind::String(s) => s.clone().into(),
+            NodeKind::Array(items) => items.iter().map(to_serde).collect(),
+            NodeKind::Object(fields) => fields
                 .iter()
                 .map(|(k, v)| (k.clone(), to_serde(v)))
                 .collect(),
@@ -398,10 +398,10 @@ mod tests {
     #[test]
     fn positions_are_lines_and_columns() {
         let doc = parse("{\n  \"a\": [\n    7\n  ]\n}").unwrap();
-        let Kind::Object(fields) = &doc.kind else {
+        let NodeKind::Object(fields) = &doc.kind else {
             panic!()
         };
-        let Kind::Array(items) = &fields[0].1.kind else {
+        let NodeKind::Array(items) = &fields[0].1.kind else {
             panic!()
         };
         assert_eq!((fields[0].1.line, fields[0].1.column), (2, 8));

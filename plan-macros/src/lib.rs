@@ -21,7 +21,7 @@ mod include;
 mod json_reader;
 mod json_tokens;
 mod mapping;
-mod names;
+mod name_check;
 mod plan;
 // Every rule and its wording, shared with plan-core: `src/rules` is a link to
 // the folder `plan-core/src/rules` (see docs/design.md).

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::codec::{self as wire, Reading, Skipped};
+use crate::codec::{self, Reading, Skipped};
 use crate::error::{Error, Path};
 use crate::protocol::capabilities::ClientCapabilities;
 use crate::protocol::version::ProtocolVersion;
@@ -69,9 +69,9 @@ impl InitializeRequest {
     /// As [`from_json`](Self::from_json).
     pub fn from_value(value: Value) -> Result<Self, Error> {
         let root = Path::Root;
-        let mut map = wire::expect_object(value, &root)?;
+        let mut map = codec::expect_object(value, &root)?;
         if map.contains_key("jsonrpc") {
-            let method = wire::take_string(&mut map, crate::rules::KEY_METHOD, &root)?;
+            let method = codec::take_string(&mut map, crate::rules::KEY_METHOD, &root)?;
             if method != "initialize" {
                 return Err(root.key(crate::rules::KEY_METHOD).invalid(format_args!(
                     "expected method `initialize`, found `{method}`"
@@ -81,7 +81,7 @@ impl InitializeRequest {
                 .remove(crate::rules::KEY_PARAMS)
                 .ok_or_else(|| root.missing(crate::rules::KEY_PARAMS))?;
             let at = root.key(crate::rules::KEY_PARAMS);
-            let params = wire::expect_object(params, &at)?;
+            let params = codec::expect_object(params, &at)?;
             Self::read_params(params, &at)
         } else {
             Self::read_params(map, &root)
@@ -94,7 +94,7 @@ impl InitializeRequest {
             Some(Value::Number(n)) => n.as_u64().ok_or_else(|| {
                 version_at.invalid(format_args!("expected a whole number from 0, found {n}"))
             })?,
-            Some(other) => return Err(wire::type_error(&version_at, "a number", &other)),
+            Some(other) => return Err(codec::type_error(&version_at, "a number", &other)),
             None => return Err(at.missing("protocolVersion")),
         };
         let keys = if ProtocolVersion::negotiate(protocol_version) == ProtocolVersion::V1 {
@@ -102,7 +102,7 @@ impl InitializeRequest {
         } else {
             ["capabilities", "clientCapabilities"]
         };
-        let mut cx = Reading::lenient();
+        let mut reading = Reading::lenient();
         let mut capabilities = ClientCapabilities::default();
         if let Some((key, value)) = keys
             .into_iter()
@@ -112,21 +112,21 @@ impl InitializeRequest {
             let read = match value {
                 Value::Null => Ok(None),
                 value @ Value::Object(_) => {
-                    <ClientCapabilities as wire::Wire>::read(value, &mut cx, &at).map(Some)
+                    <ClientCapabilities as codec::Wire>::read(value, &mut reading, &at).map(Some)
                 }
-                other => Err(wire::type_error(&at, "an object", &other)),
+                other => Err(codec::type_error(&at, "an object", &other)),
             };
             match read {
                 Ok(Some(read)) => capabilities = read,
                 Ok(None) => {}
                 // Lenient: recorded as skipped, the defaults stay.
-                Err(err) => cx.skip_or_fail::<()>(err).map(|_| ())?,
+                Err(err) => reading.skip_or_fail::<()>(err).map(|_| ())?,
             }
         }
         Ok(Self {
             protocol_version,
             capabilities,
-            skipped: cx.into_skipped(),
+            skipped: reading.into_skipped(),
         })
     }
 }

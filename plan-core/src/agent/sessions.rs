@@ -60,11 +60,11 @@ use crate::protocol::version::ClientKind;
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct SessionPlans {
-    shared: Arc<Mutex<State>>,
+    shared: Arc<Mutex<Connection>>,
 }
 
 #[derive(Debug, Default)]
-struct State {
+struct Connection {
     /// `None` until `initialize`.
     client: Option<InitializeRequest>,
     fallback: Fallback,
@@ -162,7 +162,7 @@ impl SessionPlans {
     /// The shared state. A handler that panicked while holding it left it
     /// consistent (every change is one call on a sender), so a poisoned lock
     /// is taken over rather than turned into a second panic.
-    fn state(&self) -> MutexGuard<'_, State> {
+    fn state(&self) -> MutexGuard<'_, Connection> {
         self.shared.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }

@@ -3,7 +3,7 @@
 use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 
-use crate::codec::{self as wire, Reading, Spelling, Wire};
+use crate::codec::{self, Reading, Spelling, Wire};
 use crate::error::{Error, Path};
 use crate::protocol::capabilities::{ClientCapabilities, PlanCapabilities};
 
@@ -14,9 +14,9 @@ impl Wire for ClientCapabilities {
             Spelling::Rfd.capability_key(),
             Spelling::Acp.capability_key(),
         ];
-        for (key, value) in wire::SortedMap(&self.other).entries() {
+        for (key, value) in codec::SortedMap(&self.other).entries() {
             if !plan_keys.contains(&key.as_str()) {
-                map.serialize_entry(key, &wire::Sorted(value))?;
+                map.serialize_entry(key, &codec::Sorted(value))?;
             }
         }
         if let Some(plan) = &self.plan {
@@ -25,15 +25,15 @@ impl Wire for ClientCapabilities {
         map.end()
     }
 
-    fn read(value: Value, cx: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
-        let mut other = wire::expect_object(value, at)?;
+    fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
+        let mut other = codec::expect_object(value, at)?;
         let mut caps = Self::default();
         // The RFD key first, so that the ACP key wins when both are present.
         for spelling in [Spelling::Rfd, Spelling::Acp] {
             let key = spelling.capability_key();
             let found = match other.remove(key) {
                 None | Some(Value::Null) => None,
-                Some(value) => read_capability(value, cx, &at.key(key))?,
+                Some(value) => read_capability(value, reading, &at.key(key))?,
             };
             if let Some(plan) = found {
                 caps.plan = Some(plan);
@@ -47,15 +47,15 @@ impl Wire for ClientCapabilities {
 
 fn read_capability(
     value: Value,
-    cx: &mut Reading,
+    reading: &mut Reading,
     at: &Path<'_>,
 ) -> Result<Option<PlanCapabilities>, Error> {
     match value {
         Value::Object(mut map) => {
-            let meta = wire::take_meta(&mut map, cx, at)?;
+            let meta = codec::take_meta(&mut map, reading, at)?;
             Ok(Some(PlanCapabilities { meta }))
         }
-        other => cx.skip_or_fail(wire::type_error(at, "an object or null", &other)),
+        other => reading.skip_or_fail(codec::type_error(at, "an object or null", &other)),
     }
 }
 
@@ -64,9 +64,9 @@ struct CapabilityObject<'a>(&'a PlanCapabilities);
 impl serde::Serialize for CapabilityObject<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut map = s.serialize_map(None)?;
-        wire::write_meta(&mut map, self.0.meta.as_ref())?;
+        codec::write_meta(&mut map, self.0.meta.as_ref())?;
         map.end()
     }
 }
 
-wire::wire_methods!(ClientCapabilities, "client capabilities");
+codec::wire_methods!(ClientCapabilities, "client capabilities");

@@ -4,10 +4,10 @@ use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 
 use crate::codec::entry::{self, Entries};
-use crate::codec::{self as wire, Reading, Wire};
+use crate::codec::{self, Reading, Wire};
 use crate::error::{Error, Path};
 use crate::protocol::content::{OWN_KEYS, PlanContent};
-use crate::protocol::names::{self, Classified};
+use crate::protocol::naming::{self, Classified};
 use crate::protocol::spelling::Spelling;
 use crate::rules::{KEY_CONTENT, KEY_ENTRIES, KEY_PATH, KEY_URI, KNOWN_PLAN_TYPES};
 
@@ -38,15 +38,15 @@ impl Wire for PlanContent {
                 }
             }
             PlanContent::Custom { fields, .. } | PlanContent::Reserved { fields, .. } => {
-                let sorted = wire::SortedMap(fields);
+                let sorted = codec::SortedMap(fields);
                 for (key, value) in sorted.entries() {
                     if !OWN_KEYS.contains(&key.as_str()) {
-                        map.serialize_entry(key, &wire::Sorted(value))?;
+                        map.serialize_entry(key, &codec::Sorted(value))?;
                     }
                 }
             }
         }
-        wire::write_meta(&mut map, self.meta())?;
+        codec::write_meta(&mut map, self.meta())?;
         map.end()
     }
 
@@ -54,29 +54,29 @@ impl Wire for PlanContent {
         crate::codec::text_writer::Emitter::new(out, spelling).content(self)
     }
 
-    fn read_str(json: &str, cx: &mut Reading) -> Result<Self, Error> {
-        crate::codec::text_reader::content(json, cx)
+    fn read_str(json: &str, reading: &mut Reading) -> Result<Self, Error> {
+        crate::codec::text_reader::content(json, reading)
     }
 
-    fn read(value: Value, cx: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
-        let mut map = wire::expect_object(value, at)?;
-        let kind = wire::take_string(&mut map, crate::rules::KEY_TYPE, at)?;
-        let id = wire::take_plan_id(&mut map, cx, at)?;
-        let meta = wire::take_meta(&mut map, cx, at)?;
-        Ok(match names::classify(kind, &KNOWN_PLAN_TYPES) {
+    fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
+        let mut map = codec::expect_object(value, at)?;
+        let kind = codec::take_string(&mut map, crate::rules::KEY_TYPE, at)?;
+        let id = codec::take_plan_id(&mut map, reading, at)?;
+        let meta = codec::take_meta(&mut map, reading, at)?;
+        Ok(match naming::classify(kind, &KNOWN_PLAN_TYPES) {
             Classified::Known(0) => {
-                let items = wire::take_array(&mut map, KEY_ENTRIES, at)?;
-                let entries = entry::read_entries(items, cx, &at.key(KEY_ENTRIES))?;
+                let items = codec::take_array(&mut map, KEY_ENTRIES, at)?;
+                let entries = entry::read_entries(items, reading, &at.key(KEY_ENTRIES))?;
                 PlanContent::Items { id, entries, meta }
             }
             Classified::Known(1) => {
-                let uri = wire::take_string(&mut map, KEY_URI, at)?;
-                let uri = wire::file_uri(uri, cx, &at.key(KEY_URI))?;
+                let uri = codec::take_string(&mut map, KEY_URI, at)?;
+                let uri = codec::file_uri(uri, reading, &at.key(KEY_URI))?;
                 PlanContent::File { id, uri, meta }
             }
             Classified::Known(_) => {
-                let content = wire::owned(wire::take_string(&mut map, KEY_CONTENT, at)?);
-                let path = wire::markdown_path(map.remove(KEY_PATH), cx, at)?;
+                let content = codec::owned(codec::take_string(&mut map, KEY_CONTENT, at)?);
+                let path = codec::markdown_path(map.remove(KEY_PATH), reading, at)?;
                 PlanContent::Markdown {
                     id,
                     content,
@@ -100,7 +100,7 @@ impl Wire for PlanContent {
     }
 }
 
-wire::wire_methods!(
+codec::wire_methods!(
     PlanContent,
     "plan content (the `plan` object of a `plan_update`)"
 );

@@ -122,7 +122,7 @@ pub(crate) fn to_custom<T: Serialize>(
         .and_then(|m| crate::protocol::meta::Meta::from_value(m).ok());
     fields.remove(crate::rules::KEY_TYPE);
     fields.remove("planId");
-    let kind = crate::protocol::names::CustomName::new_unchecked(std::borrow::Cow::Borrowed(kind));
+    let kind = crate::protocol::naming::CustomName::new_unchecked(std::borrow::Cow::Borrowed(kind));
     Ok(PlanContent::Custom {
         kind,
         id,

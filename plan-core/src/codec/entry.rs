@@ -3,7 +3,7 @@
 use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 
-use crate::codec::{self as wire, Reading, Spelling, Wire};
+use crate::codec::{self, Reading, Spelling, Wire};
 use crate::error::{Error, Path};
 use crate::protocol::entry::{PlanEntry, Priority, Status};
 use crate::protocol::meta::Meta;
@@ -15,7 +15,7 @@ impl Wire for PlanEntry {
         map.serialize_entry(crate::rules::KEY_CONTENT, &*self.content)?;
         map.serialize_entry(crate::rules::KEY_PRIORITY, &self.priority)?;
         map.serialize_entry(crate::rules::KEY_STATUS, &self.status)?;
-        wire::write_meta(&mut map, self.meta.as_ref())?;
+        codec::write_meta(&mut map, self.meta.as_ref())?;
         map.end()
     }
 
@@ -23,14 +23,14 @@ impl Wire for PlanEntry {
         crate::codec::text_writer::Emitter::new(out, spelling).entry(self)
     }
 
-    fn read(value: Value, cx: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
-        let mut map = wire::expect_object(value, at)?;
-        let content = wire::take_string(&mut map, crate::rules::KEY_CONTENT, at)?;
-        let priority = wire::take_string(&mut map, crate::rules::KEY_PRIORITY, at)?;
-        let status = wire::take_string(&mut map, crate::rules::KEY_STATUS, at)?;
-        let meta = wire::take_meta(&mut map, cx, at)?;
+    fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
+        let mut map = codec::expect_object(value, at)?;
+        let content = codec::take_string(&mut map, crate::rules::KEY_CONTENT, at)?;
+        let priority = codec::take_string(&mut map, crate::rules::KEY_PRIORITY, at)?;
+        let status = codec::take_string(&mut map, crate::rules::KEY_STATUS, at)?;
+        let meta = codec::take_meta(&mut map, reading, at)?;
         Ok(PlanEntry {
-            content: wire::owned(content),
+            content: codec::owned(content),
             priority: Priority::from_wire(priority),
             status: Status::from_wire(status),
             meta,
@@ -38,7 +38,7 @@ impl Wire for PlanEntry {
     }
 }
 
-wire::wire_methods!(PlanEntry, "a plan entry");
+codec::wire_methods!(PlanEntry, "a plan entry");
 
 /// An entry from its three wire strings (the streaming reader's way in).
 pub(crate) fn from_wire(
@@ -48,7 +48,7 @@ pub(crate) fn from_wire(
     meta: Option<Meta>,
 ) -> PlanEntry {
     PlanEntry {
-        content: wire::owned(content),
+        content: codec::owned(content),
         priority: Priority::from_wire(priority),
         status: Status::from_wire(status),
         meta,
@@ -58,15 +58,15 @@ pub(crate) fn from_wire(
 /// Reads an `entries` array; lenient reading drops malformed entries.
 pub(crate) fn read_entries(
     items: Vec<Value>,
-    cx: &mut Reading,
+    reading: &mut Reading,
     at: &Path<'_>,
 ) -> Result<Vec<PlanEntry>, Error> {
     let mut entries = Vec::with_capacity(items.len());
     for (index, item) in items.into_iter().enumerate() {
-        match PlanEntry::read(item, cx, &at.index(index)) {
+        match PlanEntry::read(item, reading, &at.index(index)) {
             Ok(entry) => entries.push(entry),
             Err(err) => {
-                cx.skip_or_fail::<()>(err)?;
+                reading.skip_or_fail::<()>(err)?;
             }
         }
     }
@@ -78,6 +78,6 @@ pub(crate) struct Entries<'a>(pub(crate) &'a [PlanEntry]);
 
 impl serde::Serialize for Entries<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.0.iter().map(|e| wire::Spelled(e, Spelling::Rfd)))
+        s.collect_seq(self.0.iter().map(|e| codec::Spelled(e, Spelling::Rfd)))
     }
 }

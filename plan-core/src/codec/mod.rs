@@ -35,7 +35,7 @@ pub(crate) trait Wire: Sized {
     /// Writes `self` in `spelling`.
     fn write<S: Serializer>(&self, spelling: Spelling, s: S) -> Result<S::Ok, S::Error>;
     /// Reads a value; `at` is where `value` sits in the whole message.
-    fn read(value: Value, cx: &mut Reading, at: &Path<'_>) -> Result<Self, Error>;
+    fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error>;
 
     /// Writes JSON text. By default through serde; the message types
     /// override it with the direct writer (`text_writer.rs`).
@@ -45,9 +45,9 @@ pub(crate) trait Wire: Sized {
 
     /// Reads JSON text. By default through a `Value`; the message types
     /// override it with the streaming reader (`text_reader.rs`).
-    fn read_str(json: &str, cx: &mut Reading) -> Result<Self, Error> {
+    fn read_str(json: &str, reading: &mut Reading) -> Result<Self, Error> {
         let value: Value = serde_json::from_str(json).map_err(|e| Error::syntax(&e))?;
-        Self::read(value, cx, &Path::Root)
+        Self::read(value, reading, &Path::Root)
     }
 }
 
@@ -61,8 +61,8 @@ impl<T: Wire> serde::Serialize for Spelled<'_, T> {
 }
 
 /// Reads a whole JSON text as `T`.
-pub(crate) fn read_json<T: Wire>(json: &str, cx: &mut Reading) -> Result<T, Error> {
-    T::read_str(json, cx)
+pub(crate) fn read_json<T: Wire>(json: &str, reading: &mut Reading) -> Result<T, Error> {
+    T::read_str(json, reading)
 }
 
 /// The bytes as text, or an error saying where they stop being UTF-8.
@@ -113,11 +113,11 @@ macro_rules! wire_methods {
             /// # Errors
             /// [`Error`](crate::Error) for mistakes lenient reading does not drop.
             pub fn from_json_lenient(json: &str) -> Result<$crate::Lenient<Self>, $crate::Error> {
-                let mut cx = $crate::codec::Reading::lenient();
-                let value = $crate::codec::read_json(json, &mut cx)?;
+                let mut reading = $crate::codec::Reading::lenient();
+                let value = $crate::codec::read_json(json, &mut reading)?;
                 Ok($crate::Lenient {
                     value,
-                    skipped: cx.into_skipped(),
+                    skipped: reading.into_skipped(),
                 })
             }
 
@@ -126,8 +126,8 @@ macro_rules! wire_methods {
             /// # Errors
             /// [`Error`](crate::Error) if the value breaks the protocol; the error says where.
             pub fn from_value(value: ::serde_json::Value) -> Result<Self, $crate::Error> {
-                let mut cx = $crate::codec::Reading::strict();
-                <Self as $crate::codec::Wire>::read(value, &mut cx, &$crate::error::Path::Root)
+                let mut reading = $crate::codec::Reading::strict();
+                <Self as $crate::codec::Wire>::read(value, &mut reading, &$crate::error::Path::Root)
             }
 
             /// Writes compact JSON in `spelling`.
@@ -223,7 +223,7 @@ pub(crate) fn take_array(
 /// Removes and returns the plan id, in either spelling; both at once is an error.
 pub(crate) fn take_plan_id(
     map: &mut Map<String, Value>,
-    cx: &mut Reading,
+    reading: &mut Reading,
     at: &Path<'_>,
 ) -> Result<PlanId, Error> {
     let rfd = map.remove(Spelling::Rfd.plan_id_key());
@@ -231,7 +231,7 @@ pub(crate) fn take_plan_id(
     let (key, value) = one_plan_id(rfd, acp, at)?;
     let at = at.key(key);
     let id = expect_string(value, &at)?;
-    plan_id(id, cx, &at)
+    plan_id(id, reading, &at)
 }
 
 /// The plan id's value under whichever key it came, and that key: exactly
@@ -252,14 +252,18 @@ pub(crate) fn one_plan_id<V>(
 
 /// A plan id read from a message: checked; lenient reading keeps a blank
 /// one (the SDKs read any string) and reports it.
-pub(crate) fn plan_id(id: String, cx: &mut Reading, at: &Path<'_>) -> Result<PlanId, Error> {
-    checked(id, rules::check_plan_id, cx, at).map(PlanId::new_unchecked)
+pub(crate) fn plan_id(id: String, reading: &mut Reading, at: &Path<'_>) -> Result<PlanId, Error> {
+    checked(id, rules::check_plan_id, reading, at).map(PlanId::new_unchecked)
 }
 
 /// A file URI read from a message: checked; lenient reading keeps one that
 /// is not an RFC 3986 URI (the SDKs read any string) and reports it.
-pub(crate) fn file_uri(uri: String, cx: &mut Reading, at: &Path<'_>) -> Result<FileUri, Error> {
-    checked(uri, rules::check_uri, cx, at).map(FileUri::new_unchecked)
+pub(crate) fn file_uri(
+    uri: String,
+    reading: &mut Reading,
+    at: &Path<'_>,
+) -> Result<FileUri, Error> {
+    checked(uri, rules::check_uri, reading, at).map(FileUri::new_unchecked)
 }
 
 /// A markdown plan's `path` read from a message: absent or `null` is no
@@ -267,7 +271,7 @@ pub(crate) fn file_uri(uri: String, cx: &mut Reading, at: &Path<'_>) -> Result<F
 /// SDKs read any string) and reports it; anything else is an error.
 pub(crate) fn markdown_path(
     value: Option<Value>,
-    cx: &mut Reading,
+    reading: &mut Reading,
     at: &Path<'_>,
 ) -> Result<Option<AbsolutePath>, Error> {
     match value {
@@ -275,7 +279,7 @@ pub(crate) fn markdown_path(
         Some(value) => {
             let at = at.key(rules::KEY_PATH);
             let path = expect_string_or_null(value, &at)?;
-            checked(path, rules::check_absolute_path, cx, &at)
+            checked(path, rules::check_absolute_path, reading, &at)
                 .map(|path| Some(AbsolutePath::new_unchecked(path)))
         }
     }
@@ -293,11 +297,11 @@ fn expect_string_or_null(value: Value, at: &Path<'_>) -> Result<String, Error> {
 fn checked<P: fmt::Display>(
     text: String,
     rule: fn(&str) -> Result<(), P>,
-    cx: &mut Reading,
+    reading: &mut Reading,
     at: &Path<'_>,
 ) -> Result<Cow<'static, str>, Error> {
     if let Err(problem) = rule(&text) {
-        cx.let_through(at.invalid(problem))?;
+        reading.let_through(at.invalid(problem))?;
     }
     Ok(owned(text))
 }
@@ -305,7 +309,7 @@ fn checked<P: fmt::Display>(
 /// Removes and returns the optional `_meta` field.
 pub(crate) fn take_meta(
     map: &mut Map<String, Value>,
-    cx: &mut Reading,
+    reading: &mut Reading,
     at: &Path<'_>,
 ) -> Result<Option<Meta>, Error> {
     match map.remove(Meta::KEY) {
@@ -313,7 +317,7 @@ pub(crate) fn take_meta(
         Some(value) => match Meta::from_value(value) {
             Ok(meta) => Ok(Some(meta)),
             Err(found) => {
-                cx.skip_or_fail(type_error(&at.key(Meta::KEY), "an object or null", &found))
+                reading.skip_or_fail(type_error(&at.key(Meta::KEY), "an object or null", &found))
             }
         },
     }

@@ -3,7 +3,7 @@
 use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 
-use crate::codec::{self as wire, Reading, Spelling, Wire};
+use crate::codec::{self, Reading, Spelling, Wire};
 use crate::error::{Error, ErrorKind, Path};
 use crate::protocol::id::SessionId;
 use crate::protocol::notification::{METHOD, SessionNotification};
@@ -42,9 +42,9 @@ impl serde::Serialize for Params<'_> {
         )?;
         map.serialize_entry(
             crate::rules::KEY_UPDATE,
-            &wire::Spelled(&notification.update, *spelling),
+            &codec::Spelled(&notification.update, *spelling),
         )?;
-        wire::write_meta(&mut map, notification.meta.as_ref())?;
+        codec::write_meta(&mut map, notification.meta.as_ref())?;
         map.end()
     }
 }
@@ -62,14 +62,14 @@ impl Wire for SessionNotification {
         crate::codec::text_writer::Emitter::new(out, spelling).notification(self)
     }
 
-    fn read_str(json: &str, cx: &mut Reading) -> Result<Self, Error> {
-        crate::codec::text_reader::notification(json, cx)
+    fn read_str(json: &str, reading: &mut Reading) -> Result<Self, Error> {
+        crate::codec::text_reader::notification(json, reading)
     }
 
-    fn read(value: Value, cx: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
-        let mut envelope = wire::expect_object(value, at)?;
-        let version = wire::take_string(&mut envelope, crate::rules::KEY_JSONRPC, at)?;
-        let method = wire::take_string(&mut envelope, crate::rules::KEY_METHOD, at)?;
+    fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
+        let mut envelope = codec::expect_object(value, at)?;
+        let version = codec::take_string(&mut envelope, crate::rules::KEY_JSONRPC, at)?;
+        let method = codec::take_string(&mut envelope, crate::rules::KEY_METHOD, at)?;
         if let Err(problem) = check_envelope(&version, &method) {
             let key = match problem {
                 EnvelopeProblem::Version(_) => "jsonrpc",
@@ -83,23 +83,23 @@ impl Wire for SessionNotification {
         let params = envelope
             .remove(crate::rules::KEY_PARAMS)
             .ok_or_else(|| at.error(ErrorKind::Missing { field: "params" }))?;
-        read_params(params, cx, &at.key(crate::rules::KEY_PARAMS))
+        read_params(params, reading, &at.key(crate::rules::KEY_PARAMS))
     }
 }
 
 /// Reads the `params` object of a `session/update` (`at` is where it is).
 pub(crate) fn read_params(
     params: Value,
-    cx: &mut Reading,
+    reading: &mut Reading,
     at: &Path<'_>,
 ) -> Result<SessionNotification, Error> {
-    let mut params = wire::expect_object(params, at)?;
-    let session_id = wire::take_string(&mut params, crate::rules::KEY_SESSION_ID, at)?;
+    let mut params = codec::expect_object(params, at)?;
+    let session_id = codec::take_string(&mut params, crate::rules::KEY_SESSION_ID, at)?;
     let update = params
         .remove(crate::rules::KEY_UPDATE)
         .ok_or_else(|| at.missing(crate::rules::KEY_UPDATE))?;
-    let update = SessionUpdate::read(update, cx, &at.key(crate::rules::KEY_UPDATE))?;
-    let meta = wire::take_meta(&mut params, cx, at)?;
+    let update = SessionUpdate::read(update, reading, &at.key(crate::rules::KEY_UPDATE))?;
+    let meta = codec::take_meta(&mut params, reading, at)?;
     Ok(SessionNotification {
         session_id: SessionId::new(session_id),
         update,
@@ -107,4 +107,4 @@ pub(crate) fn read_params(
     })
 }
 
-wire::wire_methods!(SessionNotification, "a whole `session/update` notification");
+codec::wire_methods!(SessionNotification, "a whole `session/update` notification");

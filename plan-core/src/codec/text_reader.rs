@@ -8,12 +8,12 @@
 //! which applies the same rules. The tests hold the two readers to the same
 //! results (`tests/roundtrip.rs`).
 //!
-//! Errors: a rule broken inside a visitor is recorded in [`State`] as our
+//! Errors: a rule broken inside a visitor is recorded in [`ReadState`] as our
 //! [`Error`] (with its path) and parsing stops; `serde_json`'s own error is
 //! then ignored. Anything `serde_json` reports by itself is a syntax error.
 //!
 //! Why one file over 500 lines: the visitors of the notification, the
-//! update, the content, the entries and `_meta` share the private [`State`]
+//! update, the content, the entries and `_meta` share the private [`ReadState`]
 //! and seed types and hand each other the path; split by type, those would
 //! become crate items any code could reach. Most of the length is serde's
 //! visitor shape, one per type.
@@ -25,13 +25,13 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 use serde_json::{Map, Value};
 
 use crate::codec::entry;
-use crate::codec::{self as wire, Reading, Wire};
+use crate::codec::{self, Reading, Wire};
 use crate::error::{Error, ErrorKind, Path};
 use crate::protocol::content::PlanContent;
 use crate::protocol::entry::PlanEntry;
 use crate::protocol::id::{PlanId, SessionId};
 use crate::protocol::meta::Meta;
-use crate::protocol::names::{self, Classified};
+use crate::protocol::naming::{self, Classified};
 use crate::protocol::notification::SessionNotification;
 use crate::protocol::update::{OtherUpdate, Plan, SessionUpdate};
 use crate::rules::{
@@ -43,12 +43,12 @@ use crate::rules::{
 use serde_json::value::RawValue;
 
 /// Reading state: the mode, and the first rule broken (which stops the parse).
-struct State<'c> {
-    cx: &'c mut Reading,
+struct ReadState<'c> {
+    reading: &'c mut Reading,
     broken: Option<Error>,
 }
 
-impl State<'_> {
+impl ReadState<'_> {
     /// Records `err` and returns the serde error that stops the parse.
     fn fail<E: de::Error>(&mut self, err: Error) -> E {
         self.broken.get_or_insert(err);
@@ -57,20 +57,23 @@ impl State<'_> {
 
     /// In lenient mode records a skip and returns `None`; in strict mode fails.
     fn skip<T, E: de::Error>(&mut self, err: Error) -> Result<Option<T>, E> {
-        self.cx.skip_or_fail(err).map_err(|err| self.fail(err))
+        self.reading.skip_or_fail(err).map_err(|err| self.fail(err))
     }
 }
 
 /// Runs `seed` over the whole text.
 fn run<T>(
     json: &str,
-    cx: &mut Reading,
+    reading: &mut Reading,
     seed: impl FnOnce(
-        &mut State<'_>,
+        &mut ReadState<'_>,
         &mut serde_json::Deserializer<serde_json::de::StrRead<'_>>,
     ) -> Result<T, serde_json::Error>,
 ) -> Result<T, Error> {
-    let mut state = State { cx, broken: None };
+    let mut state = ReadState {
+        reading,
+        broken: None,
+    };
     let mut de = serde_json::Deserializer::from_str(json);
     let result = seed(&mut state, &mut de).and_then(|value| de.end().map(|()| value));
     match (result, state.broken) {
@@ -80,30 +83,33 @@ fn run<T>(
     }
 }
 
-pub(crate) fn notification(json: &str, cx: &mut Reading) -> Result<SessionNotification, Error> {
-    run(json, cx, |st, de| {
+pub(crate) fn notification(
+    json: &str,
+    reading: &mut Reading,
+) -> Result<SessionNotification, Error> {
+    run(json, reading, |state, de| {
         NotificationSeed {
-            st,
+            state,
             at: &Path::Root,
         }
         .deserialize(de)
     })
 }
 
-pub(crate) fn update(json: &str, cx: &mut Reading) -> Result<SessionUpdate, Error> {
-    run(json, cx, |st, de| {
+pub(crate) fn update(json: &str, reading: &mut Reading) -> Result<SessionUpdate, Error> {
+    run(json, reading, |state, de| {
         UpdateSeed {
-            st,
+            state,
             at: &Path::Root,
         }
         .deserialize(de)
     })
 }
 
-pub(crate) fn content(json: &str, cx: &mut Reading) -> Result<PlanContent, Error> {
-    run(json, cx, |st, de| {
+pub(crate) fn content(json: &str, reading: &mut Reading) -> Result<PlanContent, Error> {
+    run(json, reading, |state, de| {
         ContentSeed {
-            st,
+            state,
             at: &Path::Root,
         }
         .deserialize(de)
@@ -192,12 +198,12 @@ impl Seen {
     fn check<E: de::Error>(
         &mut self,
         key: &Key,
-        st: &mut State<'_>,
+        state: &mut ReadState<'_>,
         at: &Path<'_>,
     ) -> Result<(), E> {
         let bit = key.bit();
         if self.0 & bit != 0 {
-            return Err(st.fail(duplicate(key.name(), at)));
+            return Err(state.fail(duplicate(key.name(), at)));
         }
         self.0 |= bit;
         Ok(())
@@ -212,14 +218,14 @@ fn duplicate(key: &str, at: &Path<'_>) -> Error {
 
 /// Inserts a collected field; a key given twice is an error.
 fn insert<E: de::Error>(
-    st: &mut State<'_>,
+    state: &mut ReadState<'_>,
     at: &Path<'_>,
     object: &mut Map<String, Value>,
     key: String,
     value: Value,
 ) -> Result<(), E> {
     if object.contains_key(&key) {
-        return Err(st.fail(duplicate(&key, at)));
+        return Err(state.fail(duplicate(&key, at)));
     }
     object.insert(key, value);
     Ok(())
@@ -268,7 +274,7 @@ impl Visitor<'_> for KeySeed {
 macro_rules! seed {
     ($name:ident, $value:ty, $expected:literal) => {
         struct $name<'s, 'c, 'p> {
-            st: &'s mut State<'c>,
+            state: &'s mut ReadState<'c>,
             at: &'p Path<'p>,
         }
 
@@ -282,7 +288,7 @@ macro_rules! seed {
         impl $name<'_, '_, '_> {
             /// The value has the wrong JSON type: a "found X" error.
             fn found<E: de::Error>(self, found: &'static str) -> Result<$value, E> {
-                Err(wrong(self.st, self.at, $expected, found))
+                Err(wrong(self.state, self.at, $expected, found))
             }
         }
     };
@@ -346,21 +352,21 @@ type Found<'de> = Result<Cow<'de, str>, &'static str>;
 /// Reads a value that must be a string, at `at`.
 fn next_str<'de, A: MapAccess<'de>>(
     map: &mut A,
-    st: &mut State<'_>,
+    state: &mut ReadState<'_>,
     at: &Path<'_>,
 ) -> Result<Cow<'de, str>, A::Error> {
     map.next_value_seed(StrSeed)?
-        .map_err(|found| wrong(st, at, "a string", found))
+        .map_err(|found| wrong(state, at, "a string", found))
 }
 
 /// The "found X" error for a value of the wrong JSON type.
 fn wrong<E: de::Error>(
-    st: &mut State<'_>,
+    state: &mut ReadState<'_>,
     at: &Path<'_>,
     expected: &'static str,
     found: &'static str,
 ) -> E {
-    st.fail(at.error(ErrorKind::Type { expected, found }))
+    state.fail(at.error(ErrorKind::Type { expected, found }))
 }
 
 /// `visit_*` for the scalar JSON types, each handing the type's name to the
@@ -413,30 +419,32 @@ impl<'de> Visitor<'de> for NotificationSeed<'_, '_, '_> {
         let params_at = at.key(crate::rules::KEY_PARAMS);
         let mut seen = Seen::default();
         while let Some(key) = map.next_key_seed(KeySeed)? {
-            seen.check(&key, self.st, self.at)?;
+            seen.check(&key, self.state, self.at)?;
             match key {
                 // The envelope is checked as it comes, so its mistakes are
                 // reported before those of `params`, as the reference reader does.
                 Key::JsonRpc => {
                     let at = at.key(crate::rules::KEY_JSONRPC);
-                    let version_text = next_str(&mut map, self.st, &at)?;
+                    let version_text = next_str(&mut map, self.state, &at)?;
                     check_envelope(&version_text, SESSION_UPDATE)
-                        .map_err(|problem| self.st.fail(at.invalid(problem)))?;
+                        .map_err(|problem| self.state.fail(at.invalid(problem)))?;
                     version = true;
                 }
                 Key::Method => {
                     let at = at.key(crate::rules::KEY_METHOD);
-                    let method_text = next_str(&mut map, self.st, &at)?;
+                    let method_text = next_str(&mut map, self.state, &at)?;
                     check_envelope(JSONRPC_VERSION, &method_text)
-                        .map_err(|problem| self.st.fail(at.invalid(problem)))?;
+                        .map_err(|problem| self.state.fail(at.invalid(problem)))?;
                     method = true;
                 }
                 Key::Id => {
-                    return Err(self.st.fail(at.key("id").invalid(EnvelopeProblem::HasId)));
+                    return Err(self
+                        .state
+                        .fail(at.key("id").invalid(EnvelopeProblem::HasId)));
                 }
                 Key::Params => {
                     params = Some(map.next_value_seed(ParamsSeed {
-                        st: self.st,
+                        state: self.state,
                         at: &params_at,
                     })?);
                 }
@@ -451,10 +459,10 @@ impl<'de> Visitor<'de> for NotificationSeed<'_, '_, '_> {
             (params.is_some(), "params"),
         ] {
             if !seen {
-                return Err(self.st.fail(at.error(ErrorKind::Missing { field })));
+                return Err(self.state.fail(at.error(ErrorKind::Missing { field })));
             }
         }
-        params.ok_or_else(|| self.st.fail(at.missing(crate::rules::KEY_PARAMS)))
+        params.ok_or_else(|| self.state.fail(at.missing(crate::rules::KEY_PARAMS)))
     }
 }
 
@@ -470,7 +478,7 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_, '_> {
         let update_at = at.key(crate::rules::KEY_UPDATE);
         let mut seen = Seen::default();
         while let Some(key) = map.next_key_seed(KeySeed)? {
-            seen.check(&key, self.st, self.at)?;
+            seen.check(&key, self.state, self.at)?;
             match key {
                 Key::SessionId => session = Some(map.next_value_seed(StrSeed)?),
                 // Before the session id, keep the update to read after it, so
@@ -478,7 +486,7 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_, '_> {
                 Key::Update if session.is_none() => early_update = Some(map.next_value::<Value>()?),
                 Key::Update => {
                     update = Some(map.next_value_seed(UpdateSeed {
-                        st: self.st,
+                        state: self.state,
                         at: &update_at,
                     })?);
                 }
@@ -492,21 +500,21 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_, '_> {
             Some(Ok(session)) => session.into_owned(),
             Some(Err(found)) => {
                 return Err(wrong(
-                    self.st,
+                    self.state,
                     &at.key(crate::rules::KEY_SESSION_ID),
                     "a string",
                     found,
                 ));
             }
-            None => return Err(self.st.fail(at.missing(crate::rules::KEY_SESSION_ID))),
+            None => return Err(self.state.fail(at.missing(crate::rules::KEY_SESSION_ID))),
         };
         let update = match (update, early_update) {
             (Some(update), _) => update,
-            (None, Some(value)) => SessionUpdate::read(value, self.st.cx, &update_at)
-                .map_err(|err| self.st.fail(err))?,
-            (None, None) => return Err(self.st.fail(at.missing(crate::rules::KEY_UPDATE))),
+            (None, Some(value)) => SessionUpdate::read(value, self.state.reading, &update_at)
+                .map_err(|err| self.state.fail(err))?,
+            (None, None) => return Err(self.state.fail(at.missing(crate::rules::KEY_UPDATE))),
         };
-        let meta = read_meta(self.st, meta, at)?;
+        let meta = read_meta(self.state, meta, at)?;
         Ok(SessionNotification {
             session_id: SessionId::new(session),
             update,
@@ -517,7 +525,7 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_, '_> {
 
 /// Checks a `_meta` value; lenient reading drops a bad one.
 fn read_meta<E: de::Error>(
-    st: &mut State<'_>,
+    state: &mut ReadState<'_>,
     meta: Option<&RawValue>,
     at: &Path<'_>,
 ) -> Result<Option<Meta>, E> {
@@ -527,12 +535,12 @@ fn read_meta<E: de::Error>(
     match meta.map(|raw| Meta::from_raw(raw, max_depth)) {
         None => Ok(None),
         Some(Some(Ok(meta))) => Ok(Some(meta)),
-        Some(Some(Err(found))) => st.skip(wire::type_error(
+        Some(Some(Err(found))) => state.skip(codec::type_error(
             &at.key(Meta::KEY),
             "an object or null",
             &found,
         )),
-        Some(None) => Err(st.fail(at.key(Meta::KEY).invalid(crate::protocol::meta::TOO_DEEP))),
+        Some(None) => Err(state.fail(at.key(Meta::KEY).invalid(crate::protocol::meta::TOO_DEEP))),
     }
 }
 
@@ -545,15 +553,17 @@ impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SessionUpdate, A::Error> {
         let at = self.at;
         let Some(first) = map.next_key_seed(KeySeed)? else {
-            return Err(self.st.fail(at.error(ErrorKind::Missing {
+            return Err(self.state.fail(at.error(ErrorKind::Missing {
                 field: "sessionUpdate",
             })));
         };
         let kind = match first {
-            Key::SessionUpdate => {
-                next_str(&mut map, self.st, &at.key(crate::rules::KEY_SESSION_UPDATE))?
-            }
-            other => return fallback(self.st, at, &other, map, SessionUpdate::read),
+            Key::SessionUpdate => next_str(
+                &mut map,
+                self.state,
+                &at.key(crate::rules::KEY_SESSION_UPDATE),
+            )?,
+            other => return fallback(self.state, at, &other, map, SessionUpdate::read),
         };
         match &*kind {
             "plan" | "plan_update" | "plan_removed" => {}
@@ -563,7 +573,7 @@ impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
                 object.insert("sessionUpdate".into(), Value::String(kind.into_owned()));
                 while let Some(key) = map.next_key::<String>()? {
                     let value = map.next_value::<Value>()?;
-                    insert(self.st, at, &mut object, key, value)?;
+                    insert(self.state, at, &mut object, key, value)?;
                 }
                 return Ok(SessionUpdate::Other(OtherUpdate::new(object)));
             }
@@ -574,17 +584,17 @@ impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
         let plan_at = at.key(crate::rules::KEY_PLAN);
         let mut seen = Seen(Key::SessionUpdate.bit());
         while let Some(key) = map.next_key_seed(KeySeed)? {
-            seen.check(&key, self.st, self.at)?;
+            seen.check(&key, self.state, self.at)?;
             match key {
                 Key::Entries if kind == "plan" => {
                     entries = Some(map.next_value_seed(EntriesSeed {
-                        st: self.st,
+                        state: self.state,
                         at: &entries_at,
                     })?);
                 }
                 Key::Plan if kind == "plan_update" => {
                     plan = Some(map.next_value_seed(ContentSeed {
-                        st: self.st,
+                        state: self.state,
                         at: &plan_at,
                     })?);
                 }
@@ -596,39 +606,40 @@ impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
                 }
             }
         }
-        let meta = read_meta(self.st, meta, at)?;
+        let meta = read_meta(self.state, meta, at)?;
         match &*kind {
             "plan" => {
-                let entries =
-                    entries.ok_or_else(|| self.st.fail(at.missing(crate::rules::KEY_ENTRIES)))?;
+                let entries = entries
+                    .ok_or_else(|| self.state.fail(at.missing(crate::rules::KEY_ENTRIES)))?;
                 Ok(SessionUpdate::Plan(Plan { entries, meta }))
             }
             "plan_update" => {
-                let plan = plan.ok_or_else(|| self.st.fail(at.missing(crate::rules::KEY_PLAN)))?;
+                let plan =
+                    plan.ok_or_else(|| self.state.fail(at.missing(crate::rules::KEY_PLAN)))?;
                 Ok(SessionUpdate::PlanUpdate { plan, meta })
             }
             _ => {
-                let id =
-                    plan_id(rfd_id, acp_id, self.st.cx, at).map_err(|err| self.st.fail(err))?;
+                let id = plan_id(rfd_id, acp_id, self.state.reading, at)
+                    .map_err(|err| self.state.fail(err))?;
                 Ok(SessionUpdate::PlanRemoved { id, meta })
             }
         }
     }
 }
 
-/// The plan id from its two spellings, as `wire::take_plan_id` reads it.
+/// The plan id from its two spellings, as `codec::take_plan_id` reads it.
 /// The plan id from the values under its two keys, checked as the reference
-/// reader checks it (`wire::take_plan_id`).
+/// reader checks it (`codec::take_plan_id`).
 fn plan_id(
     rfd: Option<Found<'_>>,
     acp: Option<Found<'_>>,
-    cx: &mut Reading,
+    reading: &mut Reading,
     at: &Path<'_>,
 ) -> Result<PlanId, Error> {
-    let (key, value) = wire::one_plan_id(rfd, acp, at)?;
+    let (key, value) = codec::one_plan_id(rfd, acp, at)?;
     let at = at.key(key);
     match value {
-        Ok(id) => wire::plan_id(id.into_owned(), cx, &at),
+        Ok(id) => codec::plan_id(id.into_owned(), reading, &at),
         Err(found) => Err(at.error(ErrorKind::Type {
             expected: "a string",
             found,
@@ -639,7 +650,7 @@ fn plan_id(
 /// The tag was not the first key: collect the object and read it with the
 /// reference reader.
 fn fallback<'de, A: MapAccess<'de>, T>(
-    st: &mut State<'_>,
+    state: &mut ReadState<'_>,
     at: &Path<'_>,
     first: &Key,
     mut map: A,
@@ -650,9 +661,9 @@ fn fallback<'de, A: MapAccess<'de>, T>(
     object.insert(first.name().to_owned(), first_value);
     while let Some(key) = map.next_key::<String>()? {
         let value = map.next_value::<Value>()?;
-        insert(st, at, &mut object, key, value)?;
+        insert(state, at, &mut object, key, value)?;
     }
-    read(Value::Object(object), st.cx, at).map_err(|err| st.fail(err))
+    read(Value::Object(object), state.reading, at).map_err(|err| state.fail(err))
 }
 
 seed!(ContentSeed, PlanContent, "an object");
@@ -664,22 +675,21 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PlanContent, A::Error> {
         let at = self.at;
         let Some(first) = map.next_key_seed(KeySeed)? else {
-            return Err(self.st.fail(at.missing(crate::rules::KEY_TYPE)));
+            return Err(self.state.fail(at.missing(crate::rules::KEY_TYPE)));
         };
         let kind = match first {
-            Key::Type => next_str(&mut map, self.st, &at.key(crate::rules::KEY_TYPE))?,
-            other => return fallback(self.st, at, &other, map, PlanContent::read),
+            Key::Type => next_str(&mut map, self.state, &at.key(crate::rules::KEY_TYPE))?,
+            other => return fallback(self.state, at, &other, map, PlanContent::read),
         };
-        let classified = names::classify(kind.into_owned(), &KNOWN_PLAN_TYPES);
+        let classified = naming::classify(kind.into_owned(), &KNOWN_PLAN_TYPES);
         let known = matches!(classified, Classified::Known(_));
-        let (mut entries, mut early_entries, mut text, mut rfd_id, mut acp_id, mut meta) =
-            (None, None, None, None, None, None);
-        let mut path = None;
+        let (mut entries, mut early_entries, mut text, mut path) = (None, None, None, None);
+        let (mut rfd_id, mut acp_id, mut meta) = (None, None, None);
         let mut fields = Map::new();
         let entries_at = at.key(crate::rules::KEY_ENTRIES);
         let mut seen = Seen(Key::Type.bit());
         while let Some(key) = map.next_key_seed(KeySeed)? {
-            seen.check(&key, self.st, self.at)?;
+            seen.check(&key, self.state, self.at)?;
             match key {
                 Key::Id => rfd_id = Some(map.next_value_seed(StrSeed)?),
                 Key::PlanId => acp_id = Some(map.next_value_seed(StrSeed)?),
@@ -695,7 +705,7 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
                 }
                 Key::Entries if matches!(classified, Classified::Known(0)) => {
                     entries = Some(map.next_value_seed(EntriesSeed {
-                        st: self.st,
+                        state: self.state,
                         at: &entries_at,
                     })?);
                 }
@@ -713,37 +723,40 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
                 }
                 other => {
                     let value = map.next_value::<Value>()?;
-                    insert(self.st, at, &mut fields, other.name().to_owned(), value)?;
+                    insert(self.state, at, &mut fields, other.name().to_owned(), value)?;
                 }
             }
         }
-        let id = plan_id(rfd_id, acp_id, self.st.cx, at).map_err(|err| self.st.fail(err))?;
-        let meta = read_meta(self.st, meta, at)?;
+        let id =
+            plan_id(rfd_id, acp_id, self.state.reading, at).map_err(|err| self.state.fail(err))?;
+        let meta = read_meta(self.state, meta, at)?;
         let content = match classified {
             Classified::Known(0) => match (entries, early_entries) {
                 (Some(entries), _) => Ok(entries),
                 (None, Some(Value::Array(items))) => {
-                    entry::read_entries(items, self.st.cx, &entries_at)
+                    entry::read_entries(items, self.state.reading, &entries_at)
                 }
-                (None, Some(other)) => Err(wire::type_error(&entries_at, "an array", &other)),
+                (None, Some(other)) => Err(codec::type_error(&entries_at, "an array", &other)),
                 (None, None) => Err(at.missing(crate::rules::KEY_ENTRIES)),
             }
             .map(|entries| PlanContent::Items { id, entries, meta }),
             Classified::Known(1) => text
                 .ok_or_else(|| at.missing(crate::rules::KEY_URI))
-                .and_then(|uri| wire::expect_string(uri, &at.key(crate::rules::KEY_URI)))
-                .and_then(|uri| wire::file_uri(uri, self.st.cx, &at.key(crate::rules::KEY_URI)))
+                .and_then(|uri| codec::expect_string(uri, &at.key(crate::rules::KEY_URI)))
+                .and_then(|uri| {
+                    codec::file_uri(uri, self.state.reading, &at.key(crate::rules::KEY_URI))
+                })
                 .map(|uri| PlanContent::File { id, uri, meta }),
             Classified::Known(_) => text
                 .ok_or_else(|| at.missing(crate::rules::KEY_CONTENT))
                 .and_then(|content| {
-                    wire::expect_string(content, &at.key(crate::rules::KEY_CONTENT))
+                    codec::expect_string(content, &at.key(crate::rules::KEY_CONTENT))
                 })
                 .and_then(|content| {
-                    let path = wire::markdown_path(path, self.st.cx, at)?;
+                    let path = codec::markdown_path(path, self.state.reading, at)?;
                     Ok(PlanContent::Markdown {
                         id,
-                        content: wire::owned(content),
+                        content: codec::owned(content),
                         path,
                         meta,
                     })
@@ -761,7 +774,7 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
                 meta,
             }),
         };
-        content.map_err(|err| self.st.fail(err))
+        content.map_err(|err| self.state.fail(err))
     }
 }
 
@@ -784,7 +797,7 @@ impl<'de> Visitor<'de> for EntriesSeed<'_, '_, '_> {
         loop {
             let at = self.at.index(index);
             let Some(entry) = seq.next_element_seed(EntrySeed {
-                st: self.st,
+                state: self.state,
                 at: &at,
             })?
             else {
@@ -793,7 +806,7 @@ impl<'de> Visitor<'de> for EntriesSeed<'_, '_, '_> {
             match entry {
                 Ok(entry) => entries.push(entry),
                 Err(err) => {
-                    self.st.skip::<(), A::Error>(err)?;
+                    self.state.skip::<(), A::Error>(err)?;
                 }
             }
             index += 1;
@@ -805,7 +818,7 @@ impl<'de> Visitor<'de> for EntriesSeed<'_, '_, '_> {
 /// One entry: `Err` for a malformed one (the caller skips or fails), after
 /// the whole value has been read, so lenient reading can go on.
 struct EntrySeed<'s, 'c, 'p> {
-    st: &'s mut State<'c>,
+    state: &'s mut ReadState<'c>,
     at: &'p Path<'p>,
 }
 
@@ -843,7 +856,7 @@ impl<'de> Visitor<'de> for EntrySeed<'_, '_, '_> {
         let (mut content, mut priority, mut status, mut meta) = (None, None, None, None);
         let mut seen = Seen::default();
         while let Some(key) = map.next_key_seed(KeySeed)? {
-            seen.check(&key, self.st, self.at)?;
+            seen.check(&key, self.state, self.at)?;
             match key {
                 Key::Content => content = Some(map.next_value::<Value>()?),
                 Key::Priority => priority = Some(map.next_value::<Value>()?),
@@ -858,7 +871,7 @@ impl<'de> Visitor<'de> for EntrySeed<'_, '_, '_> {
         let field = |value: Option<Value>, key: &'static str| {
             value
                 .ok_or_else(|| at.missing(key))
-                .and_then(|v| wire::expect_string(v, &at.key(key)))
+                .and_then(|v| codec::expect_string(v, &at.key(key)))
         };
         let entry = (|| {
             let content = field(content, "content")?;
@@ -870,7 +883,7 @@ impl<'de> Visitor<'de> for EntrySeed<'_, '_, '_> {
             Ok(fields) => fields,
             Err(err) => return Ok(Err(err)),
         };
-        let meta = read_meta(self.st, meta, at)?;
+        let meta = read_meta(self.state, meta, at)?;
         Ok(Ok(entry::from_wire(content, priority, status, meta)))
     }
 }

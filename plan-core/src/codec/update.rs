@@ -5,7 +5,7 @@ use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 
 use crate::codec::entry::{self, Entries};
-use crate::codec::{self as wire, Reading, Spelling, Wire};
+use crate::codec::{self, Reading, Spelling, Wire};
 use crate::error::{Error, ErrorKind, Path};
 use crate::protocol::content::PlanContent;
 use crate::protocol::update::{DISCRIMINATOR, OtherUpdate, Plan, SessionUpdate};
@@ -13,7 +13,7 @@ use crate::protocol::update::{DISCRIMINATOR, OtherUpdate, Plan, SessionUpdate};
 impl Wire for SessionUpdate {
     fn write<S: Serializer>(&self, spelling: Spelling, s: S) -> Result<S::Ok, S::Error> {
         if let SessionUpdate::Other(other) = self {
-            return wire::SortedMap(&other.0).serialize(s);
+            return codec::SortedMap(&other.0).serialize(s);
         }
         let has_meta = match self {
             SessionUpdate::Plan(plan) => plan.meta.is_some(),
@@ -30,7 +30,7 @@ impl Wire for SessionUpdate {
                 plan.meta.as_ref()
             }
             SessionUpdate::PlanUpdate { plan, meta } => {
-                map.serialize_entry(crate::rules::KEY_PLAN, &wire::Spelled(plan, spelling))?;
+                map.serialize_entry(crate::rules::KEY_PLAN, &codec::Spelled(plan, spelling))?;
                 meta.as_ref()
             }
             SessionUpdate::PlanRemoved { id, meta } => {
@@ -39,7 +39,7 @@ impl Wire for SessionUpdate {
             }
             SessionUpdate::Other(_) => None,
         };
-        wire::write_meta(&mut map, meta)?;
+        codec::write_meta(&mut map, meta)?;
         map.end()
     }
 
@@ -47,15 +47,17 @@ impl Wire for SessionUpdate {
         crate::codec::text_writer::Emitter::new(out, spelling).update(self)
     }
 
-    fn read_str(json: &str, cx: &mut Reading) -> Result<Self, Error> {
-        crate::codec::text_reader::update(json, cx)
+    fn read_str(json: &str, reading: &mut Reading) -> Result<Self, Error> {
+        crate::codec::text_reader::update(json, reading)
     }
 
-    fn read(value: Value, cx: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
-        let mut map = wire::expect_object(value, at)?;
+    fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
+        let mut map = codec::expect_object(value, at)?;
         let kind = match map.get(DISCRIMINATOR) {
             Some(Value::String(kind)) => kind.as_str(),
-            Some(other) => return Err(wire::type_error(&at.key(DISCRIMINATOR), "a string", other)),
+            Some(other) => {
+                return Err(codec::type_error(&at.key(DISCRIMINATOR), "a string", other));
+            }
             None => {
                 return Err(at.error(ErrorKind::Missing {
                     field: DISCRIMINATOR,
@@ -64,22 +66,23 @@ impl Wire for SessionUpdate {
         };
         Ok(match kind {
             "plan" => {
-                let items = wire::take_array(&mut map, crate::rules::KEY_ENTRIES, at)?;
-                let entries = entry::read_entries(items, cx, &at.key(crate::rules::KEY_ENTRIES))?;
-                let meta = wire::take_meta(&mut map, cx, at)?;
+                let items = codec::take_array(&mut map, crate::rules::KEY_ENTRIES, at)?;
+                let entries =
+                    entry::read_entries(items, reading, &at.key(crate::rules::KEY_ENTRIES))?;
+                let meta = codec::take_meta(&mut map, reading, at)?;
                 SessionUpdate::Plan(Plan { entries, meta })
             }
             "plan_update" => {
                 let plan = map
                     .remove(crate::rules::KEY_PLAN)
                     .ok_or_else(|| at.missing(crate::rules::KEY_PLAN))?;
-                let plan = PlanContent::read(plan, cx, &at.key(crate::rules::KEY_PLAN))?;
-                let meta = wire::take_meta(&mut map, cx, at)?;
+                let plan = PlanContent::read(plan, reading, &at.key(crate::rules::KEY_PLAN))?;
+                let meta = codec::take_meta(&mut map, reading, at)?;
                 SessionUpdate::PlanUpdate { plan, meta }
             }
             "plan_removed" => {
-                let id = wire::take_plan_id(&mut map, cx, at)?;
-                let meta = wire::take_meta(&mut map, cx, at)?;
+                let id = codec::take_plan_id(&mut map, reading, at)?;
+                let meta = codec::take_meta(&mut map, reading, at)?;
                 SessionUpdate::PlanRemoved { id, meta }
             }
             _ => SessionUpdate::Other(OtherUpdate(map)),
@@ -87,4 +90,4 @@ impl Wire for SessionUpdate {
     }
 }
 
-wire::wire_methods!(SessionUpdate, "a session update (the `update` object)");
+codec::wire_methods!(SessionUpdate, "a session update (the `update` object)");

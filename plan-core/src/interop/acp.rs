@@ -121,8 +121,8 @@ impl JsonRpcMessage for SessionNotification {
             return Err(SdkError::method_not_found().data(Value::from(method)));
         }
         // Read as a client reads: leniently, like the SDK's own types.
-        let mut cx = Reading::lenient();
-        crate::codec::notification::read_params(params.clone(), &mut cx, &Path::Root)
+        let mut reading = Reading::lenient();
+        crate::codec::notification::read_params(params.clone(), &mut reading, &Path::Root)
             .map_err(|e| SdkError::invalid_params().data(Value::from(e.to_string())))
     }
 }

@@ -8,7 +8,7 @@ use crate::error::{Error, Path};
 use crate::protocol::entry::PlanEntry;
 use crate::protocol::id::{AbsolutePath, FileUri, PlanId};
 use crate::protocol::meta::Meta;
-use crate::protocol::names::{CustomName, ReservedName};
+use crate::protocol::naming::{CustomName, ReservedName};
 
 pub(crate) use crate::rules::OWN_KEYS;
 

@@ -5,7 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::protocol::meta::Meta;
-use crate::protocol::names::{
+use crate::protocol::naming::{
     self, Classified, CustomName, NameError, ParseNameError, ReservedName,
 };
 use crate::rules;
@@ -68,7 +68,7 @@ macro_rules! name_enum {
 
             /// Reads a received name: never fails on unknown names, it keeps them.
             pub(crate) fn from_wire(name: String) -> Self {
-                Self::from_classified(names::classify(name, Self::KNOWN))
+                Self::from_classified(naming::classify(name, Self::KNOWN))
             }
         }
 
@@ -84,7 +84,7 @@ macro_rules! name_enum {
         impl FromStr for $name {
             type Err = ParseNameError;
             fn from_str(s: &str) -> Result<Self, Self::Err> {
-                names::parse_typed(s, Self::KNOWN, $what).map(Self::from_classified)
+                naming::parse_typed(s, Self::KNOWN, $what).map(Self::from_classified)
             }
         }
 

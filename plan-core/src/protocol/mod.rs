@@ -12,7 +12,7 @@ pub(crate) mod content;
 pub(crate) mod entry;
 pub(crate) mod id;
 pub(crate) mod meta;
-pub(crate) mod names;
+pub(crate) mod naming;
 pub(crate) mod notification;
 pub(crate) mod progress;
 pub(crate) mod spelling;

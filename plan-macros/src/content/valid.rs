@@ -6,7 +6,7 @@ use syn::Ident;
 use super::Input;
 use crate::attrs::{self, ArgValue};
 use crate::errors::Errors;
-use crate::names;
+use crate::name_check;
 
 pub(crate) struct Content<'a> {
     pub(crate) ident: &'a Ident,
@@ -66,7 +66,7 @@ fn kind(input: &Input<'_>, errors: &mut Errors) -> Option<String> {
             ArgValue::Str(lit) => lit.value(),
             ArgValue::Name(name) => name.to_string(),
         };
-        kind = names::check_plan_type(&text, value.span(), errors);
+        kind = name_check::check_plan_type(&text, value.span(), errors);
     }
     if input.attrs.is_empty() {
         let ident = &input.derive.ident;

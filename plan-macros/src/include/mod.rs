@@ -16,14 +16,14 @@ mod stream;
 use std::path::PathBuf;
 pub(crate) use stream::include_plan_stream;
 
-use crate::json_reader::{self, Kind, Node};
+use crate::json_reader::{self, Node, NodeKind};
 use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use quote::quote;
 use syn::LitStr;
 
 use crate::errors::Errors;
-use crate::names::{self, NameKind};
-use crate::plan::{CheckedEntry, CheckedName, Plan, Shape, Text};
+use crate::name_check::{self, NameKind};
+use crate::plan::{CheckedEntry, CheckedName, CheckedPlan, Shape, Text};
 use crate::rules;
 
 pub(crate) fn include_plan(input: TokenStream) -> TokenStream {
@@ -77,7 +77,7 @@ pub(crate) fn read_text(lit: &LitStr) -> Result<(String, PathBuf), syn::Error> {
 
 /// The checked plan and the file's full path; or the errors, and whether the
 /// fixture looks like a v1 update (so the failed call still has its type).
-fn read(lit: &LitStr) -> Result<(Plan, PathBuf), (syn::Error, bool)> {
+fn read(lit: &LitStr) -> Result<(CheckedPlan, PathBuf), (syn::Error, bool)> {
     let relative = lit.value();
     let span = lit.span();
     let (text, file) = read_text(lit).map_err(|e| (e, false))?;
@@ -95,16 +95,16 @@ fn read(lit: &LitStr) -> Result<(Plan, PathBuf), (syn::Error, bool)> {
 /// a notification.
 fn is_v1(doc: &Node) -> bool {
     let update = match &doc.kind {
-        Kind::Object(fields) => match field(fields, rules::KEY_PARAMS).map(|p| &p.kind) {
-            Some(Kind::Object(params)) => field(params, "update"),
+        NodeKind::Object(fields) => match field(fields, rules::KEY_PARAMS).map(|p| &p.kind) {
+            Some(NodeKind::Object(params)) => field(params, "update"),
             _ => Some(doc),
         },
         _ => None,
     };
     matches!(
         update.map(|u| &u.kind),
-        Some(Kind::Object(fields))
-            if matches!(field(fields, rules::KEY_SESSION_UPDATE).map(|n| &n.kind), Some(Kind::String(s)) if s == "plan")
+        Some(NodeKind::Object(fields))
+            if matches!(field(fields, rules::KEY_SESSION_UPDATE).map(|n| &n.kind), Some(NodeKind::String(s)) if s == "plan")
     )
 }
 
@@ -176,8 +176,8 @@ impl FixtureCheck {
         value
     }
 
-    fn document(&mut self, doc: &Node) -> Option<Plan> {
-        let Kind::Object(fields) = &doc.kind else {
+    fn document(&mut self, doc: &Node) -> Option<CheckedPlan> {
+        let NodeKind::Object(fields) = &doc.kind else {
             self.at(
                 doc,
                 "",
@@ -197,7 +197,11 @@ impl FixtureCheck {
         }
     }
 
-    pub(crate) fn notification(&mut self, doc: &Node, fields: &[(String, Node)]) -> Option<Plan> {
+    pub(crate) fn notification(
+        &mut self,
+        doc: &Node,
+        fields: &[(String, Node)],
+    ) -> Option<CheckedPlan> {
         let version = self.string(doc, fields, rules::KEY_JSONRPC, "");
         if let Some((version, node)) = &version
             && let Err(problem) = rules::check_envelope(version, rules::SESSION_UPDATE)
@@ -220,14 +224,19 @@ impl FixtureCheck {
         self.update(update, update_fields, "params.update")
     }
 
-    fn update(&mut self, node: &Node, fields: &[(String, Node)], path: &str) -> Option<Plan> {
+    fn update(
+        &mut self,
+        node: &Node,
+        fields: &[(String, Node)],
+        path: &str,
+    ) -> Option<CheckedPlan> {
         let (kind, kind_node) = self.string(node, fields, rules::KEY_SESSION_UPDATE, path)?;
         match kind.as_str() {
             "plan" => {
                 let entries = self.entries(node, fields, path, true)?;
                 // The v1 update's own `_meta`, as the run-time reader keeps it.
                 let meta = self.meta(fields, path);
-                Some(Plan {
+                Some(CheckedPlan {
                     shape: Shape::V1(entries),
                     meta,
                 })
@@ -252,7 +261,12 @@ impl FixtureCheck {
         }
     }
 
-    fn content(&mut self, node: &Node, fields: &[(String, Node)], path: &str) -> Option<Plan> {
+    fn content(
+        &mut self,
+        node: &Node,
+        fields: &[(String, Node)],
+        path: &str,
+    ) -> Option<CheckedPlan> {
         let (kind, kind_node) = self.string(node, fields, rules::KEY_TYPE, path)?;
         let id = self.plan_id(node, fields, path);
         let meta = self.meta(fields, path);
@@ -277,7 +291,7 @@ impl FixtureCheck {
             custom => {
                 let type_path = join(path, rules::KEY_TYPE);
                 let name = self.located(kind_node, &type_path, |errors| {
-                    names::check_plan_type(custom, Span::call_site(), errors)
+                    name_check::check_plan_type(custom, Span::call_site(), errors)
                 })?;
                 let own: Vec<&(String, Node)> = fields
                     .iter()
@@ -287,7 +301,7 @@ impl FixtureCheck {
                 Shape::Custom(id?, name, group)
             }
         };
-        Some(Plan { shape, meta })
+        Some(CheckedPlan { shape, meta })
     }
 
     /// A markdown plan's optional `path`: absent or `null` is none; a string
@@ -302,8 +316,8 @@ impl FixtureCheck {
         };
         let at = join(path, rules::KEY_PATH);
         match &value.kind {
-            Kind::Null => Ok(None),
-            Kind::String(file) => match rules::check_absolute_path(file) {
+            NodeKind::Null => Ok(None),
+            NodeKind::String(file) => match rules::check_absolute_path(file) {
                 Ok(()) => Ok(Some(self.text(file))),
                 Err(problem) => {
                     self.at(value, &at, problem);
@@ -338,7 +352,7 @@ impl FixtureCheck {
             }
         };
         let id_path = join(path, key);
-        let Kind::String(id) = &value.kind else {
+        let NodeKind::String(id) = &value.kind else {
             self.wrong_type(value, &id_path, "a string");
             return None;
         };
@@ -358,7 +372,7 @@ impl FixtureCheck {
     ) -> Option<Vec<CheckedEntry>> {
         let entries_path = join(path, rules::KEY_ENTRIES);
         let list = self.required(node, fields, rules::KEY_ENTRIES, path)?;
-        let Kind::Array(items) = &list.kind else {
+        let NodeKind::Array(items) = &list.kind else {
             self.wrong_type(list, &entries_path, "an array");
             return None;
         };
@@ -371,7 +385,7 @@ impl FixtureCheck {
     }
 
     fn entry(&mut self, node: &Node, path: &str, v1: bool) -> Option<CheckedEntry> {
-        let Kind::Object(fields) = &node.kind else {
+        let NodeKind::Object(fields) = &node.kind else {
             self.wrong_type(node, path, "an object");
             return None;
         };
@@ -411,11 +425,11 @@ impl FixtureCheck {
     ) -> Option<CheckedName> {
         let (text, value) = self.string(node, fields, key, path)?;
         let name = self.located(value, &join(path, key), |errors| {
-            names::check_name(&text, Span::call_site(), kind, v1, errors)
+            name_check::check_name(&text, Span::call_site(), kind, v1, errors)
         })?;
         Some(match name {
-            names::Name::Known(known) => CheckedName::Known(known),
-            names::Name::Custom(custom) => CheckedName::Custom(custom),
+            name_check::Name::Known(known) => CheckedName::Known(known),
+            name_check::Name::Custom(custom) => CheckedName::Custom(custom),
         })
     }
 
@@ -423,8 +437,8 @@ impl FixtureCheck {
     fn meta(&mut self, fields: &[(String, Node)], path: &str) -> Option<Group> {
         let meta = field(fields, "_meta")?;
         match &meta.kind {
-            Kind::Object(members) => Some(object_tokens(members.iter())),
-            Kind::Null => None,
+            NodeKind::Object(members) => Some(object_tokens(members.iter())),
+            NodeKind::Null => None,
             _ => {
                 self.wrong_type(meta, &join(path, "_meta"), "an object or null");
                 None
@@ -466,7 +480,7 @@ impl FixtureCheck {
     ) -> Option<(String, &'d Node)> {
         let value = self.required(node, fields, key, path)?;
         match &value.kind {
-            Kind::String(text) => Some((text.clone(), value)),
+            NodeKind::String(text) => Some((text.clone(), value)),
             _ => {
                 self.wrong_type(value, &join(path, key), "a string");
                 None
@@ -484,7 +498,7 @@ impl FixtureCheck {
     ) -> Option<(&'d Node, &'d [(String, Node)])> {
         let value = self.required(node, fields, key, path)?;
         match &value.kind {
-            Kind::Object(members) => Some((value, members)),
+            NodeKind::Object(members) => Some((value, members)),
             _ => {
                 self.wrong_type(value, &join(path, key), "an object");
                 None
@@ -520,11 +534,11 @@ fn object_tokens<'d>(members: impl Iterator<Item = &'d (String, Node)>) -> Group
 
 fn value_tokens(node: &Node) -> TokenStream {
     match &node.kind {
-        Kind::Null => quote!(null),
-        Kind::Bool(b) => quote!(#b),
+        NodeKind::Null => quote!(null),
+        NodeKind::Bool(b) => quote!(#b),
         // A JSON number is valid Rust tokens too (a literal, maybe after `-`);
         // an integer beyond 64 bits is a float, as serde_json reads it.
-        Kind::Number(text) => {
+        NodeKind::Number(text) => {
             let integer = !text.contains(['.', 'e', 'E']);
             let fits = text.parse::<i64>().is_ok() || text.parse::<u64>().is_ok();
             let text = if integer && !fits {
@@ -534,12 +548,12 @@ fn value_tokens(node: &Node) -> TokenStream {
             };
             text.parse().unwrap_or_else(|_| quote!(null))
         }
-        Kind::String(text) => quote!(#text),
-        Kind::Array(items) => {
+        NodeKind::String(text) => quote!(#text),
+        NodeKind::Array(items) => {
             let items = items.iter().map(value_tokens);
             quote!([#(#items),*])
         }
-        Kind::Object(members) => TokenTree::Group(object_tokens(members.iter())).into(),
+        NodeKind::Object(members) => TokenTree::Group(object_tokens(members.iter())).into(),
     }
 }
 

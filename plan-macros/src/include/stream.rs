@@ -13,7 +13,7 @@ use syn::LitStr;
 
 use super::{FixtureCheck, field, read_text};
 use crate::errors::Errors;
-use crate::json_reader::{self, Kind};
+use crate::json_reader::{self, NodeKind};
 use crate::rules;
 
 pub(crate) fn include_plan_stream(input: TokenStream) -> TokenStream {
@@ -82,7 +82,7 @@ fn check(lit: &LitStr) -> Result<(Vec<String>, std::path::PathBuf), syn::Error> 
 
 /// Checks one message of the stream.
 fn message(cx: &mut FixtureCheck, doc: &json_reader::Node) {
-    let Kind::Object(fields) = &doc.kind else {
+    let NodeKind::Object(fields) = &doc.kind else {
         let found = doc.kind.name();
         cx.at(
             doc,
@@ -92,13 +92,13 @@ fn message(cx: &mut FixtureCheck, doc: &json_reader::Node) {
         return;
     };
     let is_update = field(fields, rules::KEY_METHOD)
-        .is_some_and(|m| matches!(&m.kind, Kind::String(m) if m == rules::SESSION_UPDATE));
+        .is_some_and(|m| matches!(&m.kind, NodeKind::String(m) if m == rules::SESSION_UPDATE));
     if is_update {
         cx.notification(doc, fields);
         return;
     }
     match field(fields, rules::KEY_JSONRPC).map(|v| &v.kind) {
-        Some(Kind::String(version)) => {
+        Some(NodeKind::String(version)) => {
             if let Err(problem) = rules::check_envelope(version, rules::SESSION_UPDATE) {
                 let node = field(fields, rules::KEY_JSONRPC).unwrap_or(doc);
                 cx.at(node, "jsonrpc", problem);

@@ -3,11 +3,11 @@
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 
-use super::Kind;
+use super::MappingKind;
 use super::valid::Mapping;
-use crate::names::Name;
+use crate::name_check::Name;
 
-pub(crate) fn mapping(mapping: &Mapping<'_>, kind: &Kind) -> TokenStream {
+pub(crate) fn mapping(mapping: &Mapping<'_>, kind: &MappingKind) -> TokenStream {
     let ident = mapping.ident;
     let ty = syn::Ident::new(kind.ty, Span::call_site());
     let expression_trait = syn::Ident::new(kind.expression_trait, Span::call_site());

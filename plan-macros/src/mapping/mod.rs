@@ -1,6 +1,6 @@
 //! `#[derive(PlanStatus)]` and `#[derive(PlanPriority)]`: an agent's own enum
 //! mapped onto ACP statuses or priorities. One implementation for both,
-//! configured by [`Kind`]. Read → check (`valid`) → generate (`expand`).
+//! configured by [`MappingKind`]. Read → check (`valid`) → generate (`expand`).
 
 mod expand;
 mod valid;
@@ -12,10 +12,10 @@ use syn::parse::{ParseStream, Parser};
 use syn::{Attribute, Data, DeriveInput, Fields, Ident, LitStr};
 
 use crate::attrs::{self, Args};
-use crate::names::NameKind;
+use crate::name_check::NameKind;
 
 /// Which derive this is.
-pub(crate) struct Kind {
+pub(crate) struct MappingKind {
     /// `PlanStatus`
     pub(crate) derive: &'static str,
     /// `status`: the variant attribute.
@@ -29,7 +29,7 @@ pub(crate) struct Kind {
     pub(crate) expression_trait: &'static str,
 }
 
-pub(crate) const STATUS: Kind = Kind {
+pub(crate) const STATUS: MappingKind = MappingKind {
     derive: "PlanStatus",
     attr: symbol::STATUS,
     container: symbol::PLAN_STATUS,
@@ -38,7 +38,7 @@ pub(crate) const STATUS: Kind = Kind {
     expression_trait: "IntoStatus",
 };
 
-pub(crate) const PRIORITY: Kind = Kind {
+pub(crate) const PRIORITY: MappingKind = MappingKind {
     derive: "PlanPriority",
     attr: symbol::PRIORITY,
     container: symbol::PLAN_PRIORITY,
@@ -63,7 +63,7 @@ pub(crate) struct Variant<'a> {
     pub(crate) names: Vec<syn::Result<(String, Span)>>,
 }
 
-pub(crate) fn derive(input: TokenStream, kind: &Kind) -> TokenStream {
+pub(crate) fn derive(input: TokenStream, kind: &MappingKind) -> TokenStream {
     let input = match syn::parse2::<DeriveInput>(input) {
         Ok(input) => input,
         Err(err) => return err.to_compile_error(),
@@ -80,7 +80,7 @@ pub(crate) fn derive(input: TokenStream, kind: &Kind) -> TokenStream {
     }
 }
 
-fn read<'a>(input: &'a DeriveInput, kind: &Kind) -> Input<'a> {
+fn read<'a>(input: &'a DeriveInput, kind: &MappingKind) -> Input<'a> {
     let (not_enum, variants) = match &input.data {
         Data::Enum(data) => (
             None,

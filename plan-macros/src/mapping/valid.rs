@@ -3,10 +3,10 @@
 use crate::symbol;
 use syn::{Fields, Ident};
 
-use super::{Input, Kind};
+use super::{Input, MappingKind};
 use crate::attrs::{self, ArgValue};
 use crate::errors::Errors;
-use crate::names::{self, Name};
+use crate::name_check::{self, Name};
 
 pub(crate) struct Mapping<'a> {
     pub(crate) ident: &'a Ident,
@@ -22,7 +22,7 @@ enum Rename {
     UnderscoreSnake,
 }
 
-pub(crate) fn check<'a>(input: &Input<'a>, kind: &Kind) -> Result<Mapping<'a>, syn::Error> {
+pub(crate) fn check<'a>(input: &Input<'a>, kind: &MappingKind) -> Result<Mapping<'a>, syn::Error> {
     let mut errors = Errors::new(Vec::new());
     if let Some(span) = input.not_enum {
         errors.at(
@@ -97,7 +97,7 @@ pub(crate) fn check<'a>(input: &Input<'a>, kind: &Kind) -> Result<Mapping<'a>, s
                 continue;
             }
         };
-        let Some(name) = names::check_name(&text, span, kind.names, false, &mut errors) else {
+        let Some(name) = name_check::check_name(&text, span, kind.names, false, &mut errors) else {
             continue;
         };
         if let Some((first, _)) = variants.iter().find(|(_, n)| n.as_str() == name.as_str()) {
@@ -120,7 +120,7 @@ pub(crate) fn check<'a>(input: &Input<'a>, kind: &Kind) -> Result<Mapping<'a>, s
     }))
 }
 
-fn rename(input: &Input<'_>, kind: &Kind, errors: &mut Errors) -> Option<Rename> {
+fn rename(input: &Input<'_>, kind: &MappingKind, errors: &mut Errors) -> Option<Rename> {
     let mut rename = None;
     let pairs = attrs::container_pairs(
         &input.container,

@@ -6,12 +6,12 @@ use quote::{quote, quote_spanned};
 use syn::ext::IdentExt;
 
 use super::ast::{Input, Name, Text, Value};
-use super::valid::{CheckedEntry, CheckedName, Plan, Shape};
+use super::valid::{CheckedEntry, CheckedName, CheckedPlan, Shape};
 use crate::json_tokens::{self as json, Json};
 use crate::rules;
 
 /// The expression `plan!` expands to: a `PlanContent`, or a v1 `Plan`.
-pub(crate) fn value(plan: &Plan) -> TokenStream {
+pub(crate) fn value(plan: &CheckedPlan) -> TokenStream {
     if let Some(rows) = compact(plan) {
         return rows;
     }
@@ -21,7 +21,7 @@ pub(crate) fn value(plan: &Plan) -> TokenStream {
     quote!({ use ::plan_core::__private as __plan; #body })
 }
 
-fn body(plan: &Plan) -> TokenStream {
+fn body(plan: &CheckedPlan) -> TokenStream {
     let meta = option(plan.meta.as_ref().map(meta_value));
     match &plan.shape {
         Shape::V1(entries) => {
@@ -125,7 +125,7 @@ fn entry(e: &CheckedEntry) -> TokenStream {
 /// no `_meta` whose entries are all literal with known names, as one call
 /// with a table of rows, about a third of the tokens of struct literals and
 /// no `use` to resolve.
-fn compact(plan: &Plan) -> Option<TokenStream> {
+fn compact(plan: &CheckedPlan) -> Option<TokenStream> {
     if plan.meta.is_some() {
         return None;
     }
@@ -179,7 +179,7 @@ fn name(n: &CheckedName, ty: &TokenStream, dynamic: (&str, &str)) -> TokenStream
 }
 
 /// The two spellings of a plan's wire JSON, written at compile time.
-pub(crate) fn static_json(plan: &Plan) -> Result<TokenStream, syn::Error> {
+pub(crate) fn static_json(plan: &CheckedPlan) -> Result<TokenStream, syn::Error> {
     let mut dynamic = Vec::new();
     let rfd = update_json(plan, "id", &mut dynamic);
     let acp = update_json(plan, "planId", &mut Vec::new());
@@ -242,7 +242,7 @@ pub(crate) fn not_literal_in(input: &Input) -> Option<syn::Error> {
 }
 
 /// The `update` object of the plan's `session/update`, as JSON text.
-fn update_json(plan: &Plan, id_key: &str, dynamic: &mut Vec<(Span, String)>) -> String {
+fn update_json(plan: &CheckedPlan, id_key: &str, dynamic: &mut Vec<(Span, String)>) -> String {
     let mut out = String::new();
     let meta = plan.meta.as_ref().map(|g| literal_json(g, dynamic));
     match &plan.shape {

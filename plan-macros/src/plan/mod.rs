@@ -8,11 +8,11 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 pub(crate) use ast::Text;
-pub(crate) use valid::{CheckedEntry, CheckedName, Plan, Shape};
+pub(crate) use valid::{CheckedEntry, CheckedName, CheckedPlan, Shape};
 
 /// The expression `plan!` expands to, for a plan checked elsewhere
-/// (`include_plan!` checks JSON into the same `Plan`).
-pub(crate) fn expand_value(plan: &Plan) -> TokenStream {
+/// (`include_plan!` checks JSON into the same `CheckedPlan`).
+pub(crate) fn expand_value(plan: &CheckedPlan) -> TokenStream {
     expand::value(plan)
 }
 
@@ -53,7 +53,7 @@ pub(crate) fn plan_json(input: TokenStream) -> TokenStream {
     }
 }
 
-fn parse_and_check(input: TokenStream) -> syn::Result<valid::Plan> {
+fn parse_and_check(input: TokenStream) -> syn::Result<valid::CheckedPlan> {
     let input = syn::parse2::<ast::Input>(input)?;
     valid::check(input)
 }

@@ -7,7 +7,7 @@ use syn::{Ident, LitStr};
 
 use super::ast::{Entry, Field, Input, Name, Text, Value};
 use crate::errors::Errors;
-use crate::names::{self, NameKind};
+use crate::name_check::{self, NameKind};
 use crate::rules;
 
 /// The keys a `plan!` call knows.
@@ -19,7 +19,7 @@ const CONTENT_KEYS: [&str; 5] = ["items", "entries", "markdown", "file", "type"]
 use crate::rules::OWN_KEYS;
 
 /// A call that passed every check.
-pub(crate) struct Plan {
+pub(crate) struct CheckedPlan {
     pub(crate) shape: Shape,
     pub(crate) meta: Option<Group>,
 }
@@ -67,7 +67,7 @@ enum Content {
     Custom(String, Option<Group>),
 }
 
-pub(crate) fn check(input: Input) -> Result<Plan, syn::Error> {
+pub(crate) fn check(input: Input) -> Result<CheckedPlan, syn::Error> {
     let mut errors = Errors::new(input.errors);
     let broken = |key: &str| input.broken.iter().any(|k| k.unraw() == key);
     let id_broken = broken("id");
@@ -168,7 +168,7 @@ pub(crate) fn check(input: Input) -> Result<Plan, syn::Error> {
         (Some(Content::Markdown(text)), Some(id)) => Some(Shape::Markdown(id, text, path)),
         (Some(Content::Custom(name, fields)), Some(id)) => Some(Shape::Custom(id, name, fields)),
     };
-    errors.finish(shape.map(|shape| Plan { shape, meta }))
+    errors.finish(shape.map(|shape| CheckedPlan { shape, meta }))
 }
 
 /// Checks the one content field given: `[entries, items, markdown, file, type]`.
@@ -318,10 +318,12 @@ fn check_name(name: Name, kind: NameKind, v1: bool, errors: &mut Errors) -> Opti
         Name::Ident(ident) => (ident.unraw().to_string(), ident.span()),
         Name::Str(lit) => (lit.value(), lit.span()),
     };
-    Some(match names::check_name(&text, span, kind, v1, errors)? {
-        names::Name::Known(known) => CheckedName::Known(known),
-        names::Name::Custom(custom) => CheckedName::Custom(custom),
-    })
+    Some(
+        match name_check::check_name(&text, span, kind, v1, errors)? {
+            name_check::Name::Known(known) => CheckedName::Known(known),
+            name_check::Name::Custom(custom) => CheckedName::Custom(custom),
+        },
+    )
 }
 
 fn custom_type(field: Field, errors: &mut Errors) -> Option<String> {
@@ -345,7 +347,7 @@ fn custom_type(field: Field, errors: &mut Errors) -> Option<String> {
         );
         return None;
     }
-    names::check_plan_type(&text, span, errors)
+    name_check::check_plan_type(&text, span, errors)
 }
 
 /// Reports top-level keys of a custom plan's `fields` that the plan writes itself.

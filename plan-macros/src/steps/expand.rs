@@ -3,10 +3,10 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::valid::Plan;
-use crate::names::Name;
+use super::valid::CheckedSteps;
+use crate::name_check::Name;
 
-pub(crate) fn steps(plan: &Plan<'_>) -> TokenStream {
+pub(crate) fn steps(plan: &CheckedSteps<'_>) -> TokenStream {
     let ident = plan.ident;
     let id = &plan.id;
     let variants: Vec<_> = plan.steps.iter().map(|s| s.variant).collect();

@@ -6,10 +6,10 @@ use syn::{Fields, Ident};
 use super::ast::{Input, Variant};
 use crate::attrs::{self, ArgValue};
 use crate::errors::Errors;
-use crate::names::{self, Name, NameKind};
+use crate::name_check::{self, Name, NameKind};
 use crate::rules;
 
-pub(crate) struct Plan<'a> {
+pub(crate) struct CheckedSteps<'a> {
     pub(crate) ident: &'a Ident,
     pub(crate) id: String,
     pub(crate) steps: Vec<Step<'a>>,
@@ -21,7 +21,7 @@ pub(crate) struct Step<'a> {
     pub(crate) priority: Name,
 }
 
-pub(crate) fn check<'a>(input: &Input<'a>) -> Result<Plan<'a>, syn::Error> {
+pub(crate) fn check<'a>(input: &Input<'a>) -> Result<CheckedSteps<'a>, syn::Error> {
     let mut errors = Errors::new(Vec::new());
     if let Some(span) = input.not_enum {
         errors.at(
@@ -59,7 +59,7 @@ pub(crate) fn check<'a>(input: &Input<'a>) -> Result<Plan<'a>, syn::Error> {
             steps.push(step);
         }
     }
-    errors.finish(Some(Plan {
+    errors.finish(Some(CheckedSteps {
         ident: input.ident,
         id,
         steps,
@@ -116,7 +116,7 @@ fn check_step<'a>(
                 if key == symbol::PRIORITY {
                     priority = Some(value);
                 } else {
-                    names::unknown_key(key, &[symbol::PRIORITY], "`#[step(...)]`", errors);
+                    name_check::unknown_key(key, &[symbol::PRIORITY], "`#[step(...)]`", errors);
                 }
             }
         }
@@ -125,7 +125,7 @@ fn check_step<'a>(
     // The priority is checked even when the content is missing, so both are reported.
     let priority = match priority {
         None => Some(Name::Known("medium")),
-        Some(value) => names::check_name(
+        Some(value) => name_check::check_name(
             &value.text(),
             value.span(),
             NameKind::Priority,
