@@ -130,6 +130,9 @@ pub mod __private {
 
     /// Defines a conversion trait for one kind of `{ expression }`, with a
     /// compile error that says how to make a valid value.
+    ///
+    /// Why a macro: six traits of the same shape, each with its own
+    /// `on_unimplemented` text; hidden (`__private`), for generated code only.
     macro_rules! expression_trait {
         ($trait:ident, $method:ident, $target:ty, [$($source:ty),+], $message:literal, $label:literal) => {
             #[diagnostic::on_unimplemented(message = $message, label = $label)]

@@ -271,6 +271,10 @@ impl Visitor<'_> for KeySeed {
 
 /// Declares a seed struct with the state and the path, its `deserialize_any`,
 /// and `found`, the "found X" error for a value of the wrong JSON type.
+///
+/// Why a macro (this one and the two below, all private): serde's visitor
+/// shape repeated for each seed; a generic seed would need the visitors'
+/// output types as parameters and cost the reader its monomorphic speed.
 macro_rules! seed {
     ($name:ident, $value:ty, $expected:literal) => {
         struct $name<'s, 'c, 'p> {

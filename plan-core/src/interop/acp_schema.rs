@@ -151,6 +151,9 @@ fn our_other<T: serde::Serialize>(update: &T) -> Result<SessionUpdate, Conversio
 
 /// `TryFrom` both ways, borrowed and owned, between one of our types and
 /// one of theirs, from the two functions that convert at a path.
+///
+/// Why a macro: four impls of one shape for each of six type pairs; the
+/// logic is in the named functions, where go-to-definition lands.
 macro_rules! conversions {
     ($ours:ty, $theirs:ty, $to_theirs:expr, $to_ours:expr) => {
         impl TryFrom<&$ours> for $theirs {
@@ -186,6 +189,10 @@ macro_rules! conversions {
 /// The plan types both versions of their crate share (`items`, `file`,
 /// `markdown`), from ours: `match` arms for `$plan`, with the entries
 /// converted by `$entries`, then the version's own arms.
+///
+/// Why a macro: the v1 and v2 crates have distinct types with the same
+/// variant names, which no generic function can name; the arms are written
+/// once here, for both.
 macro_rules! their_plan {
     ($acp:ident, $plan:expr, $entries:expr, { $($rest:tt)* }) => {{
         let plan: &PlanContent = $plan;
