@@ -3,7 +3,7 @@
 use crate::symbol;
 use syn::Ident;
 
-use super::Input;
+use super::ast::Input;
 use crate::attrs::{self, ArgValue};
 use crate::errors::Errors;
 use crate::name_check;

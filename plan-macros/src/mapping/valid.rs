@@ -3,7 +3,8 @@
 use crate::symbol;
 use syn::{Fields, Ident};
 
-use super::{Input, MappingKind};
+use super::MappingKind;
+use super::ast::Input;
 use crate::attrs::{self, ArgValue};
 use crate::errors::Errors;
 use crate::name_check::{self, Name};

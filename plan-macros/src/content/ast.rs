@@ -1,0 +1,40 @@
+//! Stage 1: what the struct says, unjudged: its named fields (or why there
+//! are none) and its `#[plan_content(...)]` attributes.
+
+use proc_macro2::Span;
+use syn::{Data, DeriveInput};
+
+use crate::attrs::{self, Args};
+use crate::symbol;
+
+/// What the struct says, unjudged.
+pub(crate) struct Input<'a> {
+    pub(crate) derive: &'a DeriveInput,
+    /// `#[plan_content(...)]`, read.
+    pub(crate) attrs: Vec<(Span, syn::Result<Args>)>,
+    /// The named fields, or why there are none (the span to blame).
+    pub(crate) fields: Result<&'a syn::FieldsNamed, Span>,
+}
+
+/// Reads the struct.
+pub(crate) fn read(input: &DeriveInput) -> Input<'_> {
+    let fields = match &input.data {
+        Data::Struct(data) => match &data.fields {
+            syn::Fields::Named(named) => Ok(named),
+            _ => Err(data.struct_token.span),
+        },
+        Data::Enum(data) => Err(data.enum_token.span),
+        Data::Union(data) => Err(data.union_token.span),
+    };
+    let attrs = input
+        .attrs
+        .iter()
+        .filter(|a| a.path().is_ident(symbol::PLAN_CONTENT))
+        .map(|a| (a.path().segments[0].ident.span(), attrs::args(a)))
+        .collect();
+    Input {
+        derive: input,
+        attrs,
+        fields,
+    }
+}
