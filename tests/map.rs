@@ -80,8 +80,8 @@ fn layer_of(module: &str) -> Option<usize> {
     LAYERS.iter().position(|layer| layer.contains(&module))
 }
 
-/// The first segment of every `crate::` path on a line of code (comments
-/// and doc comments are prose, not imports).
+/// The first segment of every `crate::` path on a line of code (comments,
+/// doc comments and doc links `](crate::...)` are prose, not imports).
 fn crate_paths(line: &str) -> Vec<&str> {
     let code = line.trim_start();
     if code.starts_with("//") {
@@ -89,8 +89,9 @@ fn crate_paths(line: &str) -> Vec<&str> {
     }
     code.match_indices("crate::")
         .filter(|(at, _)| {
-            // Not a path that only ends in `crate` (`plan_core::...` is not `crate::`).
-            !code[..*at].ends_with(|c: char| c.is_alphanumeric() || c == '_')
+            let before = code[..*at].trim_end_matches('$');
+            // Not a path that only ends in `crate` (`my_crate::...`), nor a doc link.
+            !before.ends_with(|c: char| c.is_alphanumeric() || c == '_') && !before.ends_with("](")
         })
         .map(|(at, _)| {
             let rest = &code[at + "crate::".len()..];
@@ -153,4 +154,7 @@ fn the_layer_check_sees_a_path_in_code_and_not_in_prose() {
     assert!(crate_paths("//! reading is the codec's job (`crate::codec`)").is_empty());
     assert!(crate_paths("use plan_core::client;").is_empty());
     assert!(crate_paths("use my_crate::codec;").is_empty());
+    assert!(crate_paths("/// see [`Error`](crate::Error)").is_empty());
+    assert!(crate_paths("#[doc = \"[`Lenient`](crate::Lenient)\"]").is_empty());
+    assert_eq!(crate_paths("impl From<crate::Error> for X {}"), ["Error"]);
 }

@@ -170,7 +170,7 @@ impl SessionPlans {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::SessionUpdate;
+    use crate::protocol::update::SessionUpdate;
 
     fn init(json: &str) -> InitializeRequest {
         InitializeRequest::from_json(json).unwrap()
@@ -216,12 +216,12 @@ mod tests {
         let keeps_file = plans.with_sender("s", |sender| {
             sender.update(PlanContent::file(
                 PlanId::new("f").unwrap(),
-                crate::FileUri::new("file:///tmp/PLAN.md").unwrap(),
+                crate::protocol::id::FileUri::new("file:///tmp/PLAN.md").unwrap(),
             ))
         });
         assert!(
             keeps_file
-                .to_json(crate::Spelling::Acp)
+                .to_json(crate::codec::Spelling::Acp)
                 .contains(r#""type":"file""#)
         );
     }

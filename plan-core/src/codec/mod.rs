@@ -102,7 +102,7 @@ macro_rules! wire_methods {
             /// # Errors
             /// [`Error`](crate::Error) if the text is not JSON or breaks the
             /// protocol; the error says where.
-            pub fn from_json(json: &str) -> Result<Self, $crate::Error> {
+            pub fn from_json(json: &str) -> Result<Self, $crate::error::Error> {
                 $crate::codec::read_json(json, &mut $crate::codec::Reading::strict())
             }
 
@@ -111,7 +111,7 @@ macro_rules! wire_methods {
             /// # Errors
             /// [`Error`](crate::Error) if the bytes are not UTF-8 (saying where),
             /// not JSON, or break the protocol.
-            pub fn from_slice(json: &[u8]) -> Result<Self, $crate::Error> {
+            pub fn from_slice(json: &[u8]) -> Result<Self, $crate::error::Error> {
                 Self::from_json($crate::codec::utf8(json)?)
             }
 
@@ -120,10 +120,10 @@ macro_rules! wire_methods {
             ///
             /// # Errors
             /// [`Error`](crate::Error) for mistakes lenient reading does not drop.
-            pub fn from_json_lenient(json: &str) -> Result<$crate::Lenient<Self>, $crate::Error> {
+            pub fn from_json_lenient(json: &str) -> Result<$crate::codec::Lenient<Self>, $crate::error::Error> {
                 let mut reading = $crate::codec::Reading::lenient();
                 let value = $crate::codec::read_json(json, &mut reading)?;
-                Ok($crate::Lenient {
+                Ok($crate::codec::Lenient {
                     value,
                     skipped: reading.into_skipped(),
                 })
@@ -133,13 +133,13 @@ macro_rules! wire_methods {
             ///
             /// # Errors
             /// [`Error`](crate::Error) if the value breaks the protocol; the error says where.
-            pub fn from_value(value: ::serde_json::Value) -> Result<Self, $crate::Error> {
+            pub fn from_value(value: ::serde_json::Value) -> Result<Self, $crate::error::Error> {
                 let mut reading = $crate::codec::Reading::strict();
                 <Self as $crate::codec::Wire>::read(value, &mut reading, &$crate::error::Path::Root)
             }
 
             /// Writes compact JSON in `spelling`.
-            pub fn to_json(&self, spelling: $crate::Spelling) -> String {
+            pub fn to_json(&self, spelling: $crate::codec::Spelling) -> String {
                 $crate::codec::to_json(self, spelling)
             }
 
@@ -150,20 +150,20 @@ macro_rules! wire_methods {
             pub fn write_json<W: ::std::io::Write>(
                 &self,
                 writer: W,
-                spelling: $crate::Spelling,
+                spelling: $crate::codec::Spelling,
             ) -> ::std::io::Result<()> {
                 <Self as $crate::codec::Wire>::emit(self, writer, spelling)
             }
 
             /// Converts to a JSON value in `spelling`.
-            pub fn to_value(&self, spelling: $crate::Spelling) -> ::serde_json::Value {
+            pub fn to_value(&self, spelling: $crate::codec::Spelling) -> ::serde_json::Value {
                 ::serde_json::to_value($crate::codec::Spelled(self, spelling))
                     .unwrap_or_else(|e| unreachable!("plan-core wire types always serialize: {e}"))
             }
 
             /// A view that serializes in `spelling` with any serde serializer.
             /// (The plain `Serialize` impl writes the ACP spelling.)
-            pub fn spelled(&self, spelling: $crate::Spelling) -> impl ::serde::Serialize + '_ {
+            pub fn spelled(&self, spelling: $crate::codec::Spelling) -> impl ::serde::Serialize + '_ {
                 $crate::codec::Spelled(self, spelling)
             }
         }
@@ -172,7 +172,7 @@ macro_rules! wire_methods {
         /// `spelled` for the other.
         impl ::serde::Serialize for $ty {
             fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                <Self as $crate::codec::Wire>::write(self, $crate::Spelling::Acp, s)
+                <Self as $crate::codec::Wire>::write(self, $crate::codec::Spelling::Acp, s)
             }
         }
 

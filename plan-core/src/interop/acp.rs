@@ -94,9 +94,14 @@ use agent_client_protocol::{
 use serde_json::Value;
 
 use crate::agent::initialize::InitializeRequest;
+use crate::agent::run::StepError;
 use crate::codec::{Reading, Spelling};
+use crate::error::Error;
 use crate::error::Path;
+use crate::interop::acp_schema::ConversionError;
 use crate::protocol::capabilities::{ClientCapabilities, PlanCapabilities};
+use crate::protocol::id::{InvalidPath, InvalidPlanId, InvalidUri, SessionId};
+use crate::protocol::naming::{NameError, ParseNameError};
 use crate::protocol::notification::{METHOD, SessionNotification};
 
 /// `session/update`, in the ACP spelling (what every SDK reads).
@@ -171,85 +176,85 @@ fn invalid_params(error: &impl std::fmt::Display) -> SdkError {
     SdkError::invalid_params().data(Value::from(error.to_string()))
 }
 
-/// A message that cannot be read, as invalid params (see [`Error`](crate::Error)).
-impl From<crate::Error> for SdkError {
-    fn from(error: crate::Error) -> Self {
+/// A message that cannot be read, as invalid params (see [`Error`](Error)).
+impl From<Error> for SdkError {
+    fn from(error: Error) -> Self {
         invalid_params(&error)
     }
 }
 
 /// A string that is not a plan id, as invalid params.
-impl From<crate::InvalidPlanId> for SdkError {
-    fn from(error: crate::InvalidPlanId) -> Self {
+impl From<InvalidPlanId> for SdkError {
+    fn from(error: InvalidPlanId) -> Self {
         invalid_params(&error)
     }
 }
 
 /// A string that is not a markdown plan's absolute path, as invalid params.
-impl From<crate::InvalidPath> for SdkError {
-    fn from(error: crate::InvalidPath) -> Self {
+impl From<InvalidPath> for SdkError {
+    fn from(error: InvalidPath) -> Self {
         invalid_params(&error)
     }
 }
 
 /// A string that is not a file URI, as invalid params.
-impl From<crate::InvalidUri> for SdkError {
-    fn from(error: crate::InvalidUri) -> Self {
+impl From<InvalidUri> for SdkError {
+    fn from(error: InvalidUri) -> Self {
         invalid_params(&error)
     }
 }
 
 /// A name that breaks the naming rule, as invalid params.
-impl From<crate::NameError> for SdkError {
-    fn from(error: crate::NameError) -> Self {
+impl From<NameError> for SdkError {
+    fn from(error: NameError) -> Self {
         invalid_params(&error)
     }
 }
 
 /// A priority or status name that does not parse, as invalid params.
-impl From<crate::ParseNameError> for SdkError {
-    fn from(error: crate::ParseNameError) -> Self {
+impl From<ParseNameError> for SdkError {
+    fn from(error: ParseNameError) -> Self {
         invalid_params(&error)
     }
 }
 
 /// A step moved against its run's rules, as invalid params.
-impl From<crate::StepError> for SdkError {
-    fn from(error: crate::StepError) -> Self {
+impl From<StepError> for SdkError {
+    fn from(error: StepError) -> Self {
         invalid_params(&error)
     }
 }
 
 /// A value with no equivalent on the other side, as invalid params.
-impl From<crate::ConversionError> for SdkError {
-    fn from(error: crate::ConversionError) -> Self {
+impl From<ConversionError> for SdkError {
+    fn from(error: ConversionError) -> Self {
         invalid_params(&error)
     }
 }
 
 /// The SDK's v1 session id as ours (the agent assigned it; any string).
-impl From<&v1::SessionId> for crate::SessionId {
+impl From<&v1::SessionId> for SessionId {
     fn from(id: &v1::SessionId) -> Self {
         Self::new(id.0.to_string())
     }
 }
 
 /// The SDK's v1 session id as ours.
-impl From<v1::SessionId> for crate::SessionId {
+impl From<v1::SessionId> for SessionId {
     fn from(id: v1::SessionId) -> Self {
         Self::from(&id)
     }
 }
 
 /// The SDK's v2 session id as ours.
-impl From<&v2::SessionId> for crate::SessionId {
+impl From<&v2::SessionId> for SessionId {
     fn from(id: &v2::SessionId) -> Self {
         Self::new(id.0.to_string())
     }
 }
 
 /// The SDK's v2 session id as ours.
-impl From<v2::SessionId> for crate::SessionId {
+impl From<v2::SessionId> for SessionId {
     fn from(id: v2::SessionId) -> Self {
         Self::from(&id)
     }
@@ -261,13 +266,15 @@ mod tests {
 
     #[test]
     fn our_errors_are_invalid_params_with_their_words() {
-        let error: SdkError = crate::PlanId::new("  ").unwrap_err().into();
+        let error: SdkError = crate::protocol::id::PlanId::new("  ").unwrap_err().into();
         assert_eq!(error.code, SdkError::invalid_params().code);
         assert_eq!(
             error.data,
             Some(Value::from("a plan id cannot be only white space"))
         );
-        let error: SdkError = crate::AbsolutePath::new("docs/PLAN.md").unwrap_err().into();
+        let error: SdkError = crate::protocol::id::AbsolutePath::new("docs/PLAN.md")
+            .unwrap_err()
+            .into();
         assert!(
             error
                 .data
@@ -281,8 +288,8 @@ mod tests {
     #[test]
     fn session_ids_convert() {
         let theirs = v1::SessionId::new("sess_1");
-        assert_eq!(crate::SessionId::from(&theirs).as_str(), "sess_1");
+        assert_eq!(SessionId::from(&theirs).as_str(), "sess_1");
         let theirs = v2::SessionId::new("sess_2");
-        assert_eq!(crate::SessionId::from(theirs).as_str(), "sess_2");
+        assert_eq!(SessionId::from(theirs).as_str(), "sess_2");
     }
 }
