@@ -24,6 +24,8 @@ pub(crate) mod capabilities;
 pub(crate) mod content;
 pub(crate) mod custom;
 pub(crate) mod entry;
+#[cfg(test)]
+mod layout;
 pub(crate) mod notification;
 pub(crate) mod reading;
 pub(crate) mod text_reader;

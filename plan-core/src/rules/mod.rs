@@ -11,6 +11,7 @@
 //! Everything here is `pub(crate)`: `plan-core` exposes it through its own
 //! types ([`CustomName`](crate::CustomName), [`PlanId`](crate::PlanId), ...).
 
+pub(crate) mod layout;
 mod names;
 mod values;
 mod versions;

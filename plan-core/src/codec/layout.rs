@@ -1,0 +1,270 @@
+//! The writers and readers held to the one layout of each message
+//! (`rules/layout.rs`): both writers (serde's, through `Wire::write`, and
+//! the direct one, through `Wire::emit`) write exactly the table's keys, in
+//! its order, with every required key; both readers (the streaming one and
+//! the reference one) refuse a message that lacks a required key, naming it.
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+
+use crate::codec::{Spelled, Spelling};
+use crate::protocol::content::PlanContent;
+use crate::protocol::entry::{PlanEntry, Priority, Status};
+use crate::protocol::id::{AbsolutePath, FileUri, PlanId};
+use crate::protocol::meta::Meta;
+use crate::protocol::notification::SessionNotification;
+use crate::protocol::update::{Plan, SessionUpdate};
+use crate::rules::layout::{self, Field};
+use crate::rules::{KEY_PLAN_ID, KEY_PLAN_ID_RFD};
+
+/// A JSON value that keeps its objects' key order (`serde_json`'s `Value`
+/// sorts keys unless a dependency turns on `preserve_order`).
+#[derive(Debug)]
+enum Node {
+    Object(Vec<(String, Node)>),
+    Array(Vec<Node>),
+    Scalar,
+}
+
+impl<'de> Deserialize<'de> for Node {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct NodeVisitor;
+        impl<'de> Visitor<'de> for NodeVisitor {
+            type Value = Node;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("JSON")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
+                let mut fields = Vec::new();
+                while let Some((key, value)) = map.next_entry::<String, Node>()? {
+                    fields.push((key, value));
+                }
+                Ok(Node::Object(fields))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
+                let mut items = Vec::new();
+                while let Some(item) = seq.next_element::<Node>()? {
+                    items.push(item);
+                }
+                Ok(Node::Array(items))
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Node, E> {
+                Ok(Node::Scalar)
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Node, E> {
+                Ok(Node::Scalar)
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Node, E> {
+                Ok(Node::Scalar)
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Node, E> {
+                Ok(Node::Scalar)
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Node, E> {
+                Ok(Node::Scalar)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Node, E> {
+                Ok(Node::Scalar)
+            }
+        }
+        d.deserialize_any(NodeVisitor)
+    }
+}
+
+/// The table's key as written in `spelling`.
+fn spelled(key: &'static str, spelling: Spelling) -> &'static str {
+    if key == KEY_PLAN_ID && spelling == Spelling::Rfd {
+        KEY_PLAN_ID_RFD
+    } else {
+        key
+    }
+}
+
+/// The layout of the object at `at`, found by what the object says.
+fn layout_of(at: &str, fields: &[(String, Node)], text: &Value) -> Option<&'static [Field]> {
+    Some(match at {
+        "" => layout::NOTIFICATION,
+        ".params" => layout::PARAMS,
+        ".params.update" => match text["sessionUpdate"].as_str()? {
+            "plan" => layout::UPDATE_PLAN,
+            "plan_update" => layout::UPDATE_PLAN_UPDATE,
+            "plan_removed" => layout::UPDATE_PLAN_REMOVED,
+            _ => return None,
+        },
+        ".params.update.plan" => match text["type"].as_str()? {
+            "items" => layout::ITEMS,
+            "markdown" => layout::MARKDOWN,
+            "file" => layout::FILE,
+            _ => return None,
+        },
+        _ if at.ends_with(']') && fields.iter().any(|(k, _)| k == "priority") => layout::ENTRY,
+        _ => return None,
+    })
+}
+
+/// Every object of `node` (at `at`, `text` its value) checked against its
+/// layout; the problems found.
+fn check(node: &Node, text: &Value, at: &str, spelling: Spelling, problems: &mut Vec<String>) {
+    match node {
+        Node::Object(fields) => {
+            if let Some(layout) = layout_of(at, fields, text) {
+                let keys: Vec<&str> = fields.iter().map(|(k, _)| k.as_str()).collect();
+                let mut expected = layout.iter().filter(|f| {
+                    let key = spelled(f.key, spelling);
+                    !f.optional || keys.contains(&key)
+                });
+                let want: Vec<&str> = expected
+                    .by_ref()
+                    .map(|f| spelled(f.key, spelling))
+                    .collect();
+                if keys != want {
+                    problems.push(format!(
+                        "at `{at}`: wrote {keys:?}; the layout says {want:?}"
+                    ));
+                }
+                for (key, value) in fields {
+                    // `_meta` is the user's own object, not a layout of ours.
+                    if key != "_meta" {
+                        check(
+                            value,
+                            &text[key],
+                            &format!("{at}.{key}"),
+                            spelling,
+                            problems,
+                        );
+                    }
+                }
+            }
+        }
+        Node::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                check(item, &text[i], &format!("{at}[{i}]"), spelling, problems);
+            }
+        }
+        Node::Scalar => {}
+    }
+}
+
+fn meta() -> Meta {
+    let mut fields = Map::new();
+    fields.insert("trace".to_owned(), Value::from("t-1"));
+    Meta::new(fields)
+}
+
+/// A message of every layout, each optional key present in one and absent
+/// in another.
+fn samples() -> Vec<SessionNotification> {
+    let id = || PlanId::new("p").unwrap();
+    let entries = vec![
+        PlanEntry::new("Analyze", Priority::High, Status::Completed),
+        PlanEntry::new("Ship", Priority::Low, Status::Pending).with_meta(meta()),
+    ];
+    let plans = [
+        PlanContent::items(id(), entries.clone()),
+        PlanContent::items(id(), entries.clone()).with_meta(meta()),
+        PlanContent::markdown(id(), "# Plan"),
+        PlanContent::markdown_at(id(), "# Plan", AbsolutePath::new("/tmp/PLAN.md").unwrap())
+            .with_meta(meta()),
+        PlanContent::file(id(), FileUri::new("file:///tmp/PLAN.md").unwrap()),
+    ];
+    let mut updates: Vec<SessionUpdate> =
+        plans.into_iter().map(SessionUpdate::plan_update).collect();
+    updates.push(SessionUpdate::plan_removed(id()));
+    updates.push(SessionUpdate::Plan(Plan::new(entries)));
+    let mut with_meta = SessionUpdate::plan_removed(id());
+    if let SessionUpdate::PlanRemoved { meta: m, .. } = &mut with_meta {
+        *m = Some(meta());
+    }
+    updates.push(with_meta);
+    let mut out: Vec<SessionNotification> = updates
+        .into_iter()
+        .map(|u| SessionNotification::new("s", u))
+        .collect();
+    let mut with_params_meta = out[0].clone();
+    with_params_meta.meta = Some(meta());
+    out.push(with_params_meta);
+    out
+}
+
+#[test]
+fn both_writers_write_each_message_in_its_one_layout() {
+    for message in samples() {
+        for spelling in [Spelling::Acp, Spelling::Rfd] {
+            for (writer, text) in [
+                ("direct writer", message.to_json(spelling)),
+                (
+                    "serde writer",
+                    serde_json::to_string(&Spelled(&message, spelling)).unwrap(),
+                ),
+            ] {
+                let node: Node = serde_json::from_str(&text).unwrap();
+                let value: Value = serde_json::from_str(&text).unwrap();
+                let mut problems = Vec::new();
+                check(&node, &value, "", spelling, &mut problems);
+                assert!(
+                    problems.is_empty(),
+                    "{writer}, {spelling:?}: {problems:?}\n{text}"
+                );
+            }
+        }
+    }
+}
+
+/// Every (JSON pointer of an object, required key) in `value`, by its layout.
+fn required_keys(value: &Value, at: &str, out: &mut Vec<(String, &'static str)>) {
+    match value {
+        Value::Object(object) => {
+            let fields: Vec<(String, Node)> =
+                object.keys().map(|k| (k.clone(), Node::Scalar)).collect();
+            let pointer_at = at.replace(['.', '['], "/").replace(']', "");
+            if let Some(layout) = layout_of(at, &fields, value) {
+                for field in layout.iter().filter(|f| !f.optional) {
+                    out.push((pointer_at.clone(), field.key));
+                }
+            }
+            for (key, item) in object {
+                if key != "_meta" {
+                    required_keys(item, &format!("{at}.{key}"), out);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                required_keys(item, &format!("{at}[{i}]"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn both_readers_refuse_a_message_without_a_required_key() {
+    for message in samples() {
+        let whole: Value = serde_json::from_str(&message.to_json(Spelling::Acp)).unwrap();
+        let mut required = Vec::new();
+        required_keys(&whole, "", &mut required);
+        assert!(!required.is_empty());
+        for (pointer, key) in required {
+            let mut value = whole.clone();
+            let object = value
+                .pointer_mut(&pointer)
+                .and_then(Value::as_object_mut)
+                .unwrap();
+            object.remove(key);
+            let text = value.to_string();
+            let streaming = SessionNotification::from_json(&text);
+            let reference = SessionNotification::from_value(value);
+            for (reader, read) in [("streaming", streaming), ("reference", reference)] {
+                let err = read.expect_err(&format!("{reader} reader read {text} without `{key}`"));
+                let said = err.to_string();
+                // The jsonrpc/method checks name the envelope; the rest name the key.
+                assert!(
+                    said.contains(key)
+                        || said.contains("JSON-RPC")
+                        || said.contains("session/update"),
+                    "{reader} reader, `{key}` missing at {pointer:?}: {said}"
+                );
+            }
+        }
+    }
+}
