@@ -176,7 +176,7 @@ fn invalid_params(error: &impl std::fmt::Display) -> SdkError {
     SdkError::invalid_params().data(Value::from(error.to_string()))
 }
 
-/// A message that cannot be read, as invalid params (see [`Error`](Error)).
+/// A message that cannot be read, as invalid params (see [`Error`]).
 impl From<Error> for SdkError {
     fn from(error: Error) -> Self {
         invalid_params(&error)
