@@ -1,9 +1,7 @@
 //! Priorities, statuses and plan types as the macros check them, with their
 //! messages (the wordings themselves live in `rules/`).
 
-use proc_macro2::Span;
-
-use crate::errors::Errors;
+use crate::errors::{Errors, Site};
 use crate::rules;
 
 /// Which closed set of names a name belongs to.
@@ -46,9 +44,9 @@ impl NameKind {
 }
 
 /// A value v1 lacks, in a v1 plan: the shared wording and the fix here.
-fn not_in_v1(span: Span, what: &str, name: &str, errors: &mut Errors) {
+fn not_in_v1(site: &Site, what: &str, name: &str, errors: &mut Errors) {
     errors.at(
-        span,
+        site,
         format_args!(
             "{}: a v1 plan (`entries: [...]`) cannot carry it; write `items: [...]` with an `id` for a v2 plan",
             rules::NotInV1 { what, name }
@@ -71,33 +69,34 @@ impl Name {
     }
 }
 
-/// Checks a priority or status written as `text` at `span`: known, or `_`
+/// Checks a priority or status written as `text` at `site`: known, or `_`
 /// and a name; in a v1 plan (`v1`), v1's closed set only. A typo of a known
 /// name gets a suggestion.
 pub(crate) fn check_name(
     text: &str,
-    span: Span,
+    site: impl Into<Site>,
     kind: NameKind,
     v1: bool,
     errors: &mut Errors,
 ) -> Option<Name> {
+    let site = site.into();
     let what = kind.what();
     if let Some(known) = kind.known().iter().find(|k| **k == text) {
         if v1 && !kind.v1_known().contains(known) {
-            not_in_v1(span, what, known, errors);
+            not_in_v1(&site, what, known, errors);
             return None;
         }
         return Some(Name::Known(known));
     }
     match rules::check_custom_name(text) {
         Ok(()) if v1 => {
-            not_in_v1(span, what, text, errors);
+            not_in_v1(&site, what, text, errors);
             None
         }
         Ok(()) => Some(Name::Custom(text.to_owned())),
         Err(_) if kind.other().known().contains(&text) => {
             errors.at(
-                span,
+                &site,
                 format_args!(
                     "`{text}` is a {}, not a {what}; a {what} is one of {}",
                     kind.other().what(),
@@ -115,10 +114,10 @@ pub(crate) fn check_name(
                 suggestion,
             };
             if suggestion.is_some() {
-                errors.at(span, unknown);
+                errors.at(&site, unknown);
             } else {
                 errors.at(
-                    span,
+                    &site,
                     format_args!("{unknown}; known: {}", list(kind.known())),
                 );
             }
@@ -128,9 +127,14 @@ pub(crate) fn check_name(
 }
 
 /// Checks the name of a custom plan type: `_` and a name, not a known type.
-pub(crate) fn check_plan_type(text: &str, span: Span, errors: &mut Errors) -> Option<String> {
+pub(crate) fn check_plan_type(
+    text: &str,
+    site: impl Into<Site>,
+    errors: &mut Errors,
+) -> Option<String> {
+    let site = site.into();
     if rules::KNOWN_PLAN_TYPES.contains(&text) {
-        errors.at(span, format_args!(
+        errors.at(&site, format_args!(
             "`{text}` is a known plan type, not a custom one; custom types begin with `_`, e.g. `_{text}`"
         ));
         return None;
@@ -146,8 +150,8 @@ pub(crate) fn check_plan_type(text: &str, span: Span, errors: &mut Errors) -> Op
                 suggestion,
             };
             match suggestion {
-                Some(near) => errors.at(span, format_args!("{unknown} (write `{near}: ...`)")),
-                None => errors.at(span, unknown),
+                Some(near) => errors.at(&site, format_args!("{unknown} (write `{near}: ...`)")),
+                None => errors.at(&site, unknown),
             }
             None
         }

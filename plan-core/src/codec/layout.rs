@@ -95,7 +95,7 @@ fn layout_of(at: &str, fields: &[(String, Node)], text: &Value) -> Option<&'stat
             "items" => layout::ITEMS,
             "markdown" => layout::MARKDOWN,
             "file" => layout::FILE,
-            _ => return None,
+            _ => layout::CUSTOM,
         },
         _ if at.ends_with(']') && fields.iter().any(|(k, _)| k == "priority") => layout::ENTRY,
         _ => return None,
@@ -108,7 +108,28 @@ fn check(node: &Node, text: &Value, at: &str, spelling: Spelling, problems: &mut
     match node {
         Node::Object(fields) => {
             if let Some(layout) = layout_of(at, fields, text) {
-                let keys: Vec<&str> = fields.iter().map(|(k, _)| k.as_str()).collect();
+                let mut keys: Vec<&str> = fields.iter().map(|(k, _)| k.as_str()).collect();
+                if std::ptr::eq(layout, layout::CUSTOM) {
+                    // A custom type's own fields stand between its id and
+                    // `_meta`, in key order; the table holds the rest.
+                    let own: Vec<&str> = keys
+                        .iter()
+                        .copied()
+                        .filter(|k| !layout.iter().any(|f| spelled(f.key, spelling) == *k))
+                        .collect();
+                    let id_at = keys
+                        .iter()
+                        .position(|k| *k == spelled(KEY_PLAN_ID, spelling));
+                    let first_own = keys.iter().position(|k| own.first() == Some(k));
+                    if !own.is_sorted()
+                        || first_own.is_some_and(|i| Some(i) != id_at.map(|i| i + 1))
+                    {
+                        problems.push(format!(
+                            "at `{at}`: own fields {own:?} not in key order after the id"
+                        ));
+                    }
+                    keys.retain(|k| !own.contains(k));
+                }
                 let mut expected = layout.iter().filter(|f| {
                     let key = spelled(f.key, spelling);
                     !f.optional || keys.contains(&key)
@@ -151,6 +172,11 @@ fn meta() -> Meta {
     Meta::new(fields)
 }
 
+fn custom(fields: Map<String, Value>) -> PlanContent {
+    let kind = crate::protocol::naming::CustomName::new("_timeline").unwrap();
+    PlanContent::custom(kind, PlanId::new("p").unwrap(), fields).unwrap()
+}
+
 /// A message of every layout, each optional key present in one and absent
 /// in another.
 fn samples() -> Vec<SessionNotification> {
@@ -166,6 +192,14 @@ fn samples() -> Vec<SessionNotification> {
         PlanContent::markdown_at(id(), "# Plan", AbsolutePath::new("/tmp/PLAN.md").unwrap())
             .with_meta(meta()),
         PlanContent::file(id(), FileUri::new("file:///tmp/PLAN.md").unwrap()),
+        custom(Map::new()),
+        custom(
+            serde_json::json!({"zeta": 1, "alpha": [2], "middle": {"b": 1, "a": 2}})
+                .as_object()
+                .unwrap()
+                .clone(),
+        )
+        .with_meta(meta()),
     ];
     let mut updates: Vec<SessionUpdate> =
         plans.into_iter().map(SessionUpdate::plan_update).collect();

@@ -78,6 +78,14 @@ pub(crate) const FILE: &[Field] = &[
     optional(KEY_META),
 ];
 
+/// A plan of a custom type (`_name`): these keys, then the type's own
+/// fields, which any key but these may name.
+pub(crate) const CUSTOM: &[Field] = &[
+    required(KEY_TYPE),
+    required(KEY_PLAN_ID),
+    optional(KEY_META),
+];
+
 /// The v1 `plan` update.
 pub(crate) const UPDATE_PLAN: &[Field] = &[
     required(KEY_SESSION_UPDATE),

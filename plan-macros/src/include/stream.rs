@@ -11,7 +11,8 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::LitStr;
 
-use super::{FixtureCheck, field, read_text};
+use super::ast::{Reader, field};
+use super::{read_text, valid};
 use crate::errors::Errors;
 use crate::json_reader::{self, NodeKind};
 use crate::rules;
@@ -64,9 +65,10 @@ fn check(lit: &LitStr) -> Result<(Vec<String>, std::path::PathBuf), syn::Error> 
             }
         };
         // The values of this line are on line 1 of its own document.
-        let mut line_cx = FixtureCheck::new(relative.clone(), lit.span(), index).for_stream();
-        message(&mut line_cx, &doc);
-        match line_cx.errors.finish(Some(())) {
+        let mut line_errors = Errors::new(Vec::new());
+        let mut reader = Reader::new(&relative, lit.span(), index, &mut line_errors).for_stream();
+        message(&mut reader, &doc);
+        match line_errors.finish(Some(())) {
             Ok(()) => lines.push(line.trim().to_owned()),
             Err(err) => errors.push(err),
         }
@@ -81,10 +83,10 @@ fn check(lit: &LitStr) -> Result<(Vec<String>, std::path::PathBuf), syn::Error> 
 }
 
 /// Checks one message of the stream.
-fn message(cx: &mut FixtureCheck, doc: &json_reader::Node) {
+fn message(reader: &mut Reader<'_>, doc: &json_reader::Node) {
     let NodeKind::Object(fields) = &doc.kind else {
         let found = doc.kind.name();
-        cx.at(
+        reader.at(
             doc,
             "",
             format_args!("expected a JSON-RPC message (an object), found {found}"),
@@ -94,22 +96,23 @@ fn message(cx: &mut FixtureCheck, doc: &json_reader::Node) {
     let is_update = field(fields, rules::KEY_METHOD)
         .is_some_and(|m| matches!(&m.kind, NodeKind::String(m) if m == rules::SESSION_UPDATE));
     if is_update {
-        cx.notification(doc, fields);
+        let notification = reader.notification(doc, fields);
+        valid::message(reader, notification);
         return;
     }
     match field(fields, rules::KEY_JSONRPC).map(|v| &v.kind) {
         Some(NodeKind::String(version)) => {
             if let Err(problem) = rules::check_envelope(version, rules::SESSION_UPDATE) {
                 let node = field(fields, rules::KEY_JSONRPC).unwrap_or(doc);
-                cx.at(node, "jsonrpc", problem);
+                reader.at(node, "jsonrpc", problem);
             }
         }
-        _ if field(fields, rules::KEY_SESSION_UPDATE).is_some() => cx.at(
+        _ if field(fields, rules::KEY_SESSION_UPDATE).is_some() => reader.at(
             doc,
             "",
             "a bare session update: a stream holds whole messages; wrap it in a `session/update` notification",
         ),
-        _ => cx.at(
+        _ => reader.at(
             doc,
             "",
             format_args!(

@@ -8,7 +8,10 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 pub(crate) use ast::Text;
-pub(crate) use valid::{CheckedEntry, CheckedName, CheckedPlan, Shape};
+pub(crate) use valid::{
+    CheckedEntry, CheckedPlan, Shape, check_custom_type, check_entry_content, check_entry_name,
+    check_markdown_path, check_plan_id,
+};
 
 /// The expression `plan!` expands to, for a plan checked elsewhere
 /// (`include_plan!` checks JSON into the same `CheckedPlan`).

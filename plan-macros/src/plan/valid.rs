@@ -6,7 +6,7 @@ use syn::ext::IdentExt;
 use syn::{Ident, LitStr};
 
 use super::ast::{Entry, Field, Input, Name, Text, Value};
-use crate::errors::Errors;
+use crate::errors::{Errors, Site};
 use crate::name_check::{self, NameKind};
 use crate::rules;
 
@@ -89,10 +89,8 @@ pub(crate) fn check(input: Input) -> Result<CheckedPlan, syn::Error> {
             &mut errors,
         )
     });
-    if let Some(Text::Str(lit)) = &id
-        && let Err(problem) = rules::check_plan_id(&lit.value())
-    {
-        errors.at(lit.span(), problem);
+    if let Some(Text::Str(lit)) = &id {
+        check_plan_id(&lit.value(), lit.span(), &mut errors);
     }
     let meta = meta.and_then(|f| {
         braced(
@@ -129,10 +127,8 @@ pub(crate) fn check(input: Input) -> Result<CheckedPlan, syn::Error> {
             "a string literal or `{ expression }` giving an `AbsolutePath`",
             &mut errors,
         )?;
-        if let Text::Str(lit) = &path
-            && let Err(problem) = rules::check_absolute_path(&lit.value())
-        {
-            errors.at(lit.span(), problem);
+        if let Text::Str(lit) = &path {
+            check_markdown_path(&lit.value(), lit.span(), &mut errors);
         }
         Some(path)
     });
@@ -294,10 +290,8 @@ fn entries_value(field: Field, v1: bool, errors: &mut Errors) -> Option<Vec<Chec
 fn check_entry(entry: Entry, v1: bool, errors: &mut Errors) -> Option<CheckedEntry> {
     let priority = check_name(entry.priority, NameKind::Priority, v1, errors);
     let status = check_name(entry.status, NameKind::Status, v1, errors);
-    if let Text::Str(lit) = &entry.content
-        && let Err(problem) = rules::check_content(&lit.value())
-    {
-        errors.at(lit.span(), problem);
+    if let Text::Str(lit) = &entry.content {
+        check_entry_content(&lit.value(), lit.span(), errors);
     }
     if let Some(Err((span, message))) = entry.meta.as_ref().map(crate::json_tokens::check_structure)
     {
@@ -318,12 +312,7 @@ fn check_name(name: Name, kind: NameKind, v1: bool, errors: &mut Errors) -> Opti
         Name::Ident(ident) => (ident.unraw().to_string(), ident.span()),
         Name::Str(lit) => (lit.value(), lit.span()),
     };
-    Some(
-        match name_check::check_name(&text, span, kind, v1, errors)? {
-            name_check::Name::Known(known) => CheckedName::Known(known),
-            name_check::Name::Custom(custom) => CheckedName::Custom(custom),
-        },
-    )
+    check_entry_name(&text, span, kind, v1, errors)
 }
 
 fn custom_type(field: Field, errors: &mut Errors) -> Option<String> {
@@ -347,7 +336,7 @@ fn custom_type(field: Field, errors: &mut Errors) -> Option<String> {
         );
         return None;
     }
-    name_check::check_plan_type(&text, span, errors)
+    check_custom_type(&text, span, errors)
 }
 
 /// Reports top-level keys of a custom plan's `fields` that the plan writes itself.
@@ -371,6 +360,66 @@ fn check_own_keys(group: &Group, errors: &mut Errors) {
                     key.value()
                 ),
             );
+        }
+    }
+}
+
+// The checks of one written value. `include_plan!` reads the same values
+// from JSON (`include/valid.rs`) and checks each with these, so a rule is
+// applied in one place for both macros; `site` is a token here, a place in
+// the file there.
+
+/// A plan id: not blank. Whether it passed.
+pub(crate) fn check_plan_id(text: &str, site: impl Into<Site>, errors: &mut Errors) -> bool {
+    passes(rules::check_plan_id(text), site, errors)
+}
+
+/// A markdown plan's `path`: absolute. Whether it passed.
+pub(crate) fn check_markdown_path(text: &str, site: impl Into<Site>, errors: &mut Errors) -> bool {
+    passes(rules::check_absolute_path(text), site, errors)
+}
+
+/// An entry's content: not blank. Whether it passed.
+pub(crate) fn check_entry_content(text: &str, site: impl Into<Site>, errors: &mut Errors) -> bool {
+    passes(rules::check_content(text), site, errors)
+}
+
+/// An entry's priority or status (in a v1 plan, v1's names only).
+pub(crate) fn check_entry_name(
+    text: &str,
+    site: impl Into<Site>,
+    kind: NameKind,
+    v1: bool,
+    errors: &mut Errors,
+) -> Option<CheckedName> {
+    Some(
+        match name_check::check_name(text, site, kind, v1, errors)? {
+            name_check::Name::Known(known) => CheckedName::Known(known),
+            name_check::Name::Custom(custom) => CheckedName::Custom(custom),
+        },
+    )
+}
+
+/// A custom plan type's name: `_` and a name.
+pub(crate) fn check_custom_type(
+    text: &str,
+    site: impl Into<Site>,
+    errors: &mut Errors,
+) -> Option<String> {
+    name_check::check_plan_type(text, site, errors)
+}
+
+/// Reports a rule's problem at `site`; whether there was none.
+fn passes<P: std::fmt::Display>(
+    checked: Result<(), P>,
+    site: impl Into<Site>,
+    errors: &mut Errors,
+) -> bool {
+    match checked {
+        Ok(()) => true,
+        Err(problem) => {
+            errors.at(site, problem);
+            false
         }
     }
 }
