@@ -11,7 +11,7 @@
 //! with `expected.json`: one object per session (in order of the session's
 //! first message) with its live plans in order of creation, each with `id`,
 //! `type`, `version` (updates since creation), `content` (the plan as last
-//! sent), `progress` for items plans and `"legacy": true` for the v1 plan.
+//! sent), `progress` for items plans and `"v1Plan": true` for the v1 plan.
 //!
 //! Options: `--seed N` (default 0), `--sessions N` (1), `--plans N` (most
 //! plans live at once per session, 3), `--steps N` (notifications, 20),
@@ -25,7 +25,7 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use plan_core::fixtures::{Client, Scenario};
+use plan_core::fixtures::{ClientProfile, Scenario};
 use plan_core::{ProtocolVersion, Spelling};
 
 /// What the command line asked for.
@@ -163,7 +163,7 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, Str
             other => return Err(format!("unknown option `{other}`")),
         };
     }
-    let client = Client::of(protocol)
+    let client = ClientProfile::of(protocol)
         .plan_capability(capability)
         .pre_stable_file(pre_stable_file);
     Ok(Options {
@@ -187,12 +187,18 @@ mod tests {
         assert!(options.expected);
         assert_eq!(
             options.scenario,
-            Scenario::new(7).plans(3).steps(20).for_client(Client::v2())
+            Scenario::new(7)
+                .plans(3)
+                .steps(20)
+                .for_client(ClientProfile::v2())
         );
         assert!(args("--help").unwrap().help);
         assert!(!args("--seed 1").unwrap().help);
         let v1 = args("--seed 7").unwrap();
-        assert_eq!(v1.scenario, Scenario::new(7).for_client(Client::v1()));
+        assert_eq!(
+            v1.scenario,
+            Scenario::new(7).for_client(ClientProfile::v1())
+        );
         let rfd = args("--protocol 1 --rfd").unwrap();
         assert_eq!(rfd.scenario.spelling(), Spelling::Rfd);
         for (line, says) in [

@@ -180,10 +180,10 @@ fn every_vector_both_sides_read_converts_losslessly_in_v2() {
 fn field_mappings_give_what_the_json_gives() {
     use agent_client_protocol_schema::v2 as acp2;
     use plan_core::ProtocolVersion;
-    use plan_core::fixtures::{Client, Generate};
+    use plan_core::fixtures::{ClientProfile, Generate};
     use proptest::test_runner::{Config, TestRunner};
 
-    for client in Client::every_kind() {
+    for client in ClientProfile::every_kind() {
         if client.spelling() == Spelling::Rfd {
             continue; // the published crate reads only the ACP spelling
         }

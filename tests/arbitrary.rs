@@ -1,14 +1,14 @@
 //! The `arbitrary` feature: any bytes give a valid value. Thousands of inputs
 //! (empty, short, long, all-zero, all-ones, pseudo-random) each give values
 //! that pass `check`, read back equal from what we write, and, through a
-//! `Client`, are messages that client may be sent (our rules for its
+//! `ClientProfile`, are messages that client may be sent (our rules for its
 //! version, its public schema, the SDK reader).
 
 mod common;
 
 use arbitrary::{Arbitrary, Unstructured};
 use common::sdk::Judges;
-use plan_core::fixtures::Client;
+use plan_core::fixtures::ClientProfile;
 use plan_core::{ClientCapabilities, PlanContent, SessionBoards, SessionNotification, Spelling};
 
 /// Inputs of every kind a fuzzer starts from: empty, constant, and
@@ -65,7 +65,7 @@ fn any_bytes_give_a_valid_notification() {
 fn through_a_client_every_message_is_one_it_may_be_sent() {
     let judges = Judges::new();
     for (n, data) in inputs().iter().enumerate().step_by(4) {
-        for client in Client::every_kind() {
+        for client in ClientProfile::every_kind() {
             let mut u = Unstructured::new(data);
             let mut boards = SessionBoards::new().strict();
             // A fuzz target's loop: messages until the input runs out.

@@ -74,16 +74,16 @@ fn removal_dismisses_and_unknown_removal_is_reported_harmlessly() {
 }
 
 #[test]
-fn a_v1_plan_is_the_legacy_plan_main_kept_apart_from_a_v2_plan_main() {
+fn the_v1_plan_is_main_kept_apart_from_a_v2_plan_main() {
     let mut board = PlanBoard::new("s");
     board.apply_update(plan! { entries: [high pending "old"] }.into());
     board.apply_update(plan! { entries: [high completed "old", low pending "new"] }.into());
     assert_eq!(ids(&board), ["main"]);
-    let main = board.legacy().unwrap();
-    assert!(main.is_legacy());
+    let main = board.v1_plan().unwrap();
+    assert!(main.is_v1_plan());
     assert_eq!(main.progress().unwrap().to_string(), "1/2");
     assert!(
-        board.get(&PlanId::LEGACY).is_none(),
+        board.get(&PlanId::V1_PLAN).is_none(),
         "no v2 plan `main` yet"
     );
 
@@ -92,12 +92,12 @@ fn a_v1_plan_is_the_legacy_plan_main_kept_apart_from_a_v2_plan_main() {
     board.apply_update(plan! { entries: [high completed "old", low completed "new"] }.into());
     assert_eq!(ids(&board), ["main", "main"]);
     assert_eq!(
-        board.legacy().unwrap().progress().unwrap().to_string(),
+        board.v1_plan().unwrap().progress().unwrap().to_string(),
         "2/2"
     );
     assert_eq!(
         board
-            .get(&PlanId::LEGACY)
+            .get(&PlanId::V1_PLAN)
             .unwrap()
             .progress()
             .unwrap()
@@ -105,13 +105,24 @@ fn a_v1_plan_is_the_legacy_plan_main_kept_apart_from_a_v2_plan_main() {
         "0/1"
     );
     let json = board.to_json_value(Spelling::Acp);
-    assert_eq!(json["plans"][0]["legacy"], true);
-    assert!(json["plans"][1].get("legacy").is_none());
+    assert_eq!(json["plans"][0]["v1Plan"], true);
+    assert!(json["plans"][1].get("v1Plan").is_none());
 
     // `plan_removed` of "main" removes the v2 plan, not the v1 one.
-    board.apply_update(SessionUpdate::plan_removed(PlanId::LEGACY));
+    board.apply_update(SessionUpdate::plan_removed(PlanId::V1_PLAN));
     assert_eq!(ids(&board), ["main"]);
-    assert!(board.legacy().is_some());
+    assert!(board.v1_plan().is_some());
+}
+
+#[test]
+#[allow(deprecated)]
+fn the_former_names_of_the_v1_plan_still_answer() {
+    let mut board = PlanBoard::new("s");
+    board.apply_update(SessionUpdate::Plan(plan! { entries: [high pending "a"] }));
+    let v1 = board.v1_plan().unwrap();
+    assert_eq!(board.legacy(), Some(v1));
+    assert!(v1.is_legacy());
+    assert_eq!(PlanId::LEGACY, PlanId::V1_PLAN);
 }
 
 #[test]
@@ -363,24 +374,24 @@ fn model(updates: &[SessionUpdate]) -> Vec<PlanContent> {
     // (is the v1 plan, content)
     let mut plans: Vec<(bool, PlanContent)> = Vec::new();
     for update in updates {
-        let (legacy, content) = match update {
+        let (v1_plan, content) = match update {
             SessionUpdate::Plan(plan) => (
                 true,
-                PlanContent::items(PlanId::LEGACY, plan.entries.clone()),
+                PlanContent::items(PlanId::V1_PLAN, plan.entries.clone()),
             ),
             SessionUpdate::PlanUpdate { plan, .. } => (false, plan.clone()),
             SessionUpdate::PlanRemoved { id, .. } => {
-                plans.retain(|(legacy, p)| *legacy || p.id() != id);
+                plans.retain(|(v1_plan, p)| *v1_plan || p.id() != id);
                 continue;
             }
             SessionUpdate::Other(_) => continue,
         };
         match plans
             .iter_mut()
-            .find(|(l, p)| *l == legacy && p.id() == content.id())
+            .find(|(l, p)| *l == v1_plan && p.id() == content.id())
         {
             Some(existing) => existing.1 = content,
-            None => plans.push((legacy, content)),
+            None => plans.push((v1_plan, content)),
         }
     }
     plans.into_iter().map(|(_, content)| content).collect()

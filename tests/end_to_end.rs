@@ -106,7 +106,7 @@ fn a_v1_client_with_plan_support_ends_with_the_agents_plans() {
 #[test]
 fn a_v1_client_without_plan_support_ends_with_one_v1_plan() {
     let talk = talk::converse(client(ProtocolVersion::V1, false));
-    // The legacy view: the most recently updated plan, as a v1 `plan`.
+    // The v1 plan view: the most recently updated plan, as a v1 `plan`.
     assert_eq!(
         plan_summary(&talk.state()),
         [("main".to_owned(), "items".to_owned(), progress(2, 0, 2))]

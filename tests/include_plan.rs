@@ -49,9 +49,8 @@ fn a_whole_notification_gives_its_plan() {
 
 #[test]
 fn a_v1_update_gives_a_v1_plan() {
-    let included: Plan = include_plan!("fixtures/plans/legacy-update.json");
-    let SessionUpdate::Plan(plan) =
-        SessionUpdate::from_json(&fixture("legacy-update.json")).unwrap()
+    let included: Plan = include_plan!("fixtures/plans/v1-update.json");
+    let SessionUpdate::Plan(plan) = SessionUpdate::from_json(&fixture("v1-update.json")).unwrap()
     else {
         panic!()
     };

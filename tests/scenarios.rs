@@ -10,13 +10,13 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::sdk::Judges;
-use plan_core::fixtures::{Client, PlanStream, Scenario};
+use plan_core::fixtures::{ClientProfile, PlanStream, Scenario};
 use plan_core::{SessionBoards, SessionUpdate, Spelling};
 
 /// A scenario for every kind of client, and one without custom values.
 fn clients(seed: u64) -> Vec<(String, Scenario)> {
     let base = Scenario::new(seed);
-    let mut all: Vec<(String, Scenario)> = Client::every_kind()
+    let mut all: Vec<(String, Scenario)> = ClientProfile::every_kind()
         .into_iter()
         .map(|client| (format!("{client:?}"), base.clone().for_client(client)))
         .collect();
@@ -106,9 +106,9 @@ fn the_scripts_do_what_real_agents_do() {
             .plans(4)
             .steps(60)
             .for_client(if seed % 2 == 0 {
-                Client::v2()
+                ClientProfile::v2()
             } else {
-                Client::v1().pre_stable_file(true)
+                ClientProfile::v1().pre_stable_file(true)
             })
             .generate();
         let sessions: BTreeSet<_> = stream

@@ -290,10 +290,10 @@ fn a_lifecycle_written_with_the_sdks_v1_types_reads_into_the_same_board() {
         plans[1],
         ("work".to_owned(), serde_json::to_value(&items).unwrap())
     );
-    let legacy = board.plans().next().unwrap();
-    assert!(legacy.is_legacy());
+    let v1_plan = board.plans().next().unwrap();
+    assert!(v1_plan.is_v1_plan());
     let expected = serde_json::to_value(entries(S::Completed, S::InProgress)).unwrap();
-    let PlanContent::Items { entries, .. } = legacy.content() else {
+    let PlanContent::Items { entries, .. } = v1_plan.content() else {
         panic!("the v1 plan is entries")
     };
     assert_eq!(serde_json::to_value(entries).unwrap(), expected);
@@ -329,7 +329,7 @@ fn the_boards_initialize_says_plan_to_v1_readers_in_both_offers() {
     let read: acp2::InitializeRequest = serde_json::from_value(v2.clone()).unwrap();
     assert_eq!(read.protocol_version.as_u16(), 2);
     // Without the capability, neither says it.
-    let legacy: acp1::InitializeRequest =
+    let v1_only: acp1::InitializeRequest =
         serde_json::from_value(initialize(ProtocolVersion::V1, false)).unwrap();
-    assert!(legacy.client_capabilities.plan.is_none());
+    assert!(v1_only.client_capabilities.plan.is_none());
 }

@@ -337,7 +337,7 @@ fn offering_v2_to_a_rust_sdk_v1_agent_loses_plan_which_is_why_v1_is_the_default(
     // for its v1 agents from v2's keys alone (`normalize_v1_initialize_request`
     // keeps `auth`, `elicitation`, `_meta`), so the `clientCapabilities.plan`
     // the board also sends never reaches the agent, which answers v1 and
-    // falls back to the legacy checklist `main`. The board's default (v1 with
+    // falls back to the v1 checklist plan `main`. The board's default (v1 with
     // `plan: {}`) gives the identified plans (the test above). If a newer SDK
     // carries `plan` across, this test fails: then `--protocol 2` loses
     // nothing and this can say so.
@@ -363,7 +363,7 @@ fn without_the_plan_capability_a_v1_sdk_agent_falls_back_to_the_v1_plan() {
     let plans = state["sessions"][0]["plans"].as_array().unwrap();
     assert_eq!(plans.len(), 1);
     assert_eq!(plans[0]["id"], "main");
-    assert_eq!(plans[0]["legacy"], true);
+    assert_eq!(plans[0]["v1Plan"], true);
 }
 
 #[test]

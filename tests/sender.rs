@@ -17,7 +17,7 @@ fn sender(json: &str) -> plan_core::PlanSender {
     plan_core::PlanSender::new("sess_1", &caps(json))
 }
 
-/// The v1 entries a legacy client was sent, as (content, priority, status).
+/// The v1 entries a client without plan operations was sent, as (content, priority, status).
 fn v1_entries(sent: &SessionNotification) -> Vec<(String, String, String)> {
     let SessionUpdate::Plan(plan) = &sent.update else {
         panic!("not a v1 plan: {sent:?}")
@@ -137,7 +137,7 @@ fn other_plan_types_become_entries() {
 }
 
 #[test]
-fn a_legacy_client_sees_the_most_recently_updated_plan() {
+fn a_v1_only_client_sees_the_most_recently_updated_plan() {
     let mut sender = sender("{}");
     let a = || plan! { id: "a", items: [high pending "A"] };
     let b = || plan! { id: "b", items: [low pending "B"] };
@@ -194,9 +194,9 @@ fn every_fallback_rule_can_be_replaced() {
             FileUri::new("file:///p.md").unwrap(),
         )
     };
-    let mut legacy = sender("{}").with_fallback(fallback);
-    legacy.update(plan! { id: "a", items: [high cancelled "gone", high completed "done"] });
-    let sent = legacy.update(file());
+    let mut v1_only = sender("{}").with_fallback(fallback);
+    v1_only.update(plan! { id: "a", items: [high cancelled "gone", high completed "done"] });
+    let sent = v1_only.update(file());
     assert_eq!(
         v1_entries(&sent),
         [

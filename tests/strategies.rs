@@ -7,7 +7,7 @@
 mod common;
 
 use common::sdk::Judges;
-use plan_core::fixtures::{Client, Generate};
+use plan_core::fixtures::{ClientProfile, Generate};
 use plan_core::{
     ClientCapabilities, PlanSender, ProtocolVersion, SessionNotification, Spelling, Status,
 };
@@ -17,13 +17,13 @@ use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
 /// Strategies for every kind of client, and one with no custom values or
 /// types and no `_meta`.
 fn clients() -> Vec<(String, Generate)> {
-    let mut all: Vec<(String, Generate)> = Client::every_kind()
+    let mut all: Vec<(String, Generate)> = ClientProfile::every_kind()
         .into_iter()
         .map(|client| (format!("{client:?}"), Generate::new(client)))
         .collect();
     all.push((
         "v2, no custom values or types, no _meta".into(),
-        Generate::new(Client::v2())
+        Generate::new(ClientProfile::v2())
             .custom_values(false)
             .custom_types(false)
             .meta(false),
@@ -85,7 +85,7 @@ fn generated_capabilities_describe_the_same_client() {
 #[test]
 fn a_failing_property_shrinks_to_a_small_readable_case() {
     // A client bug: it cannot show a plan with a finished step in it.
-    let generate = Generate::new(Client::v2());
+    let generate = Generate::new(ClientProfile::v2());
     let mut runner = TestRunner::new(Config::with_cases(500));
     let result = runner.run(&generate.notification(), |message| {
         let finished = message

@@ -13,12 +13,12 @@ use serde_json::Value;
 
 fn to_value(node: &json_reader::Node) -> Value {
     match &node.kind {
-        json_reader::Kind::Null => Value::Null,
-        json_reader::Kind::Bool(b) => Value::Bool(*b),
-        json_reader::Kind::Number(text) => serde_json::from_str(text).expect("a number the reader accepted"),
-        json_reader::Kind::String(s) => Value::String(s.clone()),
-        json_reader::Kind::Array(items) => items.iter().map(to_value).collect(),
-        json_reader::Kind::Object(fields) => fields.iter().map(|(k, v)| (k.clone(), to_value(v))).collect(),
+        json_reader::NodeKind::Null => Value::Null,
+        json_reader::NodeKind::Bool(b) => Value::Bool(*b),
+        json_reader::NodeKind::Number(text) => serde_json::from_str(text).expect("a number the reader accepted"),
+        json_reader::NodeKind::String(s) => Value::String(s.clone()),
+        json_reader::NodeKind::Array(items) => items.iter().map(to_value).collect(),
+        json_reader::NodeKind::Object(fields) => fields.iter().map(|(k, v)| (k.clone(), to_value(v))).collect(),
     }
 }
 

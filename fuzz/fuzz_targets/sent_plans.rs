@@ -7,11 +7,11 @@
 
 use arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
-use plan_core::fixtures::Client;
+use plan_core::fixtures::ClientProfile;
 use plan_core::SessionBoards;
 
 fuzz_target!(|data: &[u8]| {
-    for client in Client::every_kind() {
+    for client in ClientProfile::every_kind() {
         let mut u = Unstructured::new(data);
         let mut boards = SessionBoards::new().strict();
         while !u.is_empty() {

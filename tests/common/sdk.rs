@@ -88,7 +88,7 @@ impl Judges {
     pub fn may_send(
         &self,
         message: &plan_core::SessionNotification,
-        client: plan_core::fixtures::Client,
+        client: plan_core::fixtures::ClientProfile,
         context: &str,
     ) {
         let protocol = client.protocol();

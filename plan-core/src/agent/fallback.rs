@@ -9,7 +9,7 @@ use crate::protocol::entry::{PlanEntry, Priority, Status};
 use crate::protocol::id::{AbsolutePath, FileUri, PlanId};
 use crate::protocol::version::ClientKind;
 
-/// Which live plans a legacy (v1) client is shown, as its single plan.
+/// Which live plans a v1 client without plan operations is shown, as its single plan.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum View {
     /// The most recently updated live plan (after a removal, the next most

@@ -40,8 +40,8 @@ use crate::protocol::version::{ClientKind, ProtocolVersion};
 /// use plan_core::{plan, ClientCapabilities, InitializeRequest, PlanSender, SessionUpdate, Spelling};
 ///
 /// // A v1 client that never heard of plan_update.
-/// let legacy = ClientCapabilities::from_json(r#"{"fs":{"readTextFile":true}}"#)?;
-/// let mut sender = PlanSender::new("sess_1", &legacy);
+/// let v1_only = ClientCapabilities::from_json(r#"{"fs":{"readTextFile":true}}"#)?;
+/// let mut sender = PlanSender::new("sess_1", &v1_only);
 /// let sent = sender.update(plan! { id: "p", items: [high cancelled "Polish"] });
 /// assert_eq!(
 ///     sent.to_json(Spelling::Acp),
@@ -81,7 +81,7 @@ pub struct PlanSender {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Target {
     /// v1 without the plan capability: v1 `plan` only.
-    V1Legacy,
+    V1PlanOnly,
     /// v1 with the plan capability, advertised in this spelling.
     V1Operations(Spelling),
     /// v2.
@@ -111,7 +111,7 @@ impl PlanSender {
         client: &ClientCapabilities,
     ) -> Self {
         let target = match (protocol, client.plan_spelling()) {
-            (ProtocolVersion::V1, None) => Target::V1Legacy,
+            (ProtocolVersion::V1, None) => Target::V1PlanOnly,
             (ProtocolVersion::V1, Some(spelling)) => Target::V1Operations(spelling),
             (ProtocolVersion::V2, _) => Target::V2,
         };
@@ -146,7 +146,7 @@ impl PlanSender {
     /// The kind of client the sender writes for.
     pub fn client_kind(&self) -> ClientKind {
         match self.target {
-            Target::V1Legacy => ClientKind::V1,
+            Target::V1PlanOnly => ClientKind::V1,
             Target::V1Operations(_) => ClientKind::V1Plan,
             Target::V2 => ClientKind::V2,
         }
@@ -160,7 +160,7 @@ impl PlanSender {
     /// Whether the client reads `plan_update`; if not, every change is sent
     /// as a v1 `plan`.
     pub fn supports_plan_operations(&self) -> bool {
-        self.target != Target::V1Legacy
+        self.target != Target::V1PlanOnly
     }
 
     /// The spelling the client reads: the RFD spelling only for a v1 client
@@ -168,7 +168,7 @@ impl PlanSender {
     pub fn spelling(&self) -> Spelling {
         match self.target {
             Target::V1Operations(spelling) => spelling,
-            Target::V1Legacy | Target::V2 => Spelling::Acp,
+            Target::V1PlanOnly | Target::V2 => Spelling::Acp,
         }
     }
 
@@ -181,14 +181,14 @@ impl PlanSender {
     /// Creates or replaces a plan; returns the notification to send.
     pub fn update(&mut self, plan: PlanContent) -> SessionNotification {
         let update = match self.target {
-            Target::V1Legacy => None,
+            Target::V1PlanOnly => None,
             Target::V1Operations(_) | Target::V2 => Some(self.content_for_client(&plan)),
         };
         self.live.retain(|p| p.id() != plan.id());
         self.live.push(plan);
         let update = match update {
             Some(content) => SessionUpdate::plan_update(content),
-            None => self.legacy_view(),
+            None => self.v1_plan_view(),
         };
         SessionNotification::new(self.session.clone(), update)
     }
@@ -217,8 +217,8 @@ impl PlanSender {
         let update = match self.target {
             // Removing an unknown id is harmless for the client; send it anyway.
             Target::V1Operations(_) | Target::V2 => SessionUpdate::plan_removed(id.clone()),
-            Target::V1Legacy if was_live => self.legacy_view(),
-            Target::V1Legacy => return None,
+            Target::V1PlanOnly if was_live => self.v1_plan_view(),
+            Target::V1PlanOnly => return None,
         };
         Some(SessionNotification::new(self.session.clone(), update))
     }
@@ -255,8 +255,8 @@ impl PlanSender {
         Ok(notification)
     }
 
-    /// The v1 `plan` a legacy client should see now.
-    fn legacy_view(&self) -> SessionUpdate {
+    /// The v1 `plan` a client without plan operations should see now.
+    fn v1_plan_view(&self) -> SessionUpdate {
         let shown: &[PlanContent] = match self.fallback.view {
             View::MostRecent => self
                 .live

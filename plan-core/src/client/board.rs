@@ -20,7 +20,7 @@ use crate::protocol::update::SessionUpdate;
 ///
 /// Plans are kept by id in order of first appearance; `plan_update` replaces
 /// a plan's content whole, `plan_removed` dismisses it, and a v1 `plan`
-/// replaces the legacy plan, shown with the id `main` (as the public ACP
+/// replaces the v1 plan, shown with the id `main` (as the public ACP
 /// schema maps it) but kept apart from a v2 plan whose id is `"main"`.
 /// Other updates are ignored; plans of custom and reserved types are kept as
 /// they came.
@@ -56,7 +56,7 @@ pub struct PlanBoard {
     /// update costs the same with one live plan or ten thousand.
     index: HashMap<PlanId, usize>,
     /// Where the v1 plan is in `plans`, if there is one.
-    legacy: Option<usize>,
+    v1_plan: Option<usize>,
     strict: bool,
 }
 
@@ -66,7 +66,7 @@ pub struct TrackedPlan {
     content: PlanContent,
     version: u32,
     changes: Changes,
-    legacy: bool,
+    v1_plan: bool,
 }
 
 /// What applying one notification did.
@@ -168,7 +168,7 @@ impl PlanBoard {
             session: session.into(),
             plans: Vec::new(),
             index: HashMap::new(),
-            legacy: None,
+            v1_plan: None,
             strict: false,
         }
     }
@@ -191,14 +191,23 @@ impl PlanBoard {
         self.plans.iter()
     }
 
-    /// One plan of `plan_update`s by id (not the v1 plan; see [`legacy`](Self::legacy)).
+    /// One plan of `plan_update`s by id (not the v1 plan; see [`v1_plan`](Self::v1_plan)).
     pub fn get(&self, id: &PlanId) -> Option<&TrackedPlan> {
         self.index.get(id).map(|&i| &self.plans[i])
     }
 
     /// The v1 plan, from `plan` updates, if there was one.
+    pub fn v1_plan(&self) -> Option<&TrackedPlan> {
+        self.v1_plan.map(|i| &self.plans[i])
+    }
+
+    /// The v1 plan: the former name of [`v1_plan`](Self::v1_plan).
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed `v1_plan`: one name for the v1 `plan` update"
+    )]
     pub fn legacy(&self) -> Option<&TrackedPlan> {
-        self.legacy.map(|i| &self.plans[i])
+        self.v1_plan()
     }
 
     /// Reads one JSON-RPC line and applies it; what lenient reading skipped
@@ -225,7 +234,7 @@ impl PlanBoard {
         match update {
             SessionUpdate::Plan(plan) => self.replace(
                 PlanContent::Items {
-                    id: PlanId::LEGACY,
+                    id: PlanId::V1_PLAN,
                     entries: plan.entries,
                     meta: plan.meta,
                 },
@@ -236,7 +245,7 @@ impl PlanBoard {
                 Some(at) => {
                     // Later plans move up one place: the board keeps order.
                     self.plans.remove(at);
-                    for i in self.index.values_mut().chain(self.legacy.as_mut()) {
+                    for i in self.index.values_mut().chain(self.v1_plan.as_mut()) {
                         if *i > at {
                             *i -= 1;
                         }
@@ -251,10 +260,10 @@ impl PlanBoard {
         }
     }
 
-    fn replace(&mut self, content: PlanContent, legacy: bool) -> Applied {
+    fn replace(&mut self, content: PlanContent, v1_plan: bool) -> Applied {
         let id = content.id().clone();
-        let at = if legacy {
-            self.legacy
+        let at = if v1_plan {
+            self.v1_plan
         } else {
             self.index.get(&id).copied()
         };
@@ -266,8 +275,8 @@ impl PlanBoard {
             Applied::Updated { id, created: false }
         } else {
             let at = self.plans.len();
-            if legacy {
-                self.legacy = Some(at);
+            if v1_plan {
+                self.v1_plan = Some(at);
             } else {
                 self.index.insert(id.clone(), at);
             }
@@ -276,7 +285,7 @@ impl PlanBoard {
                 content,
                 version: 1,
                 changes,
-                legacy,
+                v1_plan,
             });
             Applied::Updated { id, created: true }
         }
@@ -284,9 +293,12 @@ impl PlanBoard {
 
     /// The board as JSON: the session, and every plan in order with its
     /// type, its content in `spelling`, and its progress; the v1 plan has
-    /// `"legacy": true`.
+    /// `"v1Plan": true`.
     pub fn to_json_value(&self, spelling: Spelling) -> Value {
-        let plans = self.plans.iter().map(|p| (&p.content, p.version, p.legacy));
+        let plans = self
+            .plans
+            .iter()
+            .map(|p| (&p.content, p.version, p.v1_plan));
         board_json(&self.session, plans, spelling)
     }
 }
@@ -300,15 +312,15 @@ pub(crate) fn board_json<'a>(
     spelling: Spelling,
 ) -> Value {
     let plans: Vec<Value> = plans
-        .map(|(content, version, legacy)| {
+        .map(|(content, version, v1_plan)| {
             let mut value = json!({
                 "id": content.id().as_str(),
                 "type": content.type_name(),
                 "version": version,
                 "content": content.to_value(spelling),
             });
-            if legacy {
-                value["legacy"] = Value::Bool(true);
+            if v1_plan {
+                value["v1Plan"] = Value::Bool(true);
             }
             if let Some(entries) = content.entries() {
                 let progress = Progress::of(entries);
@@ -360,8 +372,18 @@ impl TrackedPlan {
 
     /// Whether the plan is the v1 session plan (shown as `main`, from `plan`
     /// updates), not a v2 plan.
+    pub fn is_v1_plan(&self) -> bool {
+        self.v1_plan
+    }
+
+    /// Whether the plan is the v1 plan: the former name of
+    /// [`is_v1_plan`](Self::is_v1_plan).
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed `is_v1_plan`: one name for the v1 `plan` update"
+    )]
     pub fn is_legacy(&self) -> bool {
-        self.legacy
+        self.is_v1_plan()
     }
 }
 

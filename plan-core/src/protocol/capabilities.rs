@@ -28,8 +28,8 @@ pub struct PlanCapabilities {
 /// assert!(caps.supports_plan_operations());
 /// assert_eq!(caps.plan_spelling(), Some(Spelling::Acp));
 ///
-/// let legacy = ClientCapabilities::from_json(r#"{"plan":null}"#)?;
-/// assert!(!legacy.supports_plan_operations());
+/// let v1_only = ClientCapabilities::from_json(r#"{"plan":null}"#)?;
+/// assert!(!v1_only.supports_plan_operations());
 /// # Ok::<(), plan_core::Error>(())
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -1,5 +1,5 @@
 //! A markdown plan's checklist, read as entries: the one reading of
-//! `- [ ]` and `- [x]` that the v1 fallback (a legacy client is sent the
+//! `- [ ]` and `- [x]` that the v1 fallback (a v1 client without plan operations is sent the
 //! checklist) and the client's drawing share.
 
 use crate::protocol::entry::{PlanEntry, Priority, Status};

@@ -20,8 +20,16 @@ use crate::rules::{self, IdProblem, PathProblem, UriProblem};
 pub struct PlanId(Cow<'static, str>);
 
 impl PlanId {
-    /// The id v1 `plan` updates map to in v2 (as the public ACP schema does).
-    pub const LEGACY: PlanId = PlanId(Cow::Borrowed("main"));
+    /// The id of the v1 plan (`plan` updates) when it stands beside v2
+    /// plans: `main`, as the public ACP schema maps it.
+    pub const V1_PLAN: PlanId = PlanId(Cow::Borrowed("main"));
+
+    /// The id of the v1 plan: the former name of [`V1_PLAN`](Self::V1_PLAN).
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed `V1_PLAN`: one name for the v1 `plan` update"
+    )]
+    pub const LEGACY: PlanId = Self::V1_PLAN;
 
     /// Checks and wraps a plan id.
     ///

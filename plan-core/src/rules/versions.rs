@@ -149,7 +149,7 @@ pub(crate) const FALLBACK_FILE: FallbackRule = FallbackRule {
     wording: "a `file` plan is sent as a `markdown` plan of the same `planId`: a `file://` URI's absolute path becomes its `path`, and its content names the file",
 };
 /// Plans to a v1 client without the plan capability.
-pub(crate) const FALLBACK_LEGACY_VIEW: FallbackRule = FallbackRule {
+pub(crate) const FALLBACK_V1_PLAN_VIEW: FallbackRule = FallbackRule {
     name: "v1-plan-view",
     wording: "a v1 client without `plan` is sent, after every change, one v1 `plan` of the most recently updated live plan's entries (markdown: its checklist)",
 };
@@ -160,7 +160,7 @@ pub(crate) const FALLBACKS: [FallbackRule; 5] = [
     FALLBACK_CUSTOM_VALUE,
     FALLBACK_CUSTOM_TYPE,
     FALLBACK_FILE,
-    FALLBACK_LEGACY_VIEW,
+    FALLBACK_V1_PLAN_VIEW,
 ];
 
 /// A rule a checker reports, by name.
@@ -190,7 +190,7 @@ pub(crate) const RULE_RESERVED_NAME: CheckRule = CheckRule {
 pub(crate) const RULE_NO_OPT_IN: CheckRule = CheckRule {
     name: "v1-no-opt-in",
     forbids: "`plan_update` or `plan_removed` to a v1 client that did not send `clientCapabilities.plan`",
-    fallback: Some(FALLBACK_LEGACY_VIEW),
+    fallback: Some(FALLBACK_V1_PLAN_VIEW),
 };
 /// `cancelled` or custom values to a v1 client.
 pub(crate) const RULE_V1_VALUES: CheckRule = CheckRule {
