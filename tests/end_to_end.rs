@@ -348,7 +348,7 @@ fn the_client_says_why_when_an_agent_dies_breaks_the_protocol_or_goes_quiet() {
             ..board::Options::default()
         };
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        board::client(
+        board::board_live::client(
             &options,
             &mut out,
             &mut err,
@@ -367,7 +367,7 @@ fn the_client_says_why_when_an_agent_dies_breaks_the_protocol_or_goes_quiet() {
     assert!(refused.contains("refused request 0"), "{refused}");
     let quiet = run("read line; sleep 5");
     assert!(quiet.contains("sent nothing for 2 s"), "{quiet}");
-    let missing = board::client(
+    let missing = board::board_live::client(
         &board::Options {
             command: vec!["/no/such/agent".into()],
             ..board::Options::default()
@@ -455,7 +455,7 @@ fn drive_authenticating(auth: Option<&str>) -> (Result<(), String>, String) {
             agent_requiring_authentication(std::io::BufReader::new(agent_reads), agent_writes);
         });
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let result = board::drive(
+        let result = board::board_live::drive(
             &options,
             std::io::BufReader::new(board_reads),
             board_writes,
@@ -529,7 +529,7 @@ fn the_board_ends_its_agents_children_when_the_agent_fails_or_goes_quiet() {
         let (done, outcome) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let (mut out, mut err) = (Vec::new(), Vec::new());
-            let result = board::client(
+            let result = board::board_live::client(
                 &options,
                 &mut out,
                 &mut err,

@@ -305,7 +305,7 @@ fn a_lifecycle_written_with_the_sdks_v1_types_reads_into_the_same_board() {
 fn the_boards_initialize_says_plan_to_v1_readers_in_both_offers() {
     use common::{Schema, Version};
     let initialize = |protocol, plan_capability| {
-        board::initialize_params(&board::Options {
+        board::board_live::initialize_params(&board::Options {
             protocol,
             plan_capability,
             ..board::Options::default()

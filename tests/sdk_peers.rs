@@ -200,7 +200,7 @@ fn sdk_agent_driven_by_our_board(options: board::Options) -> Value {
             ..options
         };
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let outcome = board::drive(
+        let outcome = board::board_live::drive(
             &options,
             BufReader::new(client_reads),
             client_writes,

@@ -82,7 +82,7 @@ pub fn converse(client: board::Options) -> Conversation {
             agent::serve(BufReader::new(agent_reads), tee, io::sink(), options)
         });
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let outcome = board::drive(
+        let outcome = board::board_live::drive(
             &client,
             BufReader::new(client_reads),
             client_writes,

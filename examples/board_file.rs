@@ -1,0 +1,214 @@
+//! The board's file mode (a module of the `board` example): `session/update`
+//! notifications read from NDJSON, as the published SDKs read them, applied
+//! to one `PlanBoard` per session and drawn. The command line is in
+//! `board.rs`, the live conversation with an agent in `board_live.rs`.
+
+use std::io::{self, BufRead, Write};
+
+use plan_core::{Applied, SessionBoards, Spelling, TerminalStyle};
+use serde_json::json;
+
+use super::Options;
+use super::draw;
+
+/// How many unreadable lines in a row make the board stop reading: not an
+/// NDJSON stream of ACP messages (a binary, say).
+pub const UNREADABLE_RUN: usize = 20;
+
+/// Applies every line of `input`; draws the boards after each line when
+/// `live`, else once at the end (or prints them as JSON). Returns how many
+/// lines were invalid.
+///
+/// # Errors
+/// An error reading the input or writing the output.
+pub fn run(
+    options: &Options,
+    input: impl BufRead,
+    out: &mut impl Write,
+    err: &mut impl Write,
+    style: TerminalStyle,
+    live: bool,
+) -> io::Result<usize> {
+    let mut boards = if options.strict {
+        SessionBoards::new().strict()
+    } else {
+        SessionBoards::new()
+    };
+    let (mut invalid, mut other_messages, mut in_a_row) = (0, 0, 0);
+    // Lines are read as bytes, so a line that is not UTF-8 is reported and
+    // skipped like any other bad line instead of ending the stream.
+    for (index, bytes) in input.split(b'\n').enumerate() {
+        let bytes = bytes?;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match boards.apply_slice(&bytes) {
+            Ok(read) => {
+                in_a_row = 0;
+                for skipped in &read.skipped {
+                    writeln!(err, "board: line {}: {skipped}", index + 1)?;
+                }
+                if let Applied::OtherMessage { .. } = read.value {
+                    other_messages += 1;
+                } else if live {
+                    write!(out, "\x1b[H\x1b[2J")?;
+                    draw(&boards, out, style)?;
+                }
+            }
+            Err(e) => {
+                invalid += 1;
+                in_a_row += 1;
+                writeln!(err, "board: line {}: {e}", index + 1)?;
+                if in_a_row == UNREADABLE_RUN {
+                    writeln!(
+                        err,
+                        "board: stopped reading at line {}: {UNREADABLE_RUN} lines in a row were not ACP messages \
+                         (is this a program? to start an agent, write `board -- COMMAND`)",
+                        index + 1
+                    )?;
+                    break;
+                }
+            }
+        }
+    }
+    if other_messages > 0 {
+        writeln!(
+            err,
+            "board: {other_messages} JSON-RPC message(s) other than `session/update` ignored"
+        )?;
+    }
+    if options.json {
+        let sessions: Vec<_> = boards
+            .boards()
+            .map(|b| b.to_json_value(Spelling::Acp))
+            .collect();
+        let state = json!({ "sessions": sessions });
+        serde_json::to_writer_pretty(&mut *out, &state).map_err(io::Error::from)?;
+        writeln!(out)?;
+    } else if !live {
+        draw(&boards, out, style)?;
+    }
+    out.flush()?;
+    Ok(invalid)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_lines_are_reported_with_their_number_and_skipped() {
+        let input = "{\"jsonrpc\":\"2.0\"}\n\n\
+            {\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":\"s\",\"update\":{\"sessionUpdate\":\"plan_removed\",\"planId\":\"x\"}}}\n\
+            not json\n";
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let invalid = run(
+            &Options::default(),
+            input.as_bytes(),
+            &mut out,
+            &mut err,
+            TerminalStyle::PLAIN,
+            false,
+        )
+        .unwrap();
+        assert_eq!(invalid, 2);
+        let err = String::from_utf8(err).unwrap();
+        assert_eq!(
+            err,
+            "board: line 1: in the message: missing required field `method`\n\
+             board: line 4: invalid JSON at line 1, column 2: expected ident\n"
+        );
+    }
+
+    #[test]
+    fn raw_agent_output_reads_as_the_sdks_read_it() {
+        let input = concat!(
+            r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":1,"method":"session/request_permission","params":{}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"p","entries":[42,{"content":"a","priority":"high","status":"pending"}]}}}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan_update","plan":{"type":"file","planId":"","uri":"file:///tmp/my plan.md"}}}}"#,
+            "\n",
+        );
+        let run_with = |strict| {
+            let (mut out, mut err) = (Vec::new(), Vec::new());
+            let options = Options {
+                json: true,
+                strict,
+                ..Options::default()
+            };
+            let invalid = run(
+                &options,
+                input.as_bytes(),
+                &mut out,
+                &mut err,
+                TerminalStyle::PLAIN,
+                false,
+            )
+            .unwrap();
+            let state: serde_json::Value = serde_json::from_slice(&out).unwrap();
+            (invalid, state, String::from_utf8(err).unwrap())
+        };
+        let (invalid, state, err) = run_with(false);
+        assert_eq!(invalid, 0, "{err}");
+        let plans = &state["sessions"][0]["plans"];
+        assert_eq!(plans[0]["progress"]["total"], 1, "the good entry is kept");
+        assert_eq!(plans[1]["content"]["uri"], "file:///tmp/my plan.md");
+        assert_eq!(
+            err,
+            "board: line 3: skipped `params.update.plan.entries[0]`: expected an object, found a number\n\
+             board: line 4: let through `params.update.plan.planId`: a plan id cannot be empty\n\
+             board: line 4: let through `params.update.plan.uri`: ' ' cannot appear in a URI as it is; percent-encode it as UTF-8 bytes (a space is `%20`)\n\
+             board: 2 JSON-RPC message(s) other than `session/update` ignored\n"
+        );
+        let (invalid, state, _) = run_with(true);
+        assert_eq!(invalid, 2, "strict: the two plan lines are refused");
+        assert_eq!(state["sessions"], serde_json::json!([]));
+    }
+
+    /// `input` read with the default options, drawn plainly: how many lines
+    /// were invalid, and what was said on standard error.
+    fn read_plain(input: &[u8]) -> (usize, String) {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let invalid = run(
+            &Options::default(),
+            input,
+            &mut out,
+            &mut err,
+            TerminalStyle::PLAIN,
+            false,
+        )
+        .unwrap();
+        (invalid, String::from_utf8(err).unwrap())
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_reported_and_skipped() {
+        let mut input = b"\xff\xfe\n".to_vec();
+        input.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":\"s\",\"update\":{\"sessionUpdate\":\"plan_removed\",\"planId\":\"x\"}}}\n");
+        let (invalid, err) = read_plain(&input);
+        assert_eq!(invalid, 1);
+        assert_eq!(
+            err,
+            "board: line 1: in the message: the message is not UTF-8 text: invalid byte at offset 0\n"
+        );
+    }
+
+    #[test]
+    fn a_run_of_unreadable_lines_stops_the_reading() {
+        // A binary read as NDJSON: many lines, none a message.
+        let input = b"\x7fELF\x02\x01\n".repeat(1000);
+        let (invalid, err) = read_plain(&input);
+        assert_eq!(invalid, UNREADABLE_RUN);
+        assert_eq!(err.lines().count(), UNREADABLE_RUN + 1);
+        assert!(
+            err.lines()
+                .last()
+                .unwrap()
+                .contains("to start an agent, write `board -- COMMAND`"),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,439 @@
+//! The board's side of an ACP conversation (a module of the `board`
+//! example): start the agent, `initialize`, `session/new`, one
+//! `session/prompt` turn (and `session/cancel` on request), every
+//! `session/update` applied to the boards and drawn as it arrives, the
+//! agent's requests answered, and the agent ended with its process group
+//! however the turn ends. The command line and the file mode are in
+//! `board.rs`.
+
+use std::fmt::Write as _;
+use std::io::{self, BufRead, BufReader, Write};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::Duration;
+
+use plan_core::{ProtocolVersion, SessionBoards, Spelling, TerminalStyle};
+use serde_json::{Value, json};
+
+use super::Options;
+use super::agent_process::{self, AgentProcess};
+use super::draw;
+
+/// The id of the `authenticate` request (`--auth`).
+const AUTHENTICATE: u64 = 3;
+
+/// The `initialize` params the board sends. v1 (the default): the stable
+/// protocol, with `clientCapabilities.plan: {}`. v2 (a draft) has no plan
+/// capability (`plan_update` is baseline there); an agent that speaks only
+/// v1 answers v1 and reads v1's keys, so the same request also carries them
+/// (v2's schema allows extra keys, and a v2 reader ignores them). The
+/// Python SDK 0.12.1 reads them; the TypeScript SDK 2.4.0 gives a v1 agent
+/// `plan: {}` for any v2 offer; the Rust SDK 5.0.0 rebuilds the request from
+/// v2's keys and drops them, so its v1 agents fall back to the v1 `plan`:
+/// why v1 is the default.
+pub fn initialize_params(options: &Options) -> Value {
+    let info = json!({ "name": "plan-core-example-board", "version": env!("CARGO_PKG_VERSION") });
+    let mut v1_capabilities =
+        json!({ "fs": { "readTextFile": false, "writeTextFile": false }, "terminal": false });
+    if options.plan_capability {
+        v1_capabilities["plan"] = json!({});
+    }
+    match options.protocol {
+        ProtocolVersion::V1 => {
+            json!({ "protocolVersion": 1, "clientCapabilities": v1_capabilities, "clientInfo": info })
+        }
+        ProtocolVersion::V2 => json!({
+            "protocolVersion": 2,
+            "info": info,
+            "capabilities": {},
+            "clientCapabilities": v1_capabilities,
+            "clientInfo": info,
+        }),
+    }
+}
+
+/// Starts `options.command` as an ACP agent and drives one prompt turn
+/// (see [`drive`]), then closes its input and waits for it to exit.
+///
+/// # Errors
+/// Why the turn did not end well, in one sentence.
+pub fn client(
+    options: &Options,
+    out: &mut impl Write,
+    err: &mut impl Write,
+    style: TerminalStyle,
+    live: bool,
+) -> Result<(), String> {
+    let (program, args) = options
+        .command
+        .split_first()
+        .ok_or("no agent command to start")?;
+    let (agent, agent_in, agent_out) =
+        AgentProcess::start(program, args).map_err(|e| format!("cannot start `{program}`: {e}"))?;
+    let outcome = drive(
+        options,
+        BufReader::new(agent_out),
+        agent_in,
+        out,
+        err,
+        style,
+        live,
+    );
+    // `drive` closed the agent's input. After a good turn the agent should
+    // exit on its own; one that failed gets a moment. Then its process group
+    // goes (see `agent_process.rs`).
+    let grace = if outcome.is_ok() {
+        Duration::from_secs(5)
+    } else {
+        Duration::from_millis(200)
+    };
+    agent.end(grace);
+    outcome
+}
+
+/// What one line from the agent is.
+enum FromAgent {
+    Notification(String, Value),
+    Request(Value, String, Value),
+    Response(Value, Result<Value, Value>),
+}
+
+/// Reads one line from the agent.
+fn from_agent(line: &[u8]) -> Result<FromAgent, String> {
+    let text = String::from_utf8_lossy(line);
+    let value: Value = serde_json::from_slice(line)
+        .map_err(|e| format!("the agent broke the protocol: not JSON ({e}): {text}"))?;
+    if value["jsonrpc"] != "2.0" {
+        return Err(format!(
+            "the agent broke the protocol: not JSON-RPC 2.0: {text}"
+        ));
+    }
+    let (id, method) = (value.get("id").cloned(), value["method"].as_str());
+    Ok(match (id, method) {
+        (None, Some(method)) => FromAgent::Notification(method.to_owned(), value["params"].clone()),
+        (Some(id), Some(method)) => {
+            FromAgent::Request(id, method.to_owned(), value["params"].clone())
+        }
+        (Some(id), None) => match (value.get("result"), value.get("error")) {
+            (Some(result), None) => FromAgent::Response(id, Ok(result.clone())),
+            (None, Some(error)) => FromAgent::Response(id, Err(error.clone())),
+            _ => {
+                return Err(format!(
+                    "the agent broke the protocol: a response needs `result` or `error`: {text}"
+                ));
+            }
+        },
+        (None, None) => {
+            return Err(format!(
+                "the agent broke the protocol: neither a request, a notification nor a response: {text}"
+            ));
+        }
+    })
+}
+
+/// The client's side of one prompt turn with an agent that reads
+/// `agent_in` and writes `agent_out`; the boards are drawn to `out` (live,
+/// or once at the end, or as JSON), what happens is said on `err`.
+///
+/// # Errors
+/// Why the turn did not end well: the agent died, broke the protocol,
+/// refused a request, or did not answer within `options.timeout`.
+pub fn drive<R: BufRead + Send + 'static, W: Write>(
+    options: &Options,
+    agent_out: R,
+    agent_in: W,
+    out: &mut impl Write,
+    err: &mut impl Write,
+    style: TerminalStyle,
+    live: bool,
+) -> Result<(), String> {
+    let mut client = Client {
+        options,
+        inbox: agent_process::lines(agent_out),
+        agent_in,
+        boards: if options.strict {
+            SessionBoards::new().strict()
+        } else {
+            SessionBoards::new()
+        },
+        protocol: None,
+        accepted: false,
+        auth_methods: Value::Null,
+        waiting: "the answer to `initialize`",
+        updates: 0,
+        other_messages: 0,
+    };
+    client.initialize()?;
+    let stop = loop {
+        let bytes = client.next()?;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let ended = match from_agent(&bytes)? {
+            FromAgent::Response(id, result) => client.on_response(&id, result)?,
+            FromAgent::Request(id, method, params) => {
+                client.on_request(&id, &method, &params, err)?;
+                None
+            }
+            FromAgent::Notification(method, params) => {
+                let ended = client.on_notification(&method, &params, &bytes, err)?;
+                if ended.is_none() && live && method == "session/update" {
+                    write!(out, "\x1b[H\x1b[2J").map_err(write_error)?;
+                    draw(&client.boards, out, style).map_err(write_error)?;
+                }
+                ended
+            }
+        };
+        if let Some(stop) = ended {
+            break stop;
+        }
+    };
+    let _ = writeln!(
+        err,
+        "board: the turn ended ({stop}); {} session update(s), {} other message(s)",
+        client.updates, client.other_messages
+    );
+    if options.json {
+        let sessions: Vec<_> = client
+            .boards
+            .boards()
+            .map(|b| b.to_json_value(Spelling::Acp))
+            .collect();
+        serde_json::to_writer_pretty(&mut *out, &json!({ "sessions": sessions }))
+            .map_err(|e| format!("cannot write: {e}"))?;
+        writeln!(out).map_err(write_error)?;
+    } else if !live {
+        draw(&client.boards, out, style).map_err(write_error)?;
+    }
+    out.flush().map_err(write_error)
+}
+
+#[allow(clippy::needless_pass_by_value)] // the shape `map_err` wants
+fn write_error(e: io::Error) -> String {
+    format!("cannot write: {e}")
+}
+
+/// The client's side of one conversation.
+struct Client<'o, W> {
+    options: &'o Options,
+    inbox: mpsc::Receiver<Vec<u8>>,
+    agent_in: W,
+    boards: SessionBoards,
+    /// The version the agent answered `initialize` with.
+    protocol: Option<ProtocolVersion>,
+    /// v2: the agent accepted the prompt; an idle state ends the turn.
+    accepted: bool,
+    /// The `authMethods` the agent offered in `initialize`.
+    auth_methods: Value,
+    /// What the client waits for, to say so if it does not come.
+    waiting: &'static str,
+    updates: usize,
+    other_messages: usize,
+}
+
+impl<W: Write> Client<'_, W> {
+    fn send(&mut self, message: &Value) -> Result<(), String> {
+        let mut line = message.to_string();
+        line.push('\n');
+        self.agent_in
+            .write_all(line.as_bytes())
+            .and_then(|()| self.agent_in.flush())
+            .map_err(|e| format!("the agent closed its input (it exited?): {e}"))
+    }
+
+    fn request(&mut self, id: u64, method: &str, params: &Value) -> Result<(), String> {
+        self.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
+    }
+
+    /// The next line from the agent, within the timeout.
+    fn next(&self) -> Result<Vec<u8>, String> {
+        let waiting = self.waiting;
+        match self.inbox.recv_timeout(self.options.timeout) {
+            Ok(bytes) => Ok(bytes),
+            Err(RecvTimeoutError::Timeout) => Err(format!(
+                "the agent sent nothing for {} s while the client waited for {waiting}",
+                self.options.timeout.as_secs()
+            )),
+            Err(RecvTimeoutError::Disconnected) => Err(format!(
+                "the agent closed its output (it exited?) while the client waited for {waiting}"
+            )),
+        }
+    }
+
+    fn initialize(&mut self) -> Result<(), String> {
+        self.request(0, "initialize", &initialize_params(self.options))
+    }
+
+    /// A response of the agent; `Some(stop reason)` when it ends the turn.
+    fn on_response(
+        &mut self,
+        id: &Value,
+        result: Result<Value, Value>,
+    ) -> Result<Option<String>, String> {
+        let result = match result {
+            Ok(result) => result,
+            Err(error) => return Err(self.refused(id, &error)),
+        };
+        match id.as_u64() {
+            Some(0) => {
+                let agreed = match result["protocolVersion"].as_u64() {
+                    Some(1) => ProtocolVersion::V1,
+                    Some(2) => ProtocolVersion::V2,
+                    _ => {
+                        return Err(format!(
+                            "the agent answered protocol version {}, which this client does not speak",
+                            result["protocolVersion"]
+                        ));
+                    }
+                };
+                self.protocol = Some(agreed);
+                self.auth_methods = result["authMethods"].clone();
+                match &self.options.auth {
+                    Some(method) => {
+                        let method = method.clone();
+                        self.request(AUTHENTICATE, "authenticate", &json!({ "methodId": method }))?;
+                        self.waiting = "the answer to `authenticate`";
+                    }
+                    None => self.new_session()?,
+                }
+            }
+            Some(AUTHENTICATE) => self.new_session()?,
+            Some(1) => {
+                let session = result["sessionId"].as_str().ok_or(
+                    "the agent broke the protocol: `session/new` answered without a `sessionId`",
+                )?;
+                let prompt = json!([{ "type": "text", "text": self.options.prompt }]);
+                self.request(
+                    2,
+                    "session/prompt",
+                    &json!({ "sessionId": session, "prompt": prompt }),
+                )?;
+                self.waiting = "the end of the turn";
+            }
+            Some(2) if self.protocol == Some(ProtocolVersion::V1) => {
+                return Ok(Some(
+                    result["stopReason"].as_str().unwrap_or("(none)").to_owned(),
+                ));
+            }
+            // v2: the prompt is accepted; the turn ends with an idle state.
+            Some(2) => self.accepted = true,
+            _ => self.other_messages += 1,
+        }
+        Ok(None)
+    }
+
+    fn new_session(&mut self) -> Result<(), String> {
+        let cwd = std::env::current_dir().map_err(|e| format!("no current directory: {e}"))?;
+        self.request(1, "session/new", &json!({ "cwd": cwd, "mcpServers": [] }))?;
+        self.waiting = "the answer to `session/new`";
+        Ok(())
+    }
+
+    /// Why the agent refused request `id`, with what the user can do: for a
+    /// refused `session/new` or `authenticate`, the authentication methods
+    /// the agent offered (`--auth ID`), with their environment variables.
+    fn refused(&self, id: &Value, error: &Value) -> String {
+        let mut reason = format!("the agent refused request {id}: {error}");
+        if !matches!(id.as_u64(), Some(1 | AUTHENTICATE)) {
+            return reason;
+        }
+        let methods = self
+            .auth_methods
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        if methods.is_empty() {
+            return reason;
+        }
+        reason.push_str(
+            "\nthe agent offers these ways to authenticate; choose one with `--auth ID`:",
+        );
+        for method in methods {
+            let text = |key: &str| method[key].as_str().unwrap_or_default().to_owned();
+            let _ = write!(reason, "\n  {}", text("id"));
+            if !text("name").is_empty() {
+                let _ = write!(reason, ": {}", text("name"));
+            }
+            if !text("description").is_empty() {
+                let _ = write!(reason, " ({})", text("description"));
+            }
+            // An `env_var` method names the variables the agent reads.
+            let vars: Vec<String> = method["vars"]
+                .as_array()
+                .map(Vec::as_slice)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|v| v["name"].as_str().map(str::to_owned))
+                .chain(method["varName"].as_str().map(str::to_owned))
+                .collect();
+            if !vars.is_empty() {
+                let _ = write!(reason, "; set {}", vars.join(", "));
+            }
+        }
+        reason
+    }
+
+    /// A request of the agent: permissions are rejected (a reject option
+    /// if there is one, else `cancelled`); anything else is not served.
+    fn on_request(
+        &mut self,
+        id: &Value,
+        method: &str,
+        params: &Value,
+        err: &mut impl Write,
+    ) -> Result<(), String> {
+        let answer = agent_process::answer_request(id, method, params);
+        if method == "session/request_permission" {
+            let outcome = &answer["result"]["outcome"];
+            let _ = writeln!(
+                err,
+                "board: the agent asked for permission; answered {outcome}"
+            );
+        } else {
+            let _ = writeln!(
+                err,
+                "board: the agent asked for `{method}`, which this client does not serve"
+            );
+        }
+        self.send(&answer)
+    }
+
+    /// A notification of the agent: plan updates go on the board; v2's idle
+    /// state after the prompt ends the turn (`Some(stop reason)`).
+    fn on_notification(
+        &mut self,
+        method: &str,
+        params: &Value,
+        bytes: &[u8],
+        err: &mut impl Write,
+    ) -> Result<Option<String>, String> {
+        if method != "session/update" {
+            self.other_messages += 1;
+            return Ok(None);
+        }
+        let update = &params["update"];
+        if update["sessionUpdate"] == "state_update" {
+            let after_prompt = self.accepted || self.protocol == Some(ProtocolVersion::V1);
+            if update["state"] == "idle" && after_prompt {
+                return Ok(Some(
+                    update["stopReason"].as_str().unwrap_or("(none)").to_owned(),
+                ));
+            }
+            return Ok(None);
+        }
+        match self.boards.apply_json(&String::from_utf8_lossy(bytes)) {
+            Ok(read) => {
+                self.updates += 1;
+                for skipped in &read.skipped {
+                    let _ = writeln!(err, "board: {skipped}");
+                }
+            }
+            Err(e) if self.options.strict => {
+                return Err(format!("the agent broke the protocol: {e}"));
+            }
+            Err(e) => {
+                let _ = writeln!(err, "board: an update was not read: {e}");
+            }
+        }
+        Ok(None)
+    }
+}
