@@ -11,16 +11,19 @@
 //! `session/new`), with the reason.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use plan_core::{ClientKind, SessionNotification};
+use plan_core::ClientKind;
 use serde_json::{Value, json};
 
 use super::agent_process::{self, AgentProcess};
+
+mod judge;
+pub mod report;
+use report::{exit_code, finish, fix_for};
 
 /// The rules of a conversation, beside `check`'s rules of a message.
 pub mod rule {
@@ -114,16 +117,6 @@ pub fn slug(kind: ClientKind) -> &'static str {
     }
 }
 
-/// The exit status of a run: 2 if a kind could not be driven, else 1 if
-/// anything was found, else 0.
-pub fn exit_code(runs: &[KindRun]) -> u8 {
-    if runs.iter().any(|r| r.failure.is_some()) {
-        2
-    } else {
-        u8::from(runs.iter().any(|r| !r.findings.is_empty()))
-    }
-}
-
 /// Runs the whole check: `options.command` started once per kind. Writes
 /// the report to `out` and the transcripts to `options.record`.
 ///
@@ -149,27 +142,6 @@ pub fn run(options: &Options, out: &mut impl Write) -> io::Result<u8> {
     Ok(exit_code(&runs))
 }
 
-/// Writes the transcripts (with `--record`) and the report.
-///
-/// # Errors
-/// An error writing either.
-pub fn finish(options: &Options, runs: &[KindRun], out: &mut impl Write) -> io::Result<()> {
-    if let Some(dir) = &options.record {
-        std::fs::create_dir_all(dir)?;
-        for run in runs {
-            let mut text = run.transcript.join("\n");
-            text.push('\n');
-            std::fs::write(dir.join(format!("{}.ndjson", slug(run.kind))), text)?;
-        }
-    }
-    if options.json {
-        serde_json::to_writer_pretty(&mut *out, &report_json(options, runs))?;
-        writeln!(out)
-    } else {
-        write!(out, "{}", report_text(options, runs))
-    }
-}
-
 fn failed(kind: ClientKind, reason: String) -> KindRun {
     KindRun {
         kind,
@@ -180,83 +152,6 @@ fn failed(kind: ClientKind, reason: String) -> KindRun {
         failure: Some(reason),
         transcript: Vec::new(),
     }
-}
-
-/// The report for people: per kind, how the run went and each finding as
-/// `FILE:LINE: at PATH: WHAT [RULE]` (FILE is the kind's recording).
-pub fn report_text(options: &Options, runs: &[KindRun]) -> String {
-    let mut text = format!(
-        "check: `{}`, as each kind of client\n",
-        options.command.join(" ")
-    );
-    let mut total = 0;
-    for run in runs {
-        let file = format!("{}.ndjson", slug(run.kind));
-        let _ = write!(text, "{} ({file}): ", run.kind);
-        if let Some(failure) = &run.failure {
-            let _ = writeln!(text, "could not be driven: {failure}");
-            continue;
-        }
-        if let Some(answered) = run.answered {
-            let _ = write!(text, "answered v{answered}");
-            if run.judged_as != run.kind {
-                let _ = write!(text, " (judged as {})", run.judged_as);
-            }
-            text.push_str("; ");
-        }
-        if !run.stop_reasons.is_empty() {
-            let _ = write!(text, "turns ended: {}; ", run.stop_reasons.join(", "));
-        }
-        match run.findings.len() {
-            0 => text.push_str("clean\n"),
-            n => {
-                total += n;
-                let _ = writeln!(text, "{n} finding(s)");
-            }
-        }
-        for finding in &run.findings {
-            let _ = write!(text, "  {file}:{}: ", finding.line);
-            if !finding.path.is_empty() {
-                let _ = write!(text, "at `{}`: ", finding.path);
-            }
-            let _ = write!(text, "{} [{}]", finding.message, finding.rule);
-            if let Some(fix) = &finding.fix {
-                let _ = write!(text, "; fix: {fix}");
-            }
-            text.push('\n');
-        }
-    }
-    let _ = writeln!(text, "check: {total} finding(s); exit {}", exit_code(runs));
-    text
-}
-
-/// The report as JSON.
-pub fn report_json(options: &Options, runs: &[KindRun]) -> Value {
-    let kinds: Vec<Value> = runs
-        .iter()
-        .map(|run| {
-            let findings: Vec<Value> = run
-                .findings
-                .iter()
-                .map(|f| {
-                    json!({ "rule": f.rule, "line": f.line, "path": f.path,
-                            "message": f.message, "fix": f.fix })
-                })
-                .collect();
-            json!({
-                "kind": slug(run.kind),
-                "label": run.kind.to_string(),
-                "judgedAs": slug(run.judged_as),
-                "record": format!("{}.ndjson", slug(run.kind)),
-                "answered": run.answered,
-                "stopReasons": run.stop_reasons,
-                "failure": run.failure,
-                "findings": findings,
-            })
-        })
-        .collect();
-    let total: usize = runs.iter().map(|r| r.findings.len()).sum();
-    json!({ "command": options.command, "kinds": kinds, "findings": total, "exit": exit_code(runs) })
 }
 
 /// What the client offers in `initialize` as `kind`: v1 without or with
@@ -546,147 +441,4 @@ impl<W: Write> Conversation<'_, W> {
             Err(RecvTimeoutError::Disconnected) => Next::Closed,
         }
     }
-
-    /// Records a line of the agent's and judges it.
-    fn judge(&mut self, bytes: &[u8]) -> Event {
-        let text = String::from_utf8_lossy(bytes).trim_end().to_owned();
-        self.run.transcript.push(text.clone());
-        let line = self.run.transcript.len();
-        let value = match serde_json::from_str::<Value>(&text) {
-            Ok(value) => value,
-            Err(e) => {
-                self.find(
-                    rule::JSON_RPC,
-                    line,
-                    String::new(),
-                    format!("not a JSON-RPC message: not JSON ({e})"),
-                    None,
-                );
-                return Event::Other;
-            }
-        };
-        if let Some(problems) = super::other_json_rpc(&value) {
-            for problem in problems {
-                let (path, message) = split_path(&problem);
-                self.find(rule::JSON_RPC, line, path, message, None);
-            }
-            return self.envelope(&value);
-        }
-        // A `session/update` notification: the plan rules, for this client.
-        for v in super::rfd_spelling(&value) {
-            self.find(
-                v.rule(),
-                line,
-                v.path().to_owned(),
-                v.message().to_owned(),
-                None,
-            );
-        }
-        let update = &value["params"]["update"];
-        if update["sessionUpdate"] == "state_update"
-            && update["state"] == "idle"
-            && self.prompt.is_some()
-        {
-            return Event::Idle(update["stopReason"].as_str().unwrap_or_default().to_owned());
-        }
-        match SessionNotification::from_json_lenient(&text) {
-            Err(e) => self.find(
-                rule::UNREADABLE,
-                line,
-                String::new(),
-                format!("no client can read this update: {e}"),
-                None,
-            ),
-            Ok(read) => {
-                for skipped in read.skipped.iter().filter(|s| !s.kept()) {
-                    self.find(rule::LENIENT_DROPS, line, skipped.path().to_owned(), format!(
-                        "a lenient client (every published SDK) drops this without a word, and a strict one refuses the message: {}",
-                        skipped.reason()
-                    ), None);
-                }
-                for v in read
-                    .value
-                    .check_for_client(self.run.judged_as)
-                    .err()
-                    .unwrap_or_default()
-                {
-                    self.find(
-                        v.rule(),
-                        line,
-                        v.path().to_owned(),
-                        v.message().to_owned(),
-                        v.fix().map(str::to_owned),
-                    );
-                }
-            }
-        }
-        Event::Update
-    }
-
-    /// A message other than a `session/update`: responses are matched with
-    /// the client's requests, requests of the agent are answered.
-    fn envelope(&mut self, value: &Value) -> Event {
-        let line = self.run.transcript.len();
-        match (value.get("id"), value["method"].as_str()) {
-            (Some(id), Some(method)) => {
-                let answer = agent_process::answer_request(id, method, &value["params"]);
-                let _ = self.send(&answer);
-                Event::Other
-            }
-            (Some(id), None) => {
-                let known = id.as_u64().and_then(|n| self.pending.remove(&n).map(|_| n));
-                let Some(n) = known else {
-                    self.find(rule::JSON_RPC, line, "id".to_owned(), format!("a response to {id}, which is no request of this client's that awaits an answer"), None);
-                    return Event::Other;
-                };
-                match (value.get("result"), value.get("error")) {
-                    (Some(result), None) => Event::Response(n, Ok(result.clone())),
-                    (_, Some(error)) => Event::Response(n, Err(error.clone())),
-                    (None, None) => Event::Other,
-                }
-            }
-            _ => Event::Other,
-        }
-    }
-}
-
-/// What a conforming agent does instead, for a rule whose finding carries no
-/// fix of its own (the version table's fallbacks carry theirs).
-pub fn fix_for(rule: &str) -> Option<&'static str> {
-    Some(match rule {
-        rule::JSON_RPC => {
-            "write one JSON-RPC 2.0 message per line, and answer only requests that await an answer"
-        }
-        rule::UNANSWERED => "answer every request, with a `result` or an `error`",
-        rule::TURN_END => {
-            "v1: answer `session/prompt` with a `stopReason` (`cancelled` after `session/cancel`); v2: send a `state_update` to `idle` with one"
-        }
-        rule::NEGOTIATION => {
-            "answer `initialize` with the client's `protocolVersion` when you speak it, else with the newest you speak"
-        }
-        rule::UNREADABLE | rule::LENIENT_DROPS => {
-            "send what the schema of the client's version allows (`PlanSender` writes nothing else)"
-        }
-        "acp-spelling" => "write the plan id as `planId`",
-        "reserved-name" => "prefix a name of your own with `_` (`_blocked`)",
-        "blank-content" | "blank-plan-id" => {
-            "say something: content and plan ids need a character that is not white space"
-        }
-        "absolute-path" => {
-            "send an absolute path (`/home/dev/PLAN.md`, `C:\\dev\\PLAN.md`), or none"
-        }
-        "v2-no-v1-plan" => "send `plan_update` with an `items` plan (`PlanSender` does)",
-        _ => return None,
-    })
-}
-
-/// `at `PATH`: WHAT` as (PATH, WHAT); anything else has no path.
-fn split_path(problem: &str) -> (String, String) {
-    problem
-        .strip_prefix("at `")
-        .and_then(|rest| rest.split_once("`: "))
-        .map_or_else(
-            || (String::new(), problem.to_owned()),
-            |(path, what)| (path.to_owned(), what.to_owned()),
-        )
 }

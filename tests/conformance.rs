@@ -84,8 +84,8 @@ fn our_agent_is_clean_for_every_kind_of_client_with_and_without_a_cancel() {
         },
         &options,
     );
-    let report = conformance::report_text(&options, &runs);
-    assert_eq!(conformance::exit_code(&runs), 0, "{report}");
+    let report = conformance::report::report_text(&options, &runs);
+    assert_eq!(conformance::report::exit_code(&runs), 0, "{report}");
     for run in &runs {
         assert_eq!(run.stop_reasons, ["end_turn", "cancelled"], "{report}");
         assert_eq!(run.judged_as, run.kind);
@@ -220,9 +220,9 @@ fn the_correct_agent_of_the_broken_family_is_clean() {
         rules(&runs),
         Vec::<String>::new(),
         "{}",
-        conformance::report_text(&quick(), &runs)
+        conformance::report::report_text(&quick(), &runs)
     );
-    assert_eq!(conformance::exit_code(&runs), 0);
+    assert_eq!(conformance::report::exit_code(&runs), 0);
 }
 
 #[test]
@@ -252,9 +252,9 @@ fn each_fault_is_reported_by_its_rule_under_the_kinds_it_reaches_and_nothing_els
         (Fault::Unanswered, &["v2: unanswered-request"]),
     ] {
         let runs = check_fault(fault);
-        let report = conformance::report_text(&quick(), &runs);
+        let report = conformance::report::report_text(&quick(), &runs);
         assert_eq!(rules(&runs), expected, "{fault:?}:\n{report}");
-        assert_eq!(conformance::exit_code(&runs), 1, "{fault:?}");
+        assert_eq!(conformance::report::exit_code(&runs), 1, "{fault:?}");
         for finding in runs.iter().flat_map(|r| &r.findings) {
             assert!(!finding.message.is_empty(), "{fault:?}: {finding:?}");
             assert!(
@@ -280,7 +280,7 @@ fn a_finding_names_its_line_path_and_fix_as_check_does() {
     );
     // The line is the transcript's: the raw plan_update with `cancelled`.
     assert!(run.transcript[finding.line - 1].contains("\"cancelled\""));
-    let text = conformance::report_text(&quick(), &runs);
+    let text = conformance::report::report_text(&quick(), &runs);
     assert!(
         text.contains(&format!(
             "  v1-plan.ndjson:{}: at `params.update.plan.entries[0].status`: ",
@@ -288,7 +288,7 @@ fn a_finding_names_its_line_path_and_fix_as_check_does() {
         )),
         "{text}"
     );
-    let json = conformance::report_json(&quick(), &runs);
+    let json = conformance::report::report_json(&quick(), &runs);
     assert_eq!(json["exit"], 1);
     assert_eq!(json["kinds"][1]["findings"][0]["rule"], "v1-values");
 }
@@ -296,12 +296,12 @@ fn a_finding_names_its_line_path_and_fix_as_check_does() {
 #[test]
 fn an_agent_that_exits_at_once_could_not_be_driven_and_says_why() {
     let runs = check_fault(Fault::ExitsAtOnce);
-    assert_eq!(conformance::exit_code(&runs), 2);
+    assert_eq!(conformance::report::exit_code(&runs), 2);
     for run in &runs {
         let reason = run.failure.as_deref().unwrap_or_default();
         assert!(reason.contains("before answering `initialize`"), "{reason}");
     }
-    assert!(conformance::report_text(&quick(), &runs).contains("could not be driven"));
+    assert!(conformance::report::report_text(&quick(), &runs).contains("could not be driven"));
 }
 
 #[test]

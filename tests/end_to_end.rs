@@ -1,6 +1,11 @@
 //! The board example driving the agent example over ACP, as in
 //! `cargo run --example board -- --json -- cargo run -q --example agent`:
 //! the two programs' own code, joined by OS pipes, in every protocol mode.
+//!
+//! Why one file over 500 lines: an integration test file is a binary of its
+//! own, linked against the harness's dependencies (the SDK, proptest and
+//! the rest), so each split costs CI a link; the tests here share
+//! one subject and one set of helpers, and read best together.
 
 #[allow(dead_code, unreachable_pub)]
 #[path = "../examples/agent.rs"]
@@ -160,7 +165,8 @@ fn the_validator_finds_a_problem_in_exactly_the_bad_vectors() {
             continue;
         }
         let mut out = Vec::new();
-        let problems = check::check_file(&name, text.as_bytes(), None, &mut out).unwrap();
+        let problems =
+            check::check_files::check_file(&name, text.as_bytes(), None, &mut out).unwrap();
         let expected_bad = bad.iter().any(|prefix| name.starts_with(prefix));
         assert_eq!(
             problems > 0,
@@ -183,8 +189,13 @@ fn the_validator_finds_a_problem_in_exactly_the_bad_vectors() {
             .fold(String::new(), |text, l| text + l + "\n");
         for rules in [None, Some(protocol)] {
             let mut report = Vec::new();
-            let problems =
-                check::check_file("agent.ndjson", updates.as_bytes(), rules, &mut report).unwrap();
+            let problems = check::check_files::check_file(
+                "agent.ndjson",
+                updates.as_bytes(),
+                rules,
+                &mut report,
+            )
+            .unwrap();
             assert_eq!(problems, 0, "{}", String::from_utf8_lossy(&report));
         }
     }

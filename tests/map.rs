@@ -158,3 +158,54 @@ fn the_layer_check_sees_a_path_in_code_and_not_in_prose() {
     assert!(crate_paths("#[doc = \"[`Lenient`](crate::Lenient)\"]").is_empty());
     assert_eq!(crate_paths("impl From<crate::Error> for X {}"), ["Error"]);
 }
+
+/// The longest a source file may be without saying, at its top, why it is
+/// longer.
+const LONG_FILE: usize = 500;
+
+/// Every Rust file of the repository's own code (crates, examples, tests,
+/// benches, fuzz targets) over [`LONG_FILE`] lines says why in its opening
+/// comment, with the words "over 500 lines" and a reason; one that does not
+/// holds two things and should be split.
+#[test]
+fn a_file_over_500_lines_says_why_at_its_top() {
+    let mut all = BTreeSet::new();
+    for dir in [
+        "plan-core/src",
+        "plan-macros/src",
+        "examples",
+        "tests",
+        "bench",
+        "fuzz/fuzz_targets",
+    ] {
+        files(&root().join(dir), &mut all);
+    }
+    let mut unexplained = Vec::new();
+    for file in all
+        .iter()
+        .filter(|f| Path::new(f).extension().is_some_and(|e| e == "rs"))
+    {
+        let path = root().join(file);
+        if path.is_symlink() || file.starts_with("tests/ui/") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines = text.lines().count();
+        if lines <= LONG_FILE {
+            continue;
+        }
+        let opening: String = text
+            .lines()
+            .take_while(|l| l.starts_with("//") || l.starts_with("#!") || l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase();
+        if !opening.contains("over 500 lines") {
+            unexplained.push(format!("{file} ({lines} lines)"));
+        }
+    }
+    assert!(
+        unexplained.is_empty(),
+        "over {LONG_FILE} lines with no reason in the opening comment (split it, or say why it is one file): {unexplained:#?}"
+    );
+}

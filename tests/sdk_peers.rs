@@ -3,6 +3,11 @@
 //! written with the SDK's API alone is driven by our client. With the `acp`
 //! feature the SDK carries our `SessionNotification` as it is, both ways.
 //! Each conversation runs over OS pipes and is bounded by a timeout.
+//!
+//! Why one file over 500 lines: an integration test file is a binary of its
+//! own, linked against the harness's dependencies (the SDK, proptest and
+//! the rest), so each split costs CI a link; the tests here share
+//! one subject and one set of helpers, and read best together.
 
 #[allow(dead_code, unreachable_pub)]
 #[path = "../examples/agent.rs"]
@@ -489,8 +494,9 @@ fn the_sdk_agent_passes_the_conformance_check_for_every_kind_of_client() {
             })
             .collect::<Vec<_>>()
     });
-    let report = check::conformance::report_text(&check::conformance::Options::default(), &runs);
-    assert_eq!(check::conformance::exit_code(&runs), 0, "{report}");
+    let report =
+        check::conformance::report::report_text(&check::conformance::Options::default(), &runs);
+    assert_eq!(check::conformance::report::exit_code(&runs), 0, "{report}");
     for run in &runs {
         assert_eq!(run.stop_reasons, ["end_turn", "cancelled"], "{report}");
     }

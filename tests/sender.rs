@@ -1,4 +1,9 @@
 //! The agent's side: plans reach each client in the form it can read.
+//!
+//! Why one file over 500 lines: an integration test file is a binary of its
+//! own, linked against the harness's dependencies (the SDK, proptest and
+//! the rest), so each split costs CI a link; the tests here share
+//! one subject and one set of helpers, and read best together.
 
 mod common;
 

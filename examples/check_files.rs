@@ -1,0 +1,304 @@
+//! The file mode of `check` (a module of the `check` example): each message
+//! of a file judged by the protocol's rules and by what the published SDKs
+//! read, one line per problem. The agent mode (`conformance.rs`) judges an
+//! agent's lines with the same functions.
+
+use std::io::{self, Write};
+
+use plan_core::{PlanContent, ProtocolVersion, SessionNotification, SessionUpdate, Violation};
+use serde_json::Value;
+
+use super::ACP_SPELLING;
+
+/// Checks one file's bytes; writes a line per problem and returns how many.
+///
+/// # Errors
+/// Only an error writing the report.
+pub fn check_file(
+    name: &str,
+    bytes: &[u8],
+    protocol: Option<ProtocolVersion>,
+    out: &mut impl Write,
+) -> io::Result<usize> {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        let err = SessionNotification::from_slice(bytes)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        writeln!(out, "{name}:1: {err}")?;
+        return Ok(1);
+    };
+    // One message over several lines, an array of messages, or one message per line.
+    let document = serde_json::from_str::<serde_json::Value>(text).ok();
+    let elements: Vec<String> = match &document {
+        Some(Value::Array(items)) => items.iter().map(Value::to_string).collect(),
+        _ => Vec::new(),
+    };
+    let messages: Vec<(usize, &str)> = if !elements.is_empty() {
+        elements.iter().map(|m| (1, m.as_str())).collect()
+    } else if document.is_some() {
+        vec![(1, text)]
+    } else {
+        text.lines()
+            .enumerate()
+            .map(|(i, line)| (i + 1, line))
+            .filter(|(_, line)| !line.trim().is_empty())
+            .collect()
+    };
+    let mut problems = 0;
+    for (line, message) in messages {
+        for problem in check_message(message, protocol) {
+            writeln!(out, "{name}:{line}: {problem}")?;
+            problems += 1;
+        }
+    }
+    Ok(problems)
+}
+
+/// The problems of one message: why it cannot be read, or what a sender must
+/// not send. A notification, an update or plan content, told apart by their keys.
+/// Other JSON-RPC messages of a recorded conversation (responses, requests,
+/// other notifications) have their envelope checked, as `board` and
+/// `include_plan_stream!` read them.
+fn check_message(text: &str, protocol: Option<ProtocolVersion>) -> Vec<String> {
+    let value = serde_json::from_str::<Value>(text).ok();
+    if let Some(problems) = value.as_ref().and_then(other_json_rpc) {
+        return problems;
+    }
+    let kind = value.as_ref().and_then(|value| {
+        let object = value.as_object()?;
+        ["jsonrpc", "sessionUpdate", "type"]
+            .into_iter()
+            .find(|key| object.contains_key(*key))
+    });
+    let check = |update: &SessionUpdate| match protocol {
+        Some(protocol) => update.check_for(protocol),
+        None => update.check(),
+    };
+    let read = match kind {
+        Some("sessionUpdate") => SessionUpdate::from_json(text).map(|u| check(&u)),
+        Some("type") => PlanContent::from_json(text).map(|p| check(&SessionUpdate::plan_update(p))),
+        // A notification, or anything else (its error will say what is missing).
+        _ => SessionNotification::from_json(text).map(|n| match protocol {
+            Some(protocol) => n.check_for(protocol),
+            None => n.check(),
+        }),
+    };
+    match read {
+        Ok(result) => {
+            let mut found = value.as_ref().map(rfd_spelling).unwrap_or_default();
+            found.extend(result.err().unwrap_or_default());
+            found
+                .iter()
+                .map(|v| format!("{v} [{}]", v.rule()))
+                .collect()
+        }
+        Err(err) => vec![err.to_string()],
+    }
+}
+
+/// For a JSON-RPC message that is not a `session/update` notification, the
+/// problems of its envelope (JSON-RPC 2.0: a request or notification has a
+/// string `method`; a response an `id` and exactly one of `result` and
+/// `error`, an error a whole-number `code` and a string `message`); `None`
+/// for anything else, which is checked as a plan message.
+pub(crate) fn other_json_rpc(message: &Value) -> Option<Vec<String>> {
+    let object = message.as_object()?;
+    let version = object.get("jsonrpc")?;
+    let method = object.get("method");
+    if method.and_then(Value::as_str) == Some("session/update") && !object.contains_key("id") {
+        return None;
+    }
+    let mut problems = Vec::new();
+    if version != "2.0" {
+        problems.push(format!(
+            "at `jsonrpc`: expected JSON-RPC version \"2.0\", found {version}"
+        ));
+    }
+    match (method, object.get("result"), object.get("error")) {
+        (Some(Value::String(name)), ..) if name == "session/update" => problems.push(
+            "at `id`: a `session/update` is a notification and carries no `id`; this is a request"
+                .to_owned(),
+        ),
+        (Some(Value::String(_)), ..) => {}
+        (Some(other), ..) => {
+            problems.push(format!("at `method`: expected a string, found {other}"));
+        }
+        (None, Some(_), Some(_)) => {
+            problems.push("a response carries `result` or `error`, not both".to_owned());
+        }
+        (None, None, None) => problems.push(
+            "neither a request (`method`), a notification nor a response (`result`/`error`)"
+                .to_owned(),
+        ),
+        (None, result, error) => {
+            if !object.contains_key("id") {
+                problems.push("at `id`: a response carries the `id` of its request".to_owned());
+            }
+            if result.is_none()
+                && let Some(error) = error
+            {
+                if !error.get("code").is_some_and(Value::is_i64) {
+                    problems.push("at `error.code`: expected a whole number".to_owned());
+                }
+                if !error.get("message").is_some_and(Value::is_string) {
+                    problems.push("at `error.message`: expected a string".to_owned());
+                }
+            }
+        }
+    }
+    Some(problems)
+}
+
+/// Plan ids written `id` (the RFD spelling), which no published SDK reads.
+pub(crate) fn rfd_spelling(message: &Value) -> Vec<Violation> {
+    // Where a plan id can be, by what the message is.
+    let (update, prefix) = match message.get("params") {
+        Some(params) => (&params["update"], "params.update."),
+        None => (message, ""),
+    };
+    let places = if update.get("sessionUpdate").is_some() {
+        [(&update["plan"], "plan."), (update, "")]
+    } else {
+        [(update, ""), (&Value::Null, "")]
+    };
+    places
+        .into_iter()
+        .filter(|(object, _)| object.get("id").is_some() && object.get("planId").is_none())
+        .map(|(_, at)| {
+            Violation::new(
+                format!("{prefix}{at}id"),
+                ACP_SPELLING,
+                "`id` is the RFD spelling of the plan id, which no published SDK reads (they require `planId`); write `planId`",
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(name: &str, text: &str) -> (usize, String) {
+        let mut out = Vec::new();
+        let problems = check_file(name, text.as_bytes(), None, &mut out).unwrap();
+        (problems, String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn a_clean_stream_has_no_problem() {
+        let line = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan_removed","planId":"p"}}}"#;
+        assert_eq!(
+            report("ok.ndjson", &format!("{line}\n\n{line}\n")),
+            (0, String::new())
+        );
+    }
+
+    #[test]
+    fn each_problem_is_a_line_with_file_line_path_and_rule() {
+        let text = [
+            r#"{"sessionUpdate":"plan","entries":[{"content":"a","priority":"urgent","status":"cancelled"}]}"#,
+            r#"{"type":"items","planId":"p","entries":[{"content":"a","priority":"high"}]}"#,
+            "not json",
+        ]
+        .join("\n");
+        let (problems, out) = report("rec.ndjson", &text);
+        assert_eq!(problems, 4);
+        assert_eq!(
+            out,
+            "rec.ndjson:1: at `entries[0].priority`: custom names must begin with `_`; `urgent` is reserved for future ACP versions (write `_urgent`) [reserved-name]\n\
+             rec.ndjson:1: at `entries[0].status`: `cancelled` does not exist in protocol v1, only `pending`, `in_progress` and `completed`; a v1 reader drops this entry without a word [v1-values]\n\
+             rec.ndjson:2: at `entries[0]`: missing required field `status`\n\
+             rec.ndjson:3: invalid JSON at line 1, column 2: expected ident\n"
+        );
+    }
+
+    #[test]
+    fn what_the_sdks_would_not_read_is_reported_with_its_rule() {
+        let rfd = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan_update","plan":{"type":"items","id":"p","entries":[{"content":"a","priority":"_p","status":"cancelled"}]}}}}"#;
+        let removed = r#"{"sessionUpdate":"plan_removed","id":"p"}"#;
+        let v1_plan = r#"{"sessionUpdate":"plan","entries":[]}"#;
+        let text = [rfd, removed, v1_plan].join("\n");
+        let rules = |protocol| {
+            let mut out = Vec::new();
+            check_file("r.ndjson", text.as_bytes(), protocol, &mut out).unwrap();
+            let out = String::from_utf8(out).unwrap();
+            out.lines()
+                .map(|line| {
+                    let (place, rest) = line.split_once(": at `").unwrap();
+                    let rule = rest.rsplit_once('[').unwrap().1.trim_end_matches(']');
+                    format!("{place} {} {rule}", rest.split_once('`').unwrap().0)
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            rules(None),
+            [
+                "r.ndjson:1 params.update.plan.id acp-spelling",
+                "r.ndjson:2 id acp-spelling"
+            ]
+        );
+        assert_eq!(
+            rules(Some(ProtocolVersion::V1)),
+            [
+                "r.ndjson:1 params.update.plan.id acp-spelling",
+                "r.ndjson:1 params.update.plan.entries[0].priority v1-values",
+                "r.ndjson:1 params.update.plan.entries[0].status v1-values",
+                "r.ndjson:2 id acp-spelling",
+            ]
+        );
+        assert_eq!(
+            rules(Some(ProtocolVersion::V2)),
+            [
+                "r.ndjson:1 params.update.plan.id acp-spelling",
+                "r.ndjson:2 id acp-spelling",
+                "r.ndjson:3 sessionUpdate v2-no-v1-plan",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_recorded_conversation_passes_and_its_envelopes_are_checked() {
+        // A real recorded run of our agent (v2): responses, requests and
+        // notifications of every kind among the plan updates.
+        let recorded = include_str!("../tests/fixtures/recorded-agent-v2.ndjson");
+        assert_eq!(report("run.ndjson", recorded), (0, String::new()));
+        let broken = [
+            r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"x"}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"error":{"code":"bad","message":7}}"#,
+            r#"{"jsonrpc":"1.0","id":3,"result":null}"#,
+            r#"{"jsonrpc":"2.0","result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":4,"method":"session/update","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":5}"#,
+        ]
+        .join("\n");
+        let (problems, out) = report("bad.ndjson", &broken);
+        assert_eq!(problems, 7, "{out}");
+        for (line, says) in [
+            (1, "not both"),
+            (2, "error.code"),
+            (2, "error.message"),
+            (3, "\"2.0\""),
+            (4, "carries the `id`"),
+            (5, "carries no `id`"),
+            (6, "neither a request"),
+        ] {
+            assert!(
+                out.lines()
+                    .any(|l| l.starts_with(&format!("bad.ndjson:{line}:")) && l.contains(says)),
+                "line {line} should say {says}: {out}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_pretty_printed_message_is_one_document() {
+        let text = "{\n  \"type\": \"file\",\n  \"id\": \"d\",\n  \"uri\": \"plan.md\"\n}\n";
+        let (problems, out) = report("doc.json", text);
+        assert_eq!(problems, 1);
+        assert!(
+            out.starts_with("doc.json:1: at `uri`: a file plan's URI must be absolute"),
+            "{out}"
+        );
+    }
+}

@@ -1,0 +1,125 @@
+//! How `check -- AGENT` judges each line an agent writes (a module of
+//! `conformance.rs`): the JSON-RPC envelope, the version table's rules for
+//! the kind of client, what a lenient reader would drop, and the turn's end.
+
+use std::io::Write;
+
+use plan_core::SessionNotification;
+use serde_json::Value;
+
+use super::{Conversation, Event, agent_process, rule};
+
+impl<W: Write> Conversation<'_, W> {
+    /// Records a line of the agent's and judges it.
+    pub(super) fn judge(&mut self, bytes: &[u8]) -> Event {
+        let text = String::from_utf8_lossy(bytes).trim_end().to_owned();
+        self.run.transcript.push(text.clone());
+        let line = self.run.transcript.len();
+        let value = match serde_json::from_str::<Value>(&text) {
+            Ok(value) => value,
+            Err(e) => {
+                self.find(
+                    rule::JSON_RPC,
+                    line,
+                    String::new(),
+                    format!("not a JSON-RPC message: not JSON ({e})"),
+                    None,
+                );
+                return Event::Other;
+            }
+        };
+        if let Some(problems) = super::super::check_files::other_json_rpc(&value) {
+            for problem in problems {
+                let (path, message) = split_path(&problem);
+                self.find(rule::JSON_RPC, line, path, message, None);
+            }
+            return self.envelope(&value);
+        }
+        // A `session/update` notification: the plan rules, for this client.
+        for v in super::super::check_files::rfd_spelling(&value) {
+            self.find(
+                v.rule(),
+                line,
+                v.path().to_owned(),
+                v.message().to_owned(),
+                None,
+            );
+        }
+        let update = &value["params"]["update"];
+        if update["sessionUpdate"] == "state_update"
+            && update["state"] == "idle"
+            && self.prompt.is_some()
+        {
+            return Event::Idle(update["stopReason"].as_str().unwrap_or_default().to_owned());
+        }
+        match SessionNotification::from_json_lenient(&text) {
+            Err(e) => self.find(
+                rule::UNREADABLE,
+                line,
+                String::new(),
+                format!("no client can read this update: {e}"),
+                None,
+            ),
+            Ok(read) => {
+                for skipped in read.skipped.iter().filter(|s| !s.kept()) {
+                    self.find(rule::LENIENT_DROPS, line, skipped.path().to_owned(), format!(
+                        "a lenient client (every published SDK) drops this without a word, and a strict one refuses the message: {}",
+                        skipped.reason()
+                    ), None);
+                }
+                for v in read
+                    .value
+                    .check_for_client(self.run.judged_as)
+                    .err()
+                    .unwrap_or_default()
+                {
+                    self.find(
+                        v.rule(),
+                        line,
+                        v.path().to_owned(),
+                        v.message().to_owned(),
+                        v.fix().map(str::to_owned),
+                    );
+                }
+            }
+        }
+        Event::Update
+    }
+
+    /// A message other than a `session/update`: responses are matched with
+    /// the client's requests, requests of the agent are answered.
+    fn envelope(&mut self, value: &Value) -> Event {
+        let line = self.run.transcript.len();
+        match (value.get("id"), value["method"].as_str()) {
+            (Some(id), Some(method)) => {
+                let answer = agent_process::answer_request(id, method, &value["params"]);
+                let _ = self.send(&answer);
+                Event::Other
+            }
+            (Some(id), None) => {
+                let known = id.as_u64().and_then(|n| self.pending.remove(&n).map(|_| n));
+                let Some(n) = known else {
+                    self.find(rule::JSON_RPC, line, "id".to_owned(), format!("a response to {id}, which is no request of this client's that awaits an answer"), None);
+                    return Event::Other;
+                };
+                match (value.get("result"), value.get("error")) {
+                    (Some(result), None) => Event::Response(n, Ok(result.clone())),
+                    (_, Some(error)) => Event::Response(n, Err(error.clone())),
+                    (None, None) => Event::Other,
+                }
+            }
+            _ => Event::Other,
+        }
+    }
+}
+
+/// `at `PATH`: WHAT` as (PATH, WHAT); anything else has no path.
+fn split_path(problem: &str) -> (String, String) {
+    problem
+        .strip_prefix("at `")
+        .and_then(|rest| rest.split_once("`: "))
+        .map_or_else(
+            || (String::new(), problem.to_owned()),
+            |(path, what)| (path.to_owned(), what.to_owned()),
+        )
+}

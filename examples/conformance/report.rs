@@ -1,0 +1,148 @@
+//! The reports of `check -- AGENT` (a module of `conformance.rs`): the
+//! text for people, the JSON for programs, the exit status, the recorded
+//! transcripts, and the fix of each rule that carries none of its own.
+
+use std::fmt::Write as _;
+use std::io::{self, Write};
+
+use serde_json::{Value, json};
+
+use super::{KindRun, Options, rule, slug};
+
+/// The exit status of a run: 2 if a kind could not be driven, else 1 if
+/// anything was found, else 0.
+pub fn exit_code(runs: &[KindRun]) -> u8 {
+    if runs.iter().any(|r| r.failure.is_some()) {
+        2
+    } else {
+        u8::from(runs.iter().any(|r| !r.findings.is_empty()))
+    }
+}
+
+/// Writes the transcripts (with `--record`) and the report.
+///
+/// # Errors
+/// An error writing either.
+pub fn finish(options: &Options, runs: &[KindRun], out: &mut impl Write) -> io::Result<()> {
+    if let Some(dir) = &options.record {
+        std::fs::create_dir_all(dir)?;
+        for run in runs {
+            let mut text = run.transcript.join("\n");
+            text.push('\n');
+            std::fs::write(dir.join(format!("{}.ndjson", slug(run.kind))), text)?;
+        }
+    }
+    if options.json {
+        serde_json::to_writer_pretty(&mut *out, &report_json(options, runs))?;
+        writeln!(out)
+    } else {
+        write!(out, "{}", report_text(options, runs))
+    }
+}
+
+/// The report for people: per kind, how the run went and each finding as
+/// `FILE:LINE: at PATH: WHAT [RULE]` (FILE is the kind's recording).
+pub fn report_text(options: &Options, runs: &[KindRun]) -> String {
+    let mut text = format!(
+        "check: `{}`, as each kind of client\n",
+        options.command.join(" ")
+    );
+    let mut total = 0;
+    for run in runs {
+        let file = format!("{}.ndjson", slug(run.kind));
+        let _ = write!(text, "{} ({file}): ", run.kind);
+        if let Some(failure) = &run.failure {
+            let _ = writeln!(text, "could not be driven: {failure}");
+            continue;
+        }
+        if let Some(answered) = run.answered {
+            let _ = write!(text, "answered v{answered}");
+            if run.judged_as != run.kind {
+                let _ = write!(text, " (judged as {})", run.judged_as);
+            }
+            text.push_str("; ");
+        }
+        if !run.stop_reasons.is_empty() {
+            let _ = write!(text, "turns ended: {}; ", run.stop_reasons.join(", "));
+        }
+        match run.findings.len() {
+            0 => text.push_str("clean\n"),
+            n => {
+                total += n;
+                let _ = writeln!(text, "{n} finding(s)");
+            }
+        }
+        for finding in &run.findings {
+            let _ = write!(text, "  {file}:{}: ", finding.line);
+            if !finding.path.is_empty() {
+                let _ = write!(text, "at `{}`: ", finding.path);
+            }
+            let _ = write!(text, "{} [{}]", finding.message, finding.rule);
+            if let Some(fix) = &finding.fix {
+                let _ = write!(text, "; fix: {fix}");
+            }
+            text.push('\n');
+        }
+    }
+    let _ = writeln!(text, "check: {total} finding(s); exit {}", exit_code(runs));
+    text
+}
+
+/// The report as JSON.
+pub fn report_json(options: &Options, runs: &[KindRun]) -> Value {
+    let kinds: Vec<Value> = runs
+        .iter()
+        .map(|run| {
+            let findings: Vec<Value> = run
+                .findings
+                .iter()
+                .map(|f| {
+                    json!({ "rule": f.rule, "line": f.line, "path": f.path,
+                            "message": f.message, "fix": f.fix })
+                })
+                .collect();
+            json!({
+                "kind": slug(run.kind),
+                "label": run.kind.to_string(),
+                "judgedAs": slug(run.judged_as),
+                "record": format!("{}.ndjson", slug(run.kind)),
+                "answered": run.answered,
+                "stopReasons": run.stop_reasons,
+                "failure": run.failure,
+                "findings": findings,
+            })
+        })
+        .collect();
+    let total: usize = runs.iter().map(|r| r.findings.len()).sum();
+    json!({ "command": options.command, "kinds": kinds, "findings": total, "exit": exit_code(runs) })
+}
+
+/// What a conforming agent does instead, for a rule whose finding carries no
+/// fix of its own (the version table's fallbacks carry theirs).
+pub fn fix_for(rule: &str) -> Option<&'static str> {
+    Some(match rule {
+        rule::JSON_RPC => {
+            "write one JSON-RPC 2.0 message per line, and answer only requests that await an answer"
+        }
+        rule::UNANSWERED => "answer every request, with a `result` or an `error`",
+        rule::TURN_END => {
+            "v1: answer `session/prompt` with a `stopReason` (`cancelled` after `session/cancel`); v2: send a `state_update` to `idle` with one"
+        }
+        rule::NEGOTIATION => {
+            "answer `initialize` with the client's `protocolVersion` when you speak it, else with the newest you speak"
+        }
+        rule::UNREADABLE | rule::LENIENT_DROPS => {
+            "send what the schema of the client's version allows (`PlanSender` writes nothing else)"
+        }
+        "acp-spelling" => "write the plan id as `planId`",
+        "reserved-name" => "prefix a name of your own with `_` (`_blocked`)",
+        "blank-content" | "blank-plan-id" => {
+            "say something: content and plan ids need a character that is not white space"
+        }
+        "absolute-path" => {
+            "send an absolute path (`/home/dev/PLAN.md`, `C:\\dev\\PLAN.md`), or none"
+        }
+        "v2-no-v1-plan" => "send `plan_update` with an `items` plan (`PlanSender` does)",
+        _ => return None,
+    })
+}
