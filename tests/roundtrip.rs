@@ -314,6 +314,10 @@ fn our_schema_refuses_what_the_readers_refuse() {
         r#"{"sessionUpdate":"plan_update","plan":{"type":"items","id":"p","entries":[{"content":"a","priority":"high"}]}}"#,
         r#"{"sessionUpdate":"plan_removed"}"#,
         r#"{"sessionUpdate":"plan"}"#,
+        r#"{"sessionUpdate":"plan_update","plan":{"type":"markdown","planId":"m"}}"#,
+        r#"{"sessionUpdate":"plan_update","plan":{"type":"markdown","planId":"m","content":"x","path":"docs/PLAN.md"}}"#,
+        r#"{"sessionUpdate":"plan_update","plan":{"type":"markdown","planId":"m","content":"x","path":7}}"#,
+        r#"{"sessionUpdate":"plan_update","plan":{"type":"markdown","planId":"m","content":"x","path":"\\PLAN.md"}}"#,
     ] {
         let value = message(bad);
         assert!(!schema.is_valid(&value), "accepted {bad}");
@@ -326,6 +330,10 @@ fn our_schema_refuses_what_the_readers_refuse() {
         r#"{"sessionUpdate":"plan_removed","id":"p"}"#,
         r#"{"sessionUpdate":"agent_message_chunk","content":{}}"#,
         r#"{"sessionUpdate":"plan_update","plan":{"type":"_timeline","planId":"t","events":[]}}"#,
+        r#"{"sessionUpdate":"plan_update","plan":{"type":"markdown","planId":"m","content":"x","path":"/abs/PLAN.md"}}"#,
+        r#"{"sessionUpdate":"plan_update","plan":{"type":"markdown","planId":"m","content":"x","path":"C:\\dev\\PLAN.md"}}"#,
+        r#"{"sessionUpdate":"plan_update","plan":{"type":"markdown","planId":"m","content":"x","path":null}}"#,
+        r#"{"sessionUpdate":"plan_update","plan":{"type":"markdown","planId":"m","content":"x","path":"\\\\srv\\PLAN.md"}}"#,
     ] {
         assert!(schema.is_valid(&message(good)), "refused {good}");
     }

@@ -1,7 +1,9 @@
 //! `schemars::JsonSchema` for the wire types (feature `schemars`). The
 //! schemas describe what this crate reads: both spellings (`id` or `planId`,
 //! exactly one), known plan types with their required fields, custom and
-//! future types with an id, and any other session update.
+//! future types with an id, and any other session update. Which keys each
+//! object requires comes from the layout table (`rules/layout.rs`), the one
+//! place the readers and writers are held to.
 //!
 //! ```
 //! use plan_core::{SessionNotification, Spelling, plan};
@@ -22,6 +24,19 @@ use crate::protocol::entry::{PlanEntry, Priority, Status};
 use crate::protocol::meta::Meta;
 use crate::protocol::notification::SessionNotification;
 use crate::protocol::update::SessionUpdate;
+use crate::rules::layout::{self, Field};
+use crate::rules::{KEY_PLAN_ID, KEY_SESSION_UPDATE, KEY_TYPE};
+
+/// The keys `layout` requires, as a JSON array, but the plan id (its two
+/// spellings are [`one_id`]'s) and the tag a conditional schema already
+/// matched on.
+fn required(layout: &[Field]) -> serde_json::Value {
+    layout
+        .iter()
+        .filter(|f| !f.optional && ![KEY_PLAN_ID, KEY_TYPE, KEY_SESSION_UPDATE].contains(&f.key))
+        .map(|f| serde_json::Value::from(f.key))
+        .collect()
+}
 
 /// Exactly one spelling of the plan id, non-empty.
 fn one_id() -> serde_json::Value {
@@ -79,7 +94,7 @@ impl JsonSchema for PlanEntry {
                 "status": generator.subschema_for::<Status>(),
                 "_meta": generator.subschema_for::<Meta>()
             },
-            "required": ["content", "priority", "status"]
+            "required": required(layout::ENTRY)
         })
     }
 }
@@ -90,12 +105,18 @@ impl JsonSchema for PlanContent {
     }
     fn json_schema(generator: &mut SchemaGenerator) -> Schema {
         let id = serde_json::json!({ "type": "string", "pattern": "\\S" });
-        let requires = |kind: &str, field: &str| {
+        let requires = |kind: &str, layout: &[Field]| {
             serde_json::json!({
                 "if": { "properties": { "type": { "const": kind } } },
-                "then": { "required": [field] }
+                "then": { "required": required(layout) }
             })
         };
+        // An absolute path, as `rules::check_absolute_path` has it: `/...`,
+        // `\\server\...`, or a drive (`C:\`, `C:/`).
+        let path = serde_json::json!({
+            "type": ["string", "null"],
+            "pattern": r"^(/|\\\\|[A-Za-z]:[\\/])"
+        });
         json_schema!({
             "description": "A plan: `items`, `file`, `markdown`, or a custom `_type` with its own fields",
             "type": "object",
@@ -106,10 +127,16 @@ impl JsonSchema for PlanContent {
                 "entries": { "type": "array", "items": generator.subschema_for::<PlanEntry>() },
                 "uri": { "type": "string", "format": "uri" },
                 "content": { "type": "string" },
+                "path": path,
                 "_meta": generator.subschema_for::<Meta>()
             },
-            "required": ["type"],
-            "allOf": [one_id(), requires("items", "entries"), requires("file", "uri"), requires("markdown", "content")]
+            "required": [KEY_TYPE],
+            "allOf": [
+                one_id(),
+                requires("items", layout::ITEMS),
+                requires("file", layout::FILE),
+                requires("markdown", layout::MARKDOWN)
+            ]
         })
     }
 }
@@ -124,15 +151,15 @@ impl JsonSchema for SessionUpdate {
             "description": "A session update: `plan` (v1), `plan_update`, `plan_removed`, or any other, kept whole",
             "type": "object",
             "properties": { "sessionUpdate": { "type": "string" }, "_meta": generator.subschema_for::<Meta>() },
-            "required": ["sessionUpdate"],
+            "required": [KEY_SESSION_UPDATE],
             "allOf": [
                 kind("plan", serde_json::json!({
                     "properties": { "entries": { "type": "array", "items": generator.subschema_for::<PlanEntry>() } },
-                    "required": ["entries"]
+                    "required": required(layout::UPDATE_PLAN)
                 })),
                 kind("plan_update", serde_json::json!({
                     "properties": { "plan": generator.subschema_for::<PlanContent>() },
-                    "required": ["plan"]
+                    "required": required(layout::UPDATE_PLAN_UPDATE)
                 })),
                 kind("plan_removed", one_id())
             ]
@@ -158,10 +185,10 @@ impl JsonSchema for SessionNotification {
                         "update": generator.subschema_for::<SessionUpdate>(),
                         "_meta": generator.subschema_for::<Meta>()
                     },
-                    "required": ["sessionId", "update"]
+                    "required": required(layout::PARAMS)
                 }
             },
-            "required": ["jsonrpc", "method", "params"],
+            "required": required(layout::NOTIFICATION),
             "not": { "required": ["id"] }
         })
     }
