@@ -201,7 +201,7 @@ impl<'e> Reader<'e> {
         fields: &'d [(String, Node)],
         path: &str,
     ) -> Option<Update<'d>> {
-        let kind = self.string(fields, rules::KEY_SESSION_UPDATE, path)?;
+        let kind = self.tag(node, fields, rules::KEY_SESSION_UPDATE, path)?;
         let update = match kind.text {
             "plan" => {
                 self.required(node, fields, layout::UPDATE_PLAN, path);
@@ -227,32 +227,25 @@ impl<'e> Reader<'e> {
         fields: &'d [(String, Node)],
         path: &str,
     ) -> Option<Content<'d>> {
-        let kind = self.string(fields, rules::KEY_TYPE, path);
-        if kind.is_none() && field(fields, rules::KEY_TYPE).is_none() {
-            self.at(
-                node,
-                path,
-                format_args!("missing required field `{}`", rules::KEY_TYPE),
-            );
-        }
-        let kind = kind?;
-        let (table, body) = match kind.text {
-            "items" => (layout::ITEMS, None),
-            "markdown" => (layout::MARKDOWN, None),
-            "file" => (layout::FILE, None),
-            _ => (layout::CUSTOM, Some(Body::Custom(own_fields(fields)))),
+        let kind = self.tag(node, fields, rules::KEY_TYPE, path)?;
+        let table = match kind.text {
+            "items" => layout::ITEMS,
+            "markdown" => layout::MARKDOWN,
+            "file" => layout::FILE,
+            _ => layout::CUSTOM,
         };
         self.required(node, fields, table, path);
         let id = self.plan_id(node, fields, path);
         let meta = self.meta(fields, path);
-        let body = body.unwrap_or_else(|| match kind.text {
+        let body = match kind.text {
             "items" => Body::Items(self.entries(fields, path)),
             "markdown" => Body::Markdown(
                 self.string(fields, rules::KEY_CONTENT, path),
                 self.nullable_string(fields, rules::KEY_PATH, path),
             ),
-            _ => Body::File(self.string(fields, rules::KEY_URI, path)),
-        });
+            "file" => Body::File(self.string(fields, rules::KEY_URI, path)),
+            _ => Body::Custom(own_fields(fields)),
+        };
         Some(Content {
             kind,
             id,
@@ -340,6 +333,22 @@ impl<'e> Reader<'e> {
                 self.at(node, path, format_args!("missing required field `{key}`"));
             }
         }
+    }
+
+    /// The tag that says which layout an object has (`type`,
+    /// `sessionUpdate`): a string, reported if absent, since no table can
+    /// require it before it is known.
+    fn tag<'d>(
+        &mut self,
+        node: &Node,
+        fields: &'d [(String, Node)],
+        key: &str,
+        path: &str,
+    ) -> Option<Located<'d>> {
+        if field(fields, key).is_none() {
+            self.at(node, path, format_args!("missing required field `{key}`"));
+        }
+        self.string(fields, key, path)
     }
 
     /// A string field; `None` if absent (the layout's check reports it) or

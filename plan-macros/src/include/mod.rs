@@ -170,6 +170,14 @@ mod tests {
                 "sessionId",
             ),
             (r#"{"jsonrpc":"2.0","params":{}}"#, "method"),
+            (
+                r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"entries":[]}}}"#,
+                "sessionUpdate",
+            ),
+            (
+                r#"{"sessionUpdate":"plan_update","plan":{"planId":"p","entries":[]}}"#,
+                "type",
+            ),
         ] {
             let said = errors("layout.json", json);
             let wanted = format!("missing required field `{missing}`");
@@ -178,6 +186,105 @@ mod tests {
                 "{json}: {said:#?}"
             );
         }
+    }
+
+    /// A JSON object of `pairs`, leaving out the key `drop`.
+    fn object(pairs: &[(&str, String)], drop: &str) -> String {
+        let members: Vec<String> = pairs
+            .iter()
+            .filter(|(k, _)| *k != drop)
+            .map(|(k, v)| format!("\"{k}\":{v}"))
+            .collect();
+        format!("{{{}}}", members.join(","))
+    }
+
+    #[test]
+    fn a_key_missing_anywhere_is_reported_never_left_without_a_reason() {
+        let entry = |drop: &str| {
+            let pairs = [
+                ("content", "\"a\"".to_owned()),
+                ("priority", "\"high\"".to_owned()),
+                ("status", "\"pending\"".to_owned()),
+            ];
+            object(&pairs, drop)
+        };
+        let plan = |kind: &str, drop: &str, entry_drop: &str| {
+            let pairs = [
+                ("type", format!("\"{kind}\"")),
+                ("planId", "\"p\"".to_owned()),
+                ("entries", format!("[{}]", entry(entry_drop))),
+                ("content", "\"# Plan\"".to_owned()),
+                ("uri", "\"file:///tmp/p.md\"".to_owned()),
+            ];
+            object(&pairs, drop)
+        };
+        let update = |kind: &str, drop: &str, inner: String| {
+            let pairs = [
+                ("sessionUpdate", format!("\"{kind}\"")),
+                (if kind == "plan" { "entries" } else { "plan" }, inner),
+            ];
+            object(&pairs, drop)
+        };
+        let notification = |drop: &str, params_drop: &str, update: String| {
+            let params = object(
+                &[("sessionId", "\"s\"".to_owned()), ("update", update)],
+                params_drop,
+            );
+            let pairs = [
+                ("jsonrpc", "\"2.0\"".to_owned()),
+                ("method", "\"session/update\"".to_owned()),
+                ("params", params),
+            ];
+            object(&pairs, drop)
+        };
+        let mut documents = Vec::new();
+        for kind in ["items", "markdown", "file", "_custom"] {
+            for drop in ["type", "planId", "entries", "content", "uri"] {
+                let content = plan(kind, drop, "");
+                let needed = match kind {
+                    "items" => drop == "entries",
+                    "markdown" => drop == "content",
+                    "file" => drop == "uri",
+                    _ => false,
+                };
+                if drop == "type" || drop == "planId" || needed {
+                    documents.push(update("plan_update", "", content.clone()));
+                    documents.push(notification("", "", update("plan_update", "", content)));
+                }
+            }
+        }
+        for drop in ["content", "priority", "status"] {
+            documents.push(update("plan", "", format!("[{}]", entry(drop))));
+            documents.push(plan("items", "", drop));
+        }
+        let good_update = update("plan", "", format!("[{}]", entry("")));
+        for drop in ["sessionUpdate", "entries"] {
+            documents.push(notification(
+                "",
+                "",
+                update("plan", drop, format!("[{}]", entry(""))),
+            ));
+        }
+        for drop in ["sessionUpdate", "plan"] {
+            documents.push(update("plan_update", drop, plan("items", "", "")));
+        }
+        for drop in ["sessionId", "update"] {
+            documents.push(notification("", drop, good_update.clone()));
+        }
+        for drop in ["jsonrpc", "method", "params"] {
+            documents.push(notification(drop, "", good_update.clone()));
+        }
+        for json in documents {
+            let said = errors("missing.json", &json);
+            assert!(!said.is_empty(), "accepted {json}");
+            assert!(
+                said.iter().all(|e| !e.contains("gave no reason")),
+                "{json}: {said:#?}"
+            );
+        }
+        // The complete documents pass, so each failure above is its key's.
+        assert!(errors("whole.json", &good_update).is_empty());
+        assert!(errors("whole.json", &notification("", "", good_update.clone())).is_empty());
     }
 
     #[test]
