@@ -29,18 +29,13 @@ impl Wire for PlanEntry {
         let priority = codec::take_string(&mut map, crate::rules::KEY_PRIORITY, at)?;
         let status = codec::take_string(&mut map, crate::rules::KEY_STATUS, at)?;
         let meta = codec::take_meta(&mut map, reading, at)?;
-        Ok(PlanEntry {
-            content: codec::owned(content),
-            priority: Priority::from_wire(priority),
-            status: Status::from_wire(status),
-            meta,
-        })
+        Ok(from_wire(content, priority, status, meta))
     }
 }
 
 codec::wire_methods!(PlanEntry, "a plan entry");
 
-/// An entry from its three wire strings (the streaming reader's way in).
+/// An entry from its three wire strings (both readers' way in).
 pub(crate) fn from_wire(
     content: String,
     priority: String,
