@@ -117,15 +117,15 @@ fn check(node: &Node, text: &Value, at: &str, spelling: Spelling, problems: &mut
                         .copied()
                         .filter(|k| !layout.iter().any(|f| spelled(f.key, spelling) == *k))
                         .collect();
-                    let id_at = keys
+                    // Right after the id, together, sorted.
+                    let after_id = keys
                         .iter()
-                        .position(|k| *k == spelled(KEY_PLAN_ID, spelling));
-                    let first_own = keys.iter().position(|k| own.first() == Some(k));
-                    if !own.is_sorted()
-                        || first_own.is_some_and(|i| Some(i) != id_at.map(|i| i + 1))
-                    {
+                        .position(|k| *k == spelled(KEY_PLAN_ID, spelling))
+                        .map_or(0, |i| i + 1);
+                    let there = keys.get(after_id..after_id + own.len());
+                    if !own.is_sorted() || there != Some(own.as_slice()) {
                         problems.push(format!(
-                            "at `{at}`: own fields {own:?} not in key order after the id"
+                            "at `{at}`: own fields {own:?} not together, in key order, after the id: {keys:?}"
                         ));
                     }
                     keys.retain(|k| !own.contains(k));

@@ -30,6 +30,17 @@ pub(crate) enum Message<'d> {
     Content(Content<'d>),
 }
 
+impl Message<'_> {
+    /// Whether it is a v1 `plan` update, alone or in a notification (so a
+    /// rejected fixture still has the type it would have given).
+    pub(crate) fn is_v1(&self) -> bool {
+        matches!(
+            self,
+            Self::Update(Update::V1(..)) | Self::Notification(_, Some(Update::V1(..)))
+        )
+    }
+}
+
 /// A notification's envelope, as written.
 pub(crate) struct Envelope<'d> {
     pub(crate) jsonrpc: Option<Located<'d>>,
@@ -381,12 +392,19 @@ impl<'e> Reader<'e> {
         key: &str,
         path: &str,
     ) -> Result<Option<Located<'d>>, Reported> {
-        match field(fields, key).map(|v| &v.kind) {
-            None | Some(NodeKind::Null) => Ok(None),
-            Some(NodeKind::String(_)) => Ok(self.string(fields, key, path)),
-            Some(_) => {
-                let value = field(fields, key).ok_or(Reported)?;
-                self.wrong_type(value, &join(path, key), "a string or null");
+        let Some(value) = field(fields, key) else {
+            return Ok(None);
+        };
+        let path = join(path, key);
+        match &value.kind {
+            NodeKind::Null => Ok(None),
+            NodeKind::String(text) => Ok(Some(Located {
+                text,
+                node: value,
+                path,
+            })),
+            _ => {
+                self.wrong_type(value, &path, "a string or null");
                 Err(Reported)
             }
         }

@@ -15,15 +15,14 @@ mod valid;
 use std::path::PathBuf;
 pub(crate) use stream::include_plan_stream;
 
-use crate::json_reader::{self, Node, NodeKind};
+use crate::json_reader;
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::LitStr;
 
 use crate::errors::Errors;
 use crate::plan::CheckedPlan;
-use crate::rules;
-use ast::{Reader, field};
+use ast::Reader;
 
 pub(crate) fn include_plan(input: TokenStream) -> TokenStream {
     let path = match syn::parse2::<LitStr>(input) {
@@ -84,30 +83,13 @@ fn read(lit: &LitStr) -> Result<(CheckedPlan, PathBuf), (syn::Error, bool)> {
         .map_err(|e| (syn::Error::new(span, format!("{relative}:{e}")), false))?;
     let mut errors = Errors::new(Vec::new());
     let mut reader = Reader::new(&relative, span, 0, &mut errors);
-    let plan = reader
-        .document(&doc)
-        .and_then(|message| valid::message(&mut reader, message));
+    let message = reader.document(&doc);
+    let v1 = message.as_ref().is_some_and(ast::Message::is_v1);
+    let plan = message.and_then(|message| valid::message(&mut reader, message));
     errors
         .finish(plan)
         .map(|plan| (plan, file))
-        .map_err(|err| (err, is_v1(&doc)))
-}
-
-/// Whether a document is a v1 update (`sessionUpdate: "plan"`), alone or in
-/// a notification.
-fn is_v1(doc: &Node) -> bool {
-    let update = match &doc.kind {
-        NodeKind::Object(fields) => match field(fields, rules::KEY_PARAMS).map(|p| &p.kind) {
-            Some(NodeKind::Object(params)) => field(params, "update"),
-            _ => Some(doc),
-        },
-        _ => None,
-    };
-    matches!(
-        update.map(|u| &u.kind),
-        Some(NodeKind::Object(fields))
-            if matches!(field(fields, rules::KEY_SESSION_UPDATE).map(|n| &n.kind), Some(NodeKind::String(s)) if s == "plan")
-    )
+        .map_err(|err| (err, v1))
 }
 
 #[cfg(test)]
