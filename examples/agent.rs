@@ -25,7 +25,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use plan_core::{InitializeRequest, PlanSender, ProtocolVersion};
 use serde_json::{Value, json};
 
+mod agent_rpc;
 mod agent_turn;
+use agent_rpc::{Incoming, error_response};
 
 /// The agent's name and version, as `initialize` reports them.
 pub const NAME: &str = "plan-core-example-agent";
@@ -40,6 +42,9 @@ pub mod code {
     pub const METHOD_NOT_FOUND: i64 = -32601;
     /// The parameters are wrong (an unknown session among them).
     pub const INVALID_PARAMS: i64 = -32602;
+    /// v2: a prompt held, not yet inserted, whose session's work was
+    /// cancelled (`session/cancel`) or closed (`session/close`).
+    pub const REQUEST_CANCELLED: i64 = -32800;
 }
 
 /// What the command line asked for.
@@ -144,6 +149,7 @@ where
         queued: VecDeque::new(),
         next_session: 0,
         next_message: 0,
+        batch: None,
     };
     agent.run()
 }
@@ -153,20 +159,6 @@ struct Session {
     id: String,
     cwd: Value,
     sender: PlanSender,
-}
-
-/// A message read from the client.
-enum Incoming {
-    /// A request: answer it.
-    Request {
-        id: Value,
-        method: String,
-        params: Value,
-    },
-    /// A notification: act on it, answer nothing.
-    Notification { method: String, params: Value },
-    /// A response to a request of ours (this agent sends none): ignored.
-    Response,
 }
 
 struct Agent<W, L> {
@@ -181,6 +173,8 @@ struct Agent<W, L> {
     queued: VecDeque<Incoming>,
     next_session: u64,
     next_message: u64,
+    /// While a batch is served: its responses, sent as one array after it.
+    batch: Option<Vec<Value>>,
 }
 
 /// How a turn ended.
@@ -214,54 +208,30 @@ impl<W: Write, L: Write> Agent<W, L> {
         }
     }
 
-    /// Reads one line; a line that is not a JSON-RPC message is answered
-    /// with an error here (`None`).
-    fn read(&mut self, line: &[u8]) -> io::Result<Option<Incoming>> {
-        if line.iter().all(u8::is_ascii_whitespace) {
-            return Ok(None);
-        }
-        let value: Value = match serde_json::from_slice(line) {
-            Ok(value) => value,
-            Err(e) => {
-                self.error(&Value::Null, code::PARSE_ERROR, &format!("not JSON: {e}"))?;
-                return Ok(None);
-            }
-        };
-        let Value::Object(mut object) = value else {
-            self.error(
-                &Value::Null,
-                code::INVALID_REQUEST,
-                "a JSON-RPC message is an object",
-            )?;
-            return Ok(None);
-        };
-        let id = object.remove("id");
-        if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-            let id = id.unwrap_or(Value::Null);
-            self.error(
-                &id,
-                code::INVALID_REQUEST,
-                "expected `\"jsonrpc\": \"2.0\"`",
-            )?;
-            return Ok(None);
-        }
-        let params = object.remove("params").unwrap_or(Value::Null);
-        Ok(Some(match (object.remove("method"), id) {
-            (Some(Value::String(method)), Some(id)) => Incoming::Request { id, method, params },
-            (Some(Value::String(method)), None) => Incoming::Notification { method, params },
-            (None, Some(_)) if object.contains_key("result") || object.contains_key("error") => {
-                Incoming::Response
-            }
-            (_, id) => {
-                let id = id.unwrap_or(Value::Null);
-                self.error(&id, code::INVALID_REQUEST, "`method` must be a string")?;
-                return Ok(None);
-            }
-        }))
-    }
-
     fn handle(&mut self, message: Incoming) -> io::Result<TurnEnd> {
         match message {
+            Incoming::Batch(entries) => {
+                self.batch = Some(Vec::new());
+                let mut end = TurnEnd::Done;
+                for entry in entries {
+                    end = match entry {
+                        Ok(message) => self.handle(message)?,
+                        Err(error) => {
+                            self.send_response(error)?;
+                            TurnEnd::Done
+                        }
+                    };
+                    if let TurnEnd::Closed = end {
+                        break;
+                    }
+                }
+                // Nothing at all for a batch of notifications.
+                let responses = self.batch.take().unwrap_or_default();
+                if !responses.is_empty() {
+                    self.write(&Value::Array(responses))?;
+                }
+                Ok(end)
+            }
             Incoming::Request { id, method, params } => self.request(&id, &method, params),
             Incoming::Notification { method, .. } => {
                 // `session/cancel` outside a turn has nothing to cancel.
@@ -403,14 +373,29 @@ impl<W: Write, L: Write> Agent<W, L> {
     }
 
     fn respond(&mut self, id: &Value, result: &Value) -> io::Result<()> {
-        self.write(&json!({ "jsonrpc": "2.0", "id": id, "result": result }))
+        self.send_response(json!({ "jsonrpc": "2.0", "id": id, "result": result }))
     }
 
     fn error(&mut self, id: &Value, code: i64, message: &str) -> io::Result<()> {
-        let _ = writeln!(self.log, "agent: error {code}: {message}");
-        self.write(
-            &json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } }),
-        )
+        self.send_response(error_response(id, code, message))
+    }
+
+    /// A response: written, or kept for the batch being served.
+    fn send_response(&mut self, response: Value) -> io::Result<()> {
+        if let Some(error) = response.get("error") {
+            let _ = writeln!(
+                self.log,
+                "agent: error {}: {}",
+                error["code"], error["message"]
+            );
+        }
+        match &mut self.batch {
+            Some(responses) => {
+                responses.push(response);
+                Ok(())
+            }
+            None => self.write(&response),
+        }
     }
 
     fn write(&mut self, message: &Value) -> io::Result<()> {
@@ -425,7 +410,7 @@ mod tests {
     use super::*;
 
     /// Runs the agent on `input` (client lines) and returns its output lines.
-    fn talk(input: &str) -> Vec<Value> {
+    pub(super) fn talk(input: &str) -> Vec<Value> {
         let mut out = Vec::new();
         let options = Options {
             pause: Duration::ZERO,
@@ -458,7 +443,7 @@ mod tests {
     fn bad_input_gets_errors_and_the_agent_keeps_serving() {
         let out = talk(concat!(
             "not json\n",
-            "[1,2]\n",
+            "42\n",
             "{\"jsonrpc\":\"1.0\",\"id\":1,\"method\":\"initialize\"}\n",
             "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"session/new\",\"params\":{\"cwd\":\"/\"}}\n",
             "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"one\"}}\n",

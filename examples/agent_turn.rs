@@ -50,6 +50,9 @@ impl<W: Write, L: Write> Agent<W, L> {
             self.update(index, "state_update", json!({ "state": "running" }))?;
         }
         let end = self.turn(index)?;
+        if let (TurnEnd::Cancelled, ProtocolVersion::V2) = (&end, protocol) {
+            self.cancel_held_prompts(session)?;
+        }
         let stop = match end {
             TurnEnd::Done => "end_turn",
             TurnEnd::Cancelled => "cancelled",
@@ -174,9 +177,33 @@ impl<W: Write, L: Write> Agent<W, L> {
         Ok(TurnEnd::Done)
     }
 
+    /// v2: the prompts of `session` that arrived during a turn the client
+    /// cancelled (or closed) were held, never inserted: each is answered
+    /// -32800 (Request Cancelled), as `session/cancel` and `session/close`
+    /// require of held prompts.
+    fn cancel_held_prompts(&mut self, session: &str) -> io::Result<()> {
+        let (held, rest): (Vec<Incoming>, Vec<Incoming>) =
+            self.queued.drain(..).partition(|message| {
+                matches!(message, Incoming::Request { method, params, .. }
+                    if method == "session/prompt" && params["sessionId"] == session)
+            });
+        self.queued = rest.into();
+        for message in held {
+            if let Incoming::Request { id, .. } = message {
+                self.error(
+                    &id,
+                    code::REQUEST_CANCELLED,
+                    "Request cancelled: the prompt was held while the session's work was cancelled",
+                )?;
+            }
+        }
+        Ok(())
+    }
+
     /// Waits the pause between steps, reading what the client sends
-    /// meanwhile: a `session/cancel` for this session stops the turn;
-    /// requests wait for the turn to end.
+    /// meanwhile: a `session/cancel` for this session stops the turn, and so
+    /// does a v2 `session/close` of it (answered once the turn has ended, as
+    /// if cancelled); requests wait for the turn to end.
     fn pause(&mut self, session: &str) -> Pause {
         let deadline = std::time::Instant::now() + self.options.pause;
         loop {
@@ -195,15 +222,53 @@ impl<W: Write, L: Write> Agent<W, L> {
                 }
             };
             match self.read(&line) {
-                Ok(Some(Incoming::Notification { method, params }))
-                    if method == "session/cancel" && params["sessionId"] == session =>
-                {
-                    return Pause::Cancelled;
+                Ok(Some(message)) => {
+                    let stop = self.stops(&message, session);
+                    match (stop, message) {
+                        (Stop::No, message) => self.queued.push_back(message),
+                        (Stop::Cancel, _) => return Pause::Cancelled,
+                        // Served first once the turn has ended cancelled.
+                        (Stop::Close, message) => {
+                            self.queued.push_front(message);
+                            return Pause::Cancelled;
+                        }
+                        // A batch that cancels: the rest of it after the turn.
+                        (Stop::InBatch, message) => {
+                            self.queued.push_back(message);
+                            return Pause::Cancelled;
+                        }
+                    }
                 }
-                Ok(Some(message)) => self.queued.push_back(message),
                 Ok(None) => {}
                 Err(_) => return Pause::Closed,
             }
+        }
+    }
+
+    /// Whether a message that arrives during the turn of `session` stops it.
+    fn stops(&self, message: &Incoming, session: &str) -> Stop {
+        match message {
+            Incoming::Notification { method, params }
+                if method == "session/cancel" && params["sessionId"] == session =>
+            {
+                Stop::Cancel
+            }
+            Incoming::Request { method, params, .. }
+                if method == "session/close"
+                    && params["sessionId"] == session
+                    && self.protocol == Some(ProtocolVersion::V2) =>
+            {
+                Stop::Close
+            }
+            Incoming::Batch(entries)
+                if entries
+                    .iter()
+                    .flatten()
+                    .any(|entry| !matches!(self.stops(entry, session), Stop::No)) =>
+            {
+                Stop::InBatch
+            }
+            _ => Stop::No,
         }
     }
 
@@ -228,6 +293,17 @@ impl<W: Write, L: Write> Agent<W, L> {
 enum Step {
     Update(PlanContent),
     Remove(PlanId),
+}
+
+/// Whether a message stops the turn under way, and how.
+enum Stop {
+    No,
+    /// `session/cancel` for its session.
+    Cancel,
+    /// v2 `session/close` of its session: cancel, then answer the close.
+    Close,
+    /// A batch holding either.
+    InBatch,
 }
 
 /// What happened during a pause.
@@ -277,6 +353,127 @@ fn design(agreed: bool) -> PlanContent {
             id: "design-doc",
             markdown: "# Refactor design\n- [x] Split the auth module\n- [ ] Agree on the new interfaces",
             path: "/tmp/refactor-design.md",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{self, BufRead, Write};
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    use serde_json::{Value, json};
+
+    use super::super::{Options, code, serve};
+
+    /// Reads the agent's lines until one satisfies `until`; all of them.
+    fn read_until(
+        lines: &mpsc::Receiver<Value>,
+        mut until: impl FnMut(&Value) -> bool,
+    ) -> Vec<Value> {
+        let mut seen = Vec::new();
+        loop {
+            let line = lines
+                .recv_timeout(Duration::from_secs(10))
+                .unwrap_or_else(|e| panic!("no line from the agent ({e}); saw {seen:#?}"));
+            let done = until(&line);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+    }
+
+    #[test]
+    fn closing_a_session_during_its_turn_cancels_the_turn_first() {
+        let (agent_reads, mut to_agent) = io::pipe().unwrap();
+        let (from_agent, agent_writes) = io::pipe().unwrap();
+        let options = Options {
+            pause: Duration::from_millis(30),
+            ..Options::default()
+        };
+        std::thread::spawn(move || {
+            serve(
+                io::BufReader::new(agent_reads),
+                agent_writes,
+                io::sink(),
+                options,
+            )
+        });
+        let (lines_tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in io::BufReader::new(from_agent).lines() {
+                let Ok(line) = line else { break };
+                if lines_tx
+                    .send(serde_json::from_str::<Value>(&line).unwrap())
+                    .is_err()
+                {
+                    break;
+                }
+            }
+        });
+        let mut send = |text: String| {
+            writeln!(to_agent, "{text}").unwrap();
+            to_agent.flush().unwrap();
+        };
+        send(
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":2}}"#
+                .to_owned(),
+        );
+        send(r#"{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}"#.to_owned());
+        let session =
+            read_until(&lines, |m| m["id"] == 2).pop().unwrap()["result"]["sessionId"].clone();
+        let prompt = |id: u64| {
+            json!({ "jsonrpc": "2.0", "id": id, "method": "session/prompt",
+                    "params": { "sessionId": session, "prompt": [] } })
+            .to_string()
+        };
+        send(prompt(3));
+        read_until(&lines, |m| {
+            m["params"]["update"]["sessionUpdate"] == "plan_update"
+        });
+        // A second prompt, held while the first turn runs, then the close.
+        send(prompt(4));
+        send(
+            json!({ "jsonrpc": "2.0", "id": 5, "method": "session/close",
+                     "params": { "sessionId": session } })
+            .to_string(),
+        );
+        let after = read_until(&lines, |m| m["id"] == 5);
+        let idle = after
+            .iter()
+            .position(|m| m["params"]["update"]["state"] == "idle")
+            .expect("an idle update before the close's answer");
+        assert_eq!(after[idle]["params"]["update"]["stopReason"], "cancelled");
+        assert_eq!(after.last().unwrap()["result"], json!({}));
+        // The held prompt was never inserted: -32800, before the close's answer.
+        let held = after
+            .iter()
+            .find(|m| m["id"] == 4)
+            .expect("the held prompt answered");
+        assert_eq!(held["error"]["code"], code::REQUEST_CANCELLED);
+        // The turn's last plans say what was left undone: cancelled.
+        let last_refactor = after
+            .iter()
+            .rev()
+            .find(|m| m["params"]["update"]["plan"]["planId"] == "refactor")
+            .expect("the refactor, cancelled");
+        let statuses = last_refactor["params"]["update"]["plan"]["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["status"].as_str().unwrap())
+            .collect::<Vec<_>>();
+        assert!(statuses.contains(&"cancelled"), "{statuses:?}");
+        // After the close's answer, nothing more for that session.
+        // The close answered: the client hangs up.
+        drop(to_agent);
+        while let Ok(line) = lines.recv_timeout(Duration::from_millis(300)) {
+            assert_ne!(
+                line["params"]["sessionId"], session,
+                "after the close: {line}"
+            );
         }
     }
 }

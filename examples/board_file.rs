@@ -5,11 +5,9 @@
 
 use std::io::{self, BufRead, Write};
 
-use plan_core::{Applied, SessionBoards, Spelling, TerminalStyle};
-use serde_json::json;
+use plan_core::{Applied, SessionBoards, TerminalStyle};
 
-use super::Options;
-use super::draw;
+use super::{Options, PlanTally, draw, state_json};
 
 /// How many unreadable lines in a row make the board stop reading: not an
 /// NDJSON stream of ACP messages (a binary, say).
@@ -35,6 +33,7 @@ pub fn run(
         SessionBoards::new()
     };
     let (mut invalid, mut other_messages, mut in_a_row) = (0, 0, 0);
+    let mut tally = PlanTally::default();
     // Lines are read as bytes, so a line that is not UTF-8 is reported and
     // skipped like any other bad line instead of ending the stream.
     for (index, bytes) in input.split(b'\n').enumerate() {
@@ -50,7 +49,7 @@ pub fn run(
                 }
                 if let Applied::OtherMessage { .. } = read.value {
                     other_messages += 1;
-                } else if live {
+                } else if tally.count(&read.value) && live {
                     write!(out, "\x1b[H\x1b[2J")?;
                     draw(&boards, out, style)?;
                 }
@@ -77,13 +76,9 @@ pub fn run(
             "board: {other_messages} JSON-RPC message(s) other than `session/update` ignored"
         )?;
     }
+    writeln!(err, "board: {}", tally.summary())?;
     if options.json {
-        let sessions: Vec<_> = boards
-            .boards()
-            .map(|b| b.to_json_value(Spelling::Acp))
-            .collect();
-        let state = json!({ "sessions": sessions });
-        serde_json::to_writer_pretty(&mut *out, &state).map_err(io::Error::from)?;
+        serde_json::to_writer_pretty(&mut *out, &state_json(&boards)).map_err(io::Error::from)?;
         writeln!(out)?;
     } else if !live {
         draw(&boards, out, style)?;
@@ -116,7 +111,8 @@ mod tests {
         assert_eq!(
             err,
             "board: line 1: in the message: missing required field `method`\n\
-             board: line 4: invalid JSON at line 1, column 2: expected ident\n"
+             board: line 4: invalid JSON at line 1, column 2: expected ident\n\
+             board: 1 plan message(s)\n"
         );
     }
 
@@ -161,7 +157,8 @@ mod tests {
             "board: line 3: skipped `params.update.plan.entries[0]`: expected an object, found a number\n\
              board: line 4: let through `params.update.plan.planId`: a plan id cannot be empty\n\
              board: line 4: let through `params.update.plan.uri`: ' ' cannot appear in a URI as it is; percent-encode it as UTF-8 bytes (a space is `%20`)\n\
-             board: 2 JSON-RPC message(s) other than `session/update` ignored\n"
+             board: 2 JSON-RPC message(s) other than `session/update` ignored\n\
+             board: 2 plan message(s)\n"
         );
         let (invalid, state, _) = run_with(true);
         assert_eq!(invalid, 2, "strict: the two plan lines are refused");
@@ -192,7 +189,8 @@ mod tests {
         assert_eq!(invalid, 1);
         assert_eq!(
             err,
-            "board: line 1: in the message: the message is not UTF-8 text: invalid byte at offset 0\n"
+            "board: line 1: in the message: the message is not UTF-8 text: invalid byte at offset 0\n\
+             board: 1 plan message(s)\n"
         );
     }
 
@@ -202,13 +200,15 @@ mod tests {
         let input = b"\x7fELF\x02\x01\n".repeat(1000);
         let (invalid, err) = read_plain(&input);
         assert_eq!(invalid, UNREADABLE_RUN);
-        assert_eq!(err.lines().count(), UNREADABLE_RUN + 1);
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines.len(), UNREADABLE_RUN + 2, "{err}");
         assert!(
-            err.lines()
-                .last()
-                .unwrap()
-                .contains("to start an agent, write `board -- COMMAND`"),
+            lines[UNREADABLE_RUN].contains("to start an agent, write `board -- COMMAND`"),
             "{err}"
+        );
+        assert_eq!(
+            lines[UNREADABLE_RUN + 1],
+            "board: no plan came (no `plan`, `plan_update` or `plan_removed` message)"
         );
     }
 }

@@ -11,12 +11,11 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
-use plan_core::{ProtocolVersion, SessionBoards, Spelling, TerminalStyle};
+use plan_core::{ProtocolVersion, SessionBoards, TerminalStyle};
 use serde_json::{Value, json};
 
-use super::Options;
 use super::agent_process::{self, AgentProcess};
-use super::draw;
+use super::{Options, PlanTally, draw, state_json};
 
 /// The id of the `authenticate` request (`--auth`).
 const AUTHENTICATE: u64 = 3;
@@ -161,6 +160,7 @@ pub fn drive<R: BufRead + Send + 'static, W: Write>(
         waiting: "the answer to `initialize`",
         updates: 0,
         other_messages: 0,
+        tally: PlanTally::default(),
     };
     client.initialize()?;
     let stop = loop {
@@ -175,8 +175,8 @@ pub fn drive<R: BufRead + Send + 'static, W: Write>(
                 None
             }
             FromAgent::Notification(method, params) => {
-                let ended = client.on_notification(&method, &params, &bytes, err)?;
-                if ended.is_none() && live && method == "session/update" {
+                let (ended, changed) = client.on_notification(&method, &params, &bytes, err)?;
+                if ended.is_none() && live && changed {
                     write!(out, "\x1b[H\x1b[2J").map_err(write_error)?;
                     draw(&client.boards, out, style).map_err(write_error)?;
                 }
@@ -189,16 +189,13 @@ pub fn drive<R: BufRead + Send + 'static, W: Write>(
     };
     let _ = writeln!(
         err,
-        "board: the turn ended ({stop}); {} session update(s), {} other message(s)",
-        client.updates, client.other_messages
+        "board: the turn ended ({stop}); {}; {} session update(s), {} other message(s)",
+        client.tally.summary(),
+        client.updates,
+        client.other_messages
     );
     if options.json {
-        let sessions: Vec<_> = client
-            .boards
-            .boards()
-            .map(|b| b.to_json_value(Spelling::Acp))
-            .collect();
-        serde_json::to_writer_pretty(&mut *out, &json!({ "sessions": sessions }))
+        serde_json::to_writer_pretty(&mut *out, &state_json(&client.boards))
             .map_err(|e| format!("cannot write: {e}"))?;
         writeln!(out).map_err(write_error)?;
     } else if !live {
@@ -228,6 +225,8 @@ struct Client<'o, W> {
     waiting: &'static str,
     updates: usize,
     other_messages: usize,
+    /// The plan messages among the updates, and their repeats.
+    tally: PlanTally,
 }
 
 impl<W: Write> Client<'_, W> {
@@ -398,31 +397,33 @@ impl<W: Write> Client<'_, W> {
     }
 
     /// A notification of the agent: plan updates go on the board; v2's idle
-    /// state after the prompt ends the turn (`Some(stop reason)`).
+    /// state after the prompt ends the turn (`Some(stop reason)`). Also
+    /// whether the boards changed (a repeated plan changes nothing).
     fn on_notification(
         &mut self,
         method: &str,
         params: &Value,
         bytes: &[u8],
         err: &mut impl Write,
-    ) -> Result<Option<String>, String> {
+    ) -> Result<(Option<String>, bool), String> {
         if method != "session/update" {
             self.other_messages += 1;
-            return Ok(None);
+            return Ok((None, false));
         }
         let update = &params["update"];
         if update["sessionUpdate"] == "state_update" {
             let after_prompt = self.accepted || self.protocol == Some(ProtocolVersion::V1);
             if update["state"] == "idle" && after_prompt {
-                return Ok(Some(
-                    update["stopReason"].as_str().unwrap_or("(none)").to_owned(),
-                ));
+                let stop = update["stopReason"].as_str().unwrap_or("(none)").to_owned();
+                return Ok((Some(stop), false));
             }
-            return Ok(None);
+            return Ok((None, false));
         }
+        let mut changed = false;
         match self.boards.apply_json(&String::from_utf8_lossy(bytes)) {
             Ok(read) => {
                 self.updates += 1;
+                changed = self.tally.count(&read.value);
                 for skipped in &read.skipped {
                     let _ = writeln!(err, "board: {skipped}");
                 }
@@ -434,6 +435,6 @@ impl<W: Write> Client<'_, W> {
                 let _ = writeln!(err, "board: an update was not read: {e}");
             }
         }
-        Ok(None)
+        Ok((None, changed))
     }
 }

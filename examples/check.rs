@@ -25,7 +25,7 @@ pub mod check_files;
 use check_files::check_file;
 pub mod conformance;
 
-use std::io;
+use std::io::{self, Write as _};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -36,13 +36,17 @@ pub const ACP_SPELLING: &str = "acp-spelling";
 
 /// What `--help` prints (and a command-line mistake, after the mistake).
 pub const USAGE: &str = "\
-usage: cargo run --example check -- [--protocol 1|2] FILE...
+usage: cargo run --example check -- [--protocol 1|2] [--expect-plans] FILE...
        cargo run --example check -- [OPTIONS] -- COMMAND [ARGS...]
 Checks files of ACP plan messages (one message, a JSON array, or NDJSON) and
 prints one line per problem: FILE:LINE: at PATH: WHAT [RULE]. Exit status: 0
 clean, 1 problems, 2 a file could not be read.
 
-  --protocol 1|2   also what that version's readers reject or drop
+  --protocol 1|2   also what that version's readers reject or drop, for a
+                   file that holds no recorded `initialize` (one that does
+                   is judged for the client it records)
+  --expect-plans   a file (or, with an agent, a kind of client) with no
+                   plan message is a problem (without it, a note on stderr)
 
 With an agent's command after `--`, starts it once per kind of client (v1
 without `plan`, v1 with `plan`, the v2 draft), runs a turn and judges what
@@ -84,7 +88,7 @@ fn main() -> ExitCode {
             }
         };
     }
-    let (protocol, paths) = match parse_args(args.into_iter()) {
+    let files = match parse_args(args.into_iter()) {
         Ok(parsed) => parsed,
         Err(message) if message == HELP => {
             print!("{USAGE}");
@@ -98,7 +102,7 @@ fn main() -> ExitCode {
     };
     let mut out = io::stdout().lock();
     let mut problems = 0;
-    for path in &paths {
+    for path in &files.paths {
         let bytes = match std::fs::read(path) {
             Ok(bytes) => bytes,
             Err(e) => {
@@ -106,8 +110,25 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-        match check_file(path, &bytes, protocol, &mut out) {
-            Ok(found) => problems += found,
+        match check_file(path, &bytes, files.protocol, &mut out) {
+            Ok(report) => {
+                problems += report.problems;
+                if let (Some(kind), Some(protocol)) = (report.recorded_client, files.protocol) {
+                    eprintln!(
+                        "check: {path} holds the client's `initialize` and the agent's answer: judged as {kind}, not by `--protocol {}`",
+                        protocol.number()
+                    );
+                }
+                if report.plans == 0 {
+                    let line = format!("{path}: no plan message seen: nothing judged");
+                    if files.expect_plans {
+                        let _ = writeln!(out, "{line} [{}]", conformance::rule::EXPECT_PLANS);
+                        problems += 1;
+                    } else {
+                        eprintln!("check: {line}");
+                    }
+                }
+            }
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("check: {e}");
@@ -122,17 +143,34 @@ fn main() -> ExitCode {
     }
 }
 
-/// Reads the command line: the protocol version, if given, and the files.
+/// What the command line of the file mode asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileOptions {
+    /// The version whose readers judge files without a recorded `initialize`.
+    pub protocol: Option<ProtocolVersion>,
+    /// A file with no plan message is a problem, not a note.
+    pub expect_plans: bool,
+    /// The files.
+    pub paths: Vec<String>,
+}
+
+/// Reads the command line of the file mode.
 ///
 /// # Errors
 /// What is wrong with it, in one sentence; [`HELP`] for `--help`.
-pub fn parse_args(
-    mut args: impl Iterator<Item = String>,
-) -> Result<(Option<ProtocolVersion>, Vec<String>), String> {
-    let (mut protocol, mut paths) = (None, Vec::new());
+pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<FileOptions, String> {
+    let mut files = FileOptions {
+        protocol: None,
+        expect_plans: false,
+        paths: Vec::new(),
+    };
     while let Some(arg) = args.next() {
         let value = match arg.as_str() {
             "--help" | "-h" => return Err(HELP.to_owned()),
+            "--expect-plans" => {
+                files.expect_plans = true;
+                continue;
+            }
             "--protocol" => Some(args.next().ok_or("`--protocol` needs a value: 1 or 2")?),
             "--json" | "--cancel" | "--prompt" | "--record" | "--timeout" => {
                 return Err(format!(
@@ -142,21 +180,21 @@ pub fn parse_args(
             other => other.strip_prefix("--protocol=").map(str::to_owned),
         };
         match value.as_deref() {
-            Some("1") => protocol = Some(ProtocolVersion::V1),
-            Some("2") => protocol = Some(ProtocolVersion::V2),
+            Some("1") => files.protocol = Some(ProtocolVersion::V1),
+            Some("2") => files.protocol = Some(ProtocolVersion::V2),
             Some(other) => {
                 return Err(format!(
                     "unknown protocol version `{other}`; expected 1 or 2"
                 ));
             }
             None if arg.starts_with("--") => return Err(format!("unknown argument `{arg}`")),
-            None => paths.push(arg),
+            None => files.paths.push(arg),
         }
     }
-    if paths.is_empty() {
+    if files.paths.is_empty() {
         return Err("no file to check".to_owned());
     }
-    Ok((protocol, paths))
+    Ok(files)
 }
 
 /// Reads the command line of an agent check: options, `--`, the command.
@@ -177,6 +215,7 @@ pub fn parse_agent_args(
             "--help" | "-h" => return Err(HELP.to_owned()),
             "--json" => options.json = true,
             "--cancel" => options.cancel = true,
+            "--expect-plans" => options.expect_plans = true,
             "--prompt" => options.prompt = value("--prompt")?,
             "--record" => options.record = Some(value("--record")?.into()),
             "--timeout" => {
@@ -206,15 +245,23 @@ mod tests {
     #[test]
     fn flags() {
         let parse = |args: &[&str]| parse_args(args.iter().map(|s| (*s).to_owned()));
-        assert_eq!(parse(&["a"]), Ok((None, vec!["a".to_owned()])));
         assert_eq!(
-            parse(&["--protocol", "2", "a"]).unwrap().0,
+            parse(&["a"]),
+            Ok(FileOptions {
+                protocol: None,
+                expect_plans: false,
+                paths: vec!["a".to_owned()]
+            })
+        );
+        assert_eq!(
+            parse(&["--protocol", "2", "a"]).unwrap().protocol,
             Some(ProtocolVersion::V2)
         );
         assert_eq!(
-            parse(&["--protocol=1", "a"]).unwrap().0,
+            parse(&["--protocol=1", "a"]).unwrap().protocol,
             Some(ProtocolVersion::V1)
         );
+        assert!(parse(&["--expect-plans", "a"]).unwrap().expect_plans);
         assert!(parse(&["--protocol", "3", "a"]).is_err());
         assert!(parse(&["--fix", "a"]).is_err());
         assert_eq!(parse(&["--help"]), Err(HELP.to_owned()));

@@ -5,12 +5,39 @@
 
 use std::io::{self, Write};
 
-use plan_core::{PlanContent, ProtocolVersion, SessionNotification, SessionUpdate, Violation};
+use plan_core::{
+    ClientCapabilities, ClientKind, PlanContent, ProtocolVersion, SessionNotification,
+    SessionUpdate, Violation,
+};
 use serde_json::Value;
 
 use super::ACP_SPELLING;
 
-/// Checks one file's bytes; writes a line per problem and returns how many.
+/// What checking one file found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileReport {
+    /// How many problems were written.
+    pub problems: usize,
+    /// How many plan messages (`plan`, `plan_update`, `plan_removed`, or a
+    /// plan alone) were judged; none means nothing was judged.
+    pub plans: usize,
+    /// The kind of client the file's recorded `initialize` and the agent's
+    /// answer make, which every plan was judged for; `None` if the file
+    /// holds no such pair (then `--protocol`, if given, says the version).
+    pub recorded_client: Option<ClientKind>,
+}
+
+/// How the plans of a file are judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Judge {
+    /// For the kind of client the file's `initialize` recorded.
+    Client(ClientKind),
+    /// For a version's readers (`--protocol`), or by the rules of every
+    /// version alone.
+    Version(Option<ProtocolVersion>),
+}
+
+/// Checks one file's bytes; writes a line per problem and says what it judged.
 ///
 /// # Errors
 /// Only an error writing the report.
@@ -19,14 +46,18 @@ pub fn check_file(
     bytes: &[u8],
     protocol: Option<ProtocolVersion>,
     out: &mut impl Write,
-) -> io::Result<usize> {
+) -> io::Result<FileReport> {
     let Ok(text) = std::str::from_utf8(bytes) else {
         let err = SessionNotification::from_slice(bytes)
             .err()
             .map(|e| e.to_string())
             .unwrap_or_default();
         writeln!(out, "{name}:1: {err}")?;
-        return Ok(1);
+        return Ok(FileReport {
+            problems: 1,
+            plans: 0,
+            recorded_client: None,
+        });
     };
     // One message over several lines, an array of messages, or one message per line.
     let document = serde_json::from_str::<serde_json::Value>(text).ok();
@@ -45,25 +76,72 @@ pub fn check_file(
             .filter(|(_, line)| !line.trim().is_empty())
             .collect()
     };
-    let mut problems = 0;
+    let recorded_client = recorded_client(&messages);
+    let judge = recorded_client.map_or(Judge::Version(protocol), Judge::Client);
+    let mut report = FileReport {
+        problems: 0,
+        plans: 0,
+        recorded_client,
+    };
     for (line, message) in messages {
-        for problem in check_message(message, protocol) {
+        let (problems, plan) = check_message(message, judge);
+        report.plans += usize::from(plan);
+        for problem in problems {
             writeln!(out, "{name}:{line}: {problem}")?;
-            problems += 1;
+            report.problems += 1;
         }
     }
-    Ok(problems)
+    Ok(report)
+}
+
+/// The kind of client of a recorded conversation: its `initialize` request
+/// and the agent's answer to it (the first response with that id and a
+/// `protocolVersion`). v2 if the agent answered 2; under v1, with `plan` if
+/// the request's `clientCapabilities` carry it (a malformed capability read
+/// as absent, as the SDKs read it). `None` without both, or for an answer
+/// that is neither 1 nor 2.
+fn recorded_client(messages: &[(usize, &str)]) -> Option<ClientKind> {
+    let values = messages
+        .iter()
+        .filter_map(|(_, text)| serde_json::from_str::<Value>(text).ok());
+    let mut request: Option<Value> = None;
+    for value in values {
+        match &request {
+            None if value["method"] == "initialize" && value.get("id").is_some() => {
+                request = Some(value);
+            }
+            Some(init)
+                if value.get("method").is_none()
+                    && value.get("id") == init.get("id")
+                    && value["result"]["protocolVersion"].is_u64() =>
+            {
+                return match value["result"]["protocolVersion"].as_u64() {
+                    Some(2) => Some(ClientKind::V2),
+                    Some(1) => {
+                        let capabilities = &init["params"]["clientCapabilities"];
+                        let read = ClientCapabilities::from_json_lenient(&capabilities.to_string())
+                            .map(|read| read.value)
+                            .unwrap_or_default();
+                        Some(ClientKind::of(ProtocolVersion::V1, &read))
+                    }
+                    _ => None,
+                };
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The problems of one message: why it cannot be read, or what a sender must
-/// not send. A notification, an update or plan content, told apart by their keys.
-/// Other JSON-RPC messages of a recorded conversation (responses, requests,
-/// other notifications) have their envelope checked, as `board` and
-/// `include_plan_stream!` read them.
-fn check_message(text: &str, protocol: Option<ProtocolVersion>) -> Vec<String> {
+/// not send; and whether it was a plan message. A notification, an update or
+/// plan content, told apart by their keys. Other JSON-RPC messages of a
+/// recorded conversation (responses, requests, other notifications) have
+/// their envelope checked, as `board` and `include_plan_stream!` read them.
+fn check_message(text: &str, judge: Judge) -> (Vec<String>, bool) {
     let value = serde_json::from_str::<Value>(text).ok();
     if let Some(problems) = value.as_ref().and_then(other_json_rpc) {
-        return problems;
+        return (problems, false);
     }
     let kind = value.as_ref().and_then(|value| {
         let object = value.as_object()?;
@@ -71,30 +149,50 @@ fn check_message(text: &str, protocol: Option<ProtocolVersion>) -> Vec<String> {
             .into_iter()
             .find(|key| object.contains_key(*key))
     });
-    let check = |update: &SessionUpdate| match protocol {
-        Some(protocol) => update.check_for(protocol),
-        None => update.check(),
+    let check = |update: &SessionUpdate| match judge {
+        Judge::Client(kind) => update.check_for_client(kind),
+        Judge::Version(Some(protocol)) => update.check_for(protocol),
+        Judge::Version(None) => update.check(),
     };
     let read = match kind {
-        Some("sessionUpdate") => SessionUpdate::from_json(text).map(|u| check(&u)),
-        Some("type") => PlanContent::from_json(text).map(|p| check(&SessionUpdate::plan_update(p))),
+        Some("sessionUpdate") => SessionUpdate::from_json(text).map(|u| (check(&u), is_plan(&u))),
+        Some("type") => {
+            PlanContent::from_json(text).map(|p| (check(&SessionUpdate::plan_update(p)), true))
+        }
         // A notification, or anything else (its error will say what is missing).
-        _ => SessionNotification::from_json(text).map(|n| match protocol {
-            Some(protocol) => n.check_for(protocol),
-            None => n.check(),
+        _ => SessionNotification::from_json(text).map(|n| {
+            // The notification's own checks: the update's paths under `params.update`.
+            let result = match judge {
+                Judge::Client(kind) => n.check_for_client(kind),
+                Judge::Version(Some(protocol)) => n.check_for(protocol),
+                Judge::Version(None) => n.check(),
+            };
+            (result, is_plan(&n.update))
         }),
     };
     match read {
-        Ok(result) => {
+        Ok((result, plan)) => {
             let mut found = value.as_ref().map(rfd_spelling).unwrap_or_default();
             found.extend(result.err().unwrap_or_default());
-            found
+            let problems = found
                 .iter()
                 .map(|v| format!("{v} [{}]", v.rule()))
-                .collect()
+                .collect();
+            (problems, plan)
         }
-        Err(err) => vec![err.to_string()],
+        // An unreadable message counts as judged: it was meant as a plan.
+        Err(err) => (vec![err.to_string()], true),
     }
+}
+
+/// Whether an update is about plans (`plan`, `plan_update`, `plan_removed`).
+pub(crate) fn is_plan(update: &SessionUpdate) -> bool {
+    matches!(
+        update,
+        SessionUpdate::Plan(_)
+            | SessionUpdate::PlanUpdate { .. }
+            | SessionUpdate::PlanRemoved { .. }
+    )
 }
 
 /// For a JSON-RPC message that is not a `session/update` notification, the
@@ -181,8 +279,8 @@ mod tests {
 
     fn report(name: &str, text: &str) -> (usize, String) {
         let mut out = Vec::new();
-        let problems = check_file(name, text.as_bytes(), None, &mut out).unwrap();
-        (problems, String::from_utf8(out).unwrap())
+        let report = check_file(name, text.as_bytes(), None, &mut out).unwrap();
+        (report.problems, String::from_utf8(out).unwrap())
     }
 
     #[test]

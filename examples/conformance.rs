@@ -16,13 +16,14 @@ use std::path::PathBuf;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use plan_core::ClientKind;
+use plan_core::{ClientKind, SessionBoards};
 use serde_json::{Value, json};
 
 use super::agent_process::{self, AgentProcess};
 
 mod judge;
 pub mod report;
+pub mod turns;
 use report::{exit_code, finish, fix_for};
 
 /// The rules of a conversation, beside `check`'s rules of a message.
@@ -41,6 +42,8 @@ pub mod rule {
     /// Part of a message a lenient client drops without a word (and a strict
     /// one refuses the message for).
     pub const LENIENT_DROPS: &str = "lenient-drops";
+    /// No plan message at all, where plans were expected (`--expect-plans`).
+    pub const EXPECT_PLANS: &str = "expect-plans";
 }
 
 /// What the command line asked for.
@@ -56,6 +59,8 @@ pub struct Options {
     pub record: Option<PathBuf>,
     /// How long one turn (or one answer before it) may take.
     pub timeout: Duration,
+    /// A kind of client that saw no plan message is a finding, not a note.
+    pub expect_plans: bool,
     /// The agent's command and its arguments.
     pub command: Vec<String>,
 }
@@ -68,6 +73,7 @@ impl Default for Options {
             cancel: false,
             record: None,
             timeout: Duration::from_mins(1),
+            expect_plans: false,
             command: Vec::new(),
         }
     }
@@ -102,6 +108,15 @@ pub struct KindRun {
     pub stop_reasons: Vec<String>,
     /// What was found, in transcript order.
     pub findings: Vec<Finding>,
+    /// How many plan messages (`plan`, `plan_update`, `plan_removed`) were
+    /// judged; none means nothing was judged.
+    pub plans: usize,
+    /// How many plan updates were equal to the plan as it already was (the
+    /// protocol allows them; a client need not redraw).
+    pub repeats: usize,
+    /// What a person would want to know that breaks no rule: nothing judged,
+    /// repeats, a SHOULD not followed.
+    pub notes: Vec<String>,
     /// Why the agent could not be driven, if it could not.
     pub failure: Option<String>,
     /// Every line, both ways, in order.
@@ -149,6 +164,9 @@ fn failed(kind: ClientKind, reason: String) -> KindRun {
         answered: None,
         stop_reasons: Vec::new(),
         findings: Vec::new(),
+        plans: 0,
+        repeats: 0,
+        notes: Vec::new(),
         failure: Some(reason),
         transcript: Vec::new(),
     }
@@ -188,11 +206,13 @@ pub fn run_kind<R: BufRead + Send + 'static, W: Write>(
         run: failed(kind, String::new()),
         pending: BTreeMap::new(),
         prompt: None,
+        boards: SessionBoards::new(),
     };
     talk.run.failure = None;
     if let Err(reason) = talk.drive() {
         talk.run.failure = Some(reason);
     }
+    talk.plans_seen();
     for (id, (method, line)) in std::mem::take(&mut talk.pending) {
         let message = format!(
             "the client's `{method}` request (id {id}) was never answered; every JSON-RPC request gets a response"
@@ -228,6 +248,8 @@ struct Conversation<'o, W> {
     pending: BTreeMap<u64, (&'static str, usize)>,
     /// The prompt of the turn under way.
     prompt: Option<u64>,
+    /// The plans as a client would keep them, to tell repeats.
+    boards: SessionBoards,
 }
 
 impl<W: Write> Conversation<'_, W> {
@@ -305,101 +327,30 @@ impl<W: Write> Conversation<'_, W> {
         }
     }
 
-    /// One turn; whether it ended (so another may follow).
-    fn turn(&mut self, id: u64, session: &str, cancel: bool) -> Result<bool, String> {
-        let prompt = json!([{ "type": "text", "text": self.options.prompt }]);
-        self.request(
-            id,
-            "session/prompt",
-            &json!({ "sessionId": session, "prompt": prompt }),
-        )?;
-        self.prompt = Some(id);
-        let v1 = self.run.judged_as != ClientKind::V2;
-        let deadline = Instant::now() + self.options.timeout;
-        let mut cancel_sent = false;
-        let mut idle = None;
-        loop {
-            let next = self.next(deadline);
-            // Cancelled once the agent is under way: after its first update.
-            if cancel && !cancel_sent && matches!(next, Next::Line(Event::Update)) {
-                self.send(&json!({ "jsonrpc": "2.0", "method": "session/cancel", "params": { "sessionId": session } }))?;
-                cancel_sent = true;
+    /// After the run: how many plans were judged, and a note (or with
+    /// `--expect-plans` a finding) when none was.
+    fn plans_seen(&mut self) {
+        if self.run.failure.is_some() {
+            return;
+        }
+        if self.run.plans == 0 {
+            let message = "no plan message seen: nothing judged".to_owned();
+            if self.options.expect_plans {
+                let line = self.run.transcript.len();
+                self.find(rule::EXPECT_PLANS, line, String::new(), message, None);
+            } else {
+                self.run.notes.push(message);
             }
-            match next {
-                Next::Line(Event::Response(answered, result)) if answered == id => match result {
-                    Err(error) => {
-                        self.turn_problem(format!("the agent refused the prompt: {error}"));
-                        return Ok(false);
-                    }
-                    Ok(result) if v1 => {
-                        self.ended(
-                            result["stopReason"].as_str(),
-                            cancel_sent,
-                            "the prompt's response",
-                        );
-                        return Ok(true);
-                    }
-                    // v2: the prompt is accepted; the turn ends with `idle`.
-                    Ok(_) if idle.is_some() => return Ok(true),
-                    Ok(_) => {}
-                },
-                Next::Line(Event::Idle(stop)) if !v1 && idle.is_none() => {
-                    self.ended(
-                        Some(&stop).filter(|s| !s.is_empty()).map(String::as_str),
-                        cancel_sent,
-                        "the `idle` state update",
-                    );
-                    idle = Some(stop);
-                    if !self.pending.contains_key(&id) {
-                        return Ok(true);
-                    }
-                }
-                Next::Line(_) => {}
-                Next::Timeout if idle.is_some() => return Ok(true), // the prompt stays unanswered
-                Next::Timeout => {
-                    // The prompt's missing answer is this finding, not a second one.
-                    self.pending.remove(&id);
-                    let how = if v1 {
-                        "the prompt's response with a `stopReason`"
-                    } else {
-                        "a `state_update` to `idle`"
-                    };
-                    self.turn_problem(format!(
-                        "the turn did not end within {} s; under v{} it ends with {how}",
-                        self.options.timeout.as_secs_f32(),
-                        self.run.judged_as.protocol().number()
-                    ));
-                    return Ok(false);
-                }
-                Next::Closed => {
-                    return Err("the agent exited (closed its output) during the turn".to_owned());
-                }
-            }
+        }
+        if self.run.repeats > 0 {
+            self.run.notes.push(format!(
+                "{} of {} plan message(s) repeated the plan as it already was (allowed; a client need not redraw)",
+                self.run.repeats, self.run.plans
+            ));
         }
     }
 
-    /// The turn ended with `stop` (from `source`): a stop reason is there,
-    /// and a cancelled turn says `cancelled`.
-    fn ended(&mut self, stop: Option<&str>, cancelled: bool, source: &str) {
-        match stop {
-            None => self.turn_problem(format!("{source} has no `stopReason`")),
-            Some(stop) => {
-                if cancelled && stop != "cancelled" {
-                    self.turn_problem(format!(
-                        "a turn the client cancelled ends with `stopReason: \"cancelled\"`; {source} says `{stop}`"
-                    ));
-                }
-                self.run.stop_reasons.push(stop.to_owned());
-            }
-        }
-    }
-
-    fn turn_problem(&mut self, message: String) {
-        let line = self.run.transcript.len();
-        self.find(rule::TURN_END, line, String::new(), message, None);
-    }
-
-    fn find(
+    pub(super) fn find(
         &mut self,
         rule: &str,
         line: usize,
@@ -417,13 +368,18 @@ impl<W: Write> Conversation<'_, W> {
         });
     }
 
-    fn request(&mut self, id: u64, method: &'static str, params: &Value) -> Result<(), String> {
+    pub(super) fn request(
+        &mut self,
+        id: u64,
+        method: &'static str,
+        params: &Value,
+    ) -> Result<(), String> {
         self.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))?;
         self.pending.insert(id, (method, self.run.transcript.len()));
         Ok(())
     }
 
-    fn send(&mut self, message: &Value) -> Result<(), String> {
+    pub(super) fn send(&mut self, message: &Value) -> Result<(), String> {
         let line = message.to_string();
         self.run.transcript.push(line.clone());
         writeln!(self.agent_in, "{line}")
@@ -432,7 +388,7 @@ impl<W: Write> Conversation<'_, W> {
     }
 
     /// The next line of the agent, judged, before `deadline`.
-    fn next(&mut self, deadline: Instant) -> Next {
+    pub(super) fn next(&mut self, deadline: Instant) -> Next {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.inbox.recv_timeout(wait) {
             Ok(bytes) if bytes.iter().all(u8::is_ascii_whitespace) => self.next(deadline),

@@ -108,7 +108,8 @@ pub async fn serve(
     // The plan state of this connection: what the client said in
     // `initialize`, and a sender for each session, for the session's life.
     let plans = SessionPlans::new();
-    let cancelled = Cancelled::default();
+    // The sessions this agent made, and those whose turn the client cancelled.
+    let (known, cancelled) = (SessionSet::default(), SessionSet::default());
     let next_session = AtomicU64::new(1);
     Agent
         .v1()
@@ -128,9 +129,14 @@ pub async fn serve(
             agent_client_protocol::on_receive_request!(),
         )
         .on_receive_request(
-            async move |_new: NewSessionRequest, responder, _connection| {
-                let n = next_session.fetch_add(1, Ordering::Relaxed);
-                responder.respond(NewSessionResponse::new(format!("sess_{n}")))
+            {
+                let known = known.clone();
+                async move |_new: NewSessionRequest, responder, _connection| {
+                    let n = next_session.fetch_add(1, Ordering::Relaxed);
+                    let session = SessionId::new(format!("sess_{n}"));
+                    known.insert(&session);
+                    responder.respond(NewSessionResponse::new(session))
+                }
             },
             agent_client_protocol::on_receive_request!(),
         )
@@ -138,6 +144,13 @@ pub async fn serve(
             {
                 let (plans, cancelled) = (plans.clone(), cancelled.clone());
                 async move |prompt: PromptRequest, responder, connection: ConnectionTo<Client>| {
+                    // A session this agent never made (a mistyped id): no turn.
+                    if !known.contains(&prompt.session_id) {
+                        let unknown = format!("unknown session `{}`", prompt.session_id);
+                        return responder.respond_with_error(
+                            agent_client_protocol::Error::invalid_params().data(unknown),
+                        );
+                    }
                     // The turn runs beside the dispatch loop, which stays free
                     // to receive the client's `session/cancel`.
                     let turn = turn(
@@ -155,7 +168,7 @@ pub async fn serve(
         )
         .on_receive_notification(
             async move |cancel: CancelNotification, _connection| {
-                cancelled.set(&cancel.session_id);
+                cancelled.insert(&cancel.session_id);
                 Ok(())
             },
             agent_client_protocol::on_receive_notification!(),
@@ -169,13 +182,13 @@ pub async fn serve(
 /// cancelled, and the prompt answers `cancelled`.
 async fn turn(
     plans: SessionPlans,
-    cancelled: Cancelled,
+    cancelled: SessionSet,
     session: SessionId,
     responder: Responder<PromptResponse>,
     connection: ConnectionTo<Client>,
     pause: Duration,
 ) -> agent_client_protocol::Result<()> {
-    cancelled.clear(&session);
+    cancelled.remove(&session);
     let mut release = PlanRun::<Release>::new().one_at_a_time();
     // Each plan goes through the SDK's connection as it is: the sender made
     // the notification the client can read.
@@ -184,7 +197,7 @@ async fn turn(
     send(notes(false))?;
     for step in [Release::Bump, Release::Build, Release::Publish] {
         sleep(pause).await;
-        if cancelled.take(&session) {
+        if cancelled.remove(&session) {
             release.abandon();
             send(release.content())?;
             return responder.respond(PromptResponse::new(StopReason::Cancelled));
@@ -207,22 +220,23 @@ async fn turn(
     responder.respond(PromptResponse::new(StopReason::EndTurn))
 }
 
-/// The sessions whose turn the client cancelled.
+/// A set of sessions the handlers share (those the agent made; those whose
+/// turn the client cancelled).
 #[derive(Clone, Default)]
-struct Cancelled(Arc<Mutex<HashSet<SessionId>>>);
+struct SessionSet(Arc<Mutex<HashSet<SessionId>>>);
 
-impl Cancelled {
-    fn set(&self, session: &SessionId) {
+impl SessionSet {
+    fn insert(&self, session: &SessionId) {
         self.lock().insert(session.clone());
     }
 
-    fn clear(&self, session: &SessionId) {
-        self.lock().remove(session);
+    /// Whether `session` was in the set (and forgets it).
+    fn remove(&self, session: &SessionId) -> bool {
+        self.lock().remove(session)
     }
 
-    /// Whether `session` was cancelled (and forgets that it was).
-    fn take(&self, session: &SessionId) -> bool {
-        self.lock().remove(session)
+    fn contains(&self, session: &SessionId) -> bool {
+        self.lock().contains(session)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashSet<SessionId>> {

@@ -197,10 +197,16 @@ fn changes_say_what_was_added_removed_and_moved() {
     );
     assert_eq!(changes.status_changed, [(0, Status::Pending)]);
 
-    board.apply_update(
+    // The same plan again changes nothing: what the last real update
+    // changed still stands, and the repeat is counted.
+    let before = changes.clone();
+    let applied = board.apply_update(
         plan! { id: "p", items: [high completed "a", low pending "c", low pending "d"] }.into(),
     );
-    assert!(board.get(&id("p")).unwrap().changes().is_empty());
+    assert_eq!(applied, Applied::Unchanged { id: id("p") });
+    let plan = board.get(&id("p")).unwrap();
+    assert_eq!(plan.changes(), &before);
+    assert_eq!((plan.version(), plan.repeats()), (3, 1));
 }
 
 #[test]

@@ -165,8 +165,9 @@ fn the_validator_finds_a_problem_in_exactly_the_bad_vectors() {
             continue;
         }
         let mut out = Vec::new();
-        let problems =
-            check::check_files::check_file(&name, text.as_bytes(), None, &mut out).unwrap();
+        let problems = check::check_files::check_file(&name, text.as_bytes(), None, &mut out)
+            .unwrap()
+            .problems;
         let expected_bad = bad.iter().any(|prefix| name.starts_with(prefix));
         assert_eq!(
             problems > 0,
@@ -195,7 +196,8 @@ fn the_validator_finds_a_problem_in_exactly_the_bad_vectors() {
                 rules,
                 &mut report,
             )
-            .unwrap();
+            .unwrap()
+            .problems;
             assert_eq!(problems, 0, "{}", String::from_utf8_lossy(&report));
         }
     }

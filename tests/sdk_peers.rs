@@ -263,6 +263,17 @@ fn sdk_agent_raw(pause: Duration) -> (io::PipeWriter, mpsc::Receiver<Value>) {
     (to_agent, received)
 }
 
+/// [`sdk_agent_raw`], initialized as a v1 client with `plan` (the SDK
+/// serves nothing else until `initialize` is answered).
+fn initialized_sdk_agent(pause: Duration) -> (io::PipeWriter, mpsc::Receiver<Value>) {
+    let (mut to_agent, received) = sdk_agent_raw(pause);
+    let initialize = serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": 1, "clientCapabilities": {"plan": {}}}});
+    writeln!(to_agent, "{initialize}").unwrap();
+    recv_until(&received, |m| m["id"] == 0);
+    (to_agent, received)
+}
+
 /// Reads the agent's lines until one for which `last` holds (each wait
 /// bounded by [`TIMEOUT`]); every line read, that one last.
 fn recv_until(received: &mpsc::Receiver<Value>, last: impl Fn(&Value) -> bool) -> Vec<Value> {
@@ -280,15 +291,38 @@ fn recv_until(received: &mpsc::Receiver<Value>, last: impl Fn(&Value) -> bool) -
 }
 
 #[test]
-fn the_sdk_agent_answers_cancel_and_cancels_what_is_unfinished() {
-    let (mut to_agent, received) = sdk_agent_raw(Duration::from_millis(200));
+fn the_sdk_agent_refuses_a_prompt_for_a_session_it_never_made() {
+    let (mut to_agent, received) = initialized_sdk_agent(Duration::ZERO);
     let mut send = |line: Value| writeln!(to_agent, "{line}").unwrap();
     send(
-        serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
-        "params": {"protocolVersion": 1, "clientCapabilities": {"plan": {}}}}),
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "session/prompt",
+        "params": {"sessionId": "sess_typo", "prompt": [{"type": "text", "text": "release"}]}}),
     );
-    // The SDK serves nothing else until `initialize` is answered.
-    recv_until(&received, |m| m["id"] == 0);
+    let answer = recv_until(&received, |m| m["id"] == 1);
+    // Nothing ran: the only line is the error, invalid params naming the session.
+    assert_eq!(answer.len(), 1, "{answer:#?}");
+    assert_eq!(answer[0]["error"]["code"], -32602);
+    assert!(
+        answer[0]["error"]["data"]
+            .as_str()
+            .is_some_and(|d| d.contains("sess_typo")),
+        "{answer:#?}"
+    );
+    // The agent keeps serving.
+    send(
+        serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "session/new",
+        "params": {"cwd": "/tmp", "mcpServers": []}}),
+    );
+    assert_eq!(
+        recv_until(&received, |m| m["id"] == 2)[0]["result"]["sessionId"],
+        "sess_1"
+    );
+}
+
+#[test]
+fn the_sdk_agent_answers_cancel_and_cancels_what_is_unfinished() {
+    let (mut to_agent, received) = initialized_sdk_agent(Duration::from_millis(200));
+    let mut send = |line: Value| writeln!(to_agent, "{line}").unwrap();
     send(
         serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "session/new",
         "params": {"cwd": "/tmp", "mcpServers": []}}),

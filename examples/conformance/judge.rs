@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use plan_core::SessionNotification;
+use plan_core::{Applied, SessionNotification};
 use serde_json::Value;
 
 use super::{Conversation, Event, agent_process, rule};
@@ -61,6 +61,12 @@ impl<W: Write> Conversation<'_, W> {
                 None,
             ),
             Ok(read) => {
+                if super::super::check_files::is_plan(&read.value.update) {
+                    self.run.plans += 1;
+                    if let Applied::Unchanged { .. } = self.boards.apply(read.value.clone()) {
+                        self.run.repeats += 1;
+                    }
+                }
                 for skipped in read.skipped.iter().filter(|s| !s.kept()) {
                     self.find(rule::LENIENT_DROPS, line, skipped.path().to_owned(), format!(
                         "a lenient client (every published SDK) drops this without a word, and a strict one refuses the message: {}",

@@ -65,12 +65,23 @@ pub fn report_text(options: &Options, runs: &[KindRun]) -> String {
         if !run.stop_reasons.is_empty() {
             let _ = write!(text, "turns ended: {}; ", run.stop_reasons.join(", "));
         }
+        if run.plans > 0 {
+            let _ = write!(text, "{} plan message(s) judged; ", run.plans);
+        }
         match run.findings.len() {
+            0 if run.plans == 0 => text.push_str("no plan message seen: nothing judged\n"),
             0 => text.push_str("clean\n"),
             n => {
                 total += n;
                 let _ = writeln!(text, "{n} finding(s)");
             }
+        }
+        for note in run
+            .notes
+            .iter()
+            .filter(|n| !n.starts_with("no plan message"))
+        {
+            let _ = writeln!(text, "  note: {note}");
         }
         for finding in &run.findings {
             let _ = write!(text, "  {file}:{}: ", finding.line);
@@ -84,7 +95,17 @@ pub fn report_text(options: &Options, runs: &[KindRun]) -> String {
             text.push('\n');
         }
     }
-    let _ = writeln!(text, "check: {total} finding(s); exit {}", exit_code(runs));
+    let judged = runs.iter().any(|r| r.plans > 0);
+    let nothing = if judged || options.expect_plans {
+        ""
+    } else {
+        " (no kind of client saw a plan: nothing was judged; `--expect-plans` makes that a finding)"
+    };
+    let _ = writeln!(
+        text,
+        "check: {total} finding(s){nothing}; exit {}",
+        exit_code(runs)
+    );
     text
 }
 
@@ -109,12 +130,18 @@ pub fn report_json(options: &Options, runs: &[KindRun]) -> Value {
                 "answered": run.answered,
                 "stopReasons": run.stop_reasons,
                 "failure": run.failure,
+                "plans": run.plans,
+                "repeats": run.repeats,
+                "nothingJudged": run.failure.is_none() && run.plans == 0,
+                "notes": run.notes,
                 "findings": findings,
             })
         })
         .collect();
     let total: usize = runs.iter().map(|r| r.findings.len()).sum();
-    json!({ "command": options.command, "kinds": kinds, "findings": total, "exit": exit_code(runs) })
+    let nothing = runs.iter().all(|r| r.plans == 0);
+    json!({ "command": options.command, "kinds": kinds, "findings": total,
+            "nothingJudged": nothing, "exit": exit_code(runs) })
 }
 
 /// What a conforming agent does instead, for a rule whose finding carries no
@@ -130,6 +157,9 @@ pub fn fix_for(rule: &str) -> Option<&'static str> {
         }
         rule::NEGOTIATION => {
             "answer `initialize` with the client's `protocolVersion` when you speak it, else with the newest you speak"
+        }
+        rule::EXPECT_PLANS => {
+            "send the plan as the agent works (a `plan` update, or `plan_update` where the client reads it); if the agent's model needs a tool to plan (Claude Code's TodoWrite is off by default), turn it on"
         }
         rule::UNREADABLE | rule::LENIENT_DROPS => {
             "send what the schema of the client's version allows (`PlanSender` writes nothing else)"

@@ -65,6 +65,7 @@ pub struct PlanBoard {
 pub struct TrackedPlan {
     content: PlanContent,
     version: u32,
+    repeats: u32,
     changes: Changes,
     v1_plan: bool,
 }
@@ -79,6 +80,14 @@ pub enum Applied {
         id: PlanId,
         /// Whether the plan is new on the board.
         created: bool,
+    },
+    /// An update equal to the plan's current content (its id, type,
+    /// entries and `_meta` alike): the plan is as it was, and what its last
+    /// real update changed still stands ([`TrackedPlan::changes`]); the
+    /// repeat is counted ([`TrackedPlan::repeats`]). A client need not redraw.
+    Unchanged {
+        /// The plan's id (`main` for a v1 `plan`).
+        id: PlanId,
     },
     /// A plan was dismissed.
     Removed {
@@ -269,7 +278,14 @@ impl PlanBoard {
         };
         if let Some(at) = at {
             let plan = &mut self.plans[at];
-            plan.changes = Changes::between(plan.content.entries(), content.entries());
+            if plan.content == content {
+                // Agents send the same plan again (Claude's task tools do,
+                // about every other update): nothing changed, nothing to redraw.
+                plan.version += 1;
+                plan.repeats += 1;
+                return Applied::Unchanged { id };
+            }
+            plan.changes = Changes::between_versions(plan.content.entries(), content.entries());
             plan.content = content;
             plan.version += 1;
             Applied::Updated { id, created: false }
@@ -280,10 +296,11 @@ impl PlanBoard {
             } else {
                 self.index.insert(id.clone(), at);
             }
-            let changes = Changes::between(None, content.entries());
+            let changes = Changes::between_versions(None, content.entries());
             self.plans.push(TrackedPlan {
                 content,
                 version: 1,
+                repeats: 0,
                 changes,
                 v1_plan,
             });
@@ -347,12 +364,20 @@ impl TrackedPlan {
         self.content.id()
     }
 
-    /// How many updates the plan has had (1 when just created).
+    /// How many updates the plan has had (1 when just created), repeats
+    /// included.
     pub fn version(&self) -> u32 {
         self.version
     }
 
-    /// What the last update changed (for an items plan; empty otherwise).
+    /// How many of its updates were equal to the plan as it already was
+    /// ([`Applied::Unchanged`]).
+    pub fn repeats(&self) -> u32 {
+        self.repeats
+    }
+
+    /// What the last update that changed the plan changed (for an items
+    /// plan; empty otherwise), matched as [`Changes`] says.
     pub fn changes(&self) -> &Changes {
         &self.changes
     }

@@ -1,16 +1,44 @@
-//! What an update changed in a plan: entries matched by their text between
-//! two versions (the protocol gives entries no id).
+//! What an update changed in a plan: entries matched between two versions
+//! (the protocol gives entries no id) by their text, then by their place
+//! among the entries their text left unmatched.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::protocol::entry::{PlanEntry, Status};
 
 /// What an update changed in an items plan, compared with the version before.
 ///
-/// Entries are matched by their content text (the protocol gives entries no
-/// id): an entry whose text is new was added, one whose text is gone was
-/// removed, and one whose text stayed but whose status moved changed status.
+/// The protocol gives entries no id, so an entry of the new version is
+/// matched with one of the old version in two steps:
+/// 1. **by its text**: the first unmatched old entry with the same content
+///    (a v1 entry marked ` (cancelled)` matches the entry it was);
+/// 2. **by its place**, for what step 1 left: the entries text matched split
+///    each list into gaps (before the first matched entry, between two, after
+///    the last); each unmatched new entry, in order, is paired with the first
+///    unmatched old entry of the same gap that has its priority, where one of
+///    the two is in progress. Such a pair is one entry whose text changed
+///    ([`relabelled`](Self::relabelled)), as when an agent shows an entry in
+///    progress under another label (Claude's `activeForm`: "Fix the parser"
+///    pending, "Fixing the parser" in progress, "Fix the parser" completed).
+///
+/// What is left is new ([`added`](Self::added)) or gone
+/// ([`removed`](Self::removed)): a task dropped and another added in the
+/// same place, neither in progress, are a removal and an addition.
+///
+/// ```
+/// use plan_core::{Changes, PlanEntry, Priority, Status};
+///
+/// let entry = |text: &'static str, status| PlanEntry::new(text, Priority::Medium, status);
+/// let before = [entry("Read the test", Status::Completed), entry("Fix the parser", Status::Pending), entry("Run the suite", Status::Pending)];
+/// let after = [entry("Read the test", Status::Completed), entry("Fixing the parser", Status::InProgress), entry("Run the suite", Status::Pending)];
+/// let changes = Changes::between(&before, &after);
+/// assert_eq!(changes.relabelled, [(1, "Fix the parser".into())]);
+/// assert_eq!(changes.status_changed, [(1, Status::Pending)]);
+/// assert!(changes.added.is_empty() && changes.removed.is_empty());
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Changes {
     /// Indexes, in the new entry list, of entries that are new.
     pub added: Vec<usize>,
@@ -19,12 +47,24 @@ pub struct Changes {
     /// Indexes, in the new entry list, of entries whose status moved, with
     /// the status they had before.
     pub status_changed: Vec<(usize, Status)>,
+    /// Indexes, in the new entry list, of entries matched by their place
+    /// whose text changed, with the text they had before.
+    pub relabelled: Vec<(usize, Cow<'static, str>)>,
 }
 
 impl Changes {
     /// Whether the update changed nothing the changes track.
     pub fn is_empty(&self) -> bool {
-        self.added.is_empty() && self.removed.is_empty() && self.status_changed.is_empty()
+        self.added.is_empty()
+            && self.removed.is_empty()
+            && self.status_changed.is_empty()
+            && self.relabelled.is_empty()
+    }
+
+    /// What changed from `before` to `after`, matched as the type's
+    /// documentation says.
+    pub fn between(before: &[PlanEntry], after: &[PlanEntry]) -> Self {
+        Self::between_versions(Some(before), Some(after))
     }
 }
 
@@ -40,12 +80,14 @@ fn match_key(entry: &PlanEntry) -> &str {
 }
 
 impl Changes {
-    /// What changed from `before` to `after`: each new entry is matched with
-    /// the first unmatched old entry of the same content text (a v1 entry
-    /// marked ` (cancelled)` matches the entry it was). Linear in the
-    /// entries: small lists are scanned (cheaper than hashing), long ones
-    /// matched through a map from content to the old entries that have it.
-    pub(crate) fn between(before: Option<&[PlanEntry]>, after: Option<&[PlanEntry]>) -> Self {
+    /// What changed from `before` to `after` (either may be no entry list:
+    /// a new plan, or one of another type). Linear in the entries: small
+    /// lists are matched by text by scanning (cheaper than hashing), long
+    /// ones through a map from content to the old entries that have it.
+    pub(crate) fn between_versions(
+        before: Option<&[PlanEntry]>,
+        after: Option<&[PlanEntry]>,
+    ) -> Self {
         let (before, after) = (before.unwrap_or_default(), after.unwrap_or_default());
         if before.len().saturating_mul(after.len()) <= SCAN_LIMIT {
             Self::scanned(before, after)
@@ -75,7 +117,7 @@ impl Changes {
         })
     }
 
-    /// The changes, given how to find the old entry a new one matches.
+    /// The changes, given how to find the old entry a new one matches by text.
     fn matched(
         before: &[PlanEntry],
         after: &[PlanEntry],
@@ -96,6 +138,10 @@ impl Changes {
                 None => changes.added.push(index),
             }
         }
+        let unmatched = matched.iter().filter(|m| !**m).count();
+        if unmatched > 0 && !changes.added.is_empty() {
+            changes.pair_by_place(before, after, &mut matched);
+        }
         changes.removed = before
             .iter()
             .zip(&matched)
@@ -104,6 +150,77 @@ impl Changes {
             .collect();
         changes
     }
+
+    /// Step 2: pairs the old entries text left unmatched with the new ones
+    /// (`self.added`) of the same gap: each new entry, in order, with the
+    /// first unpaired old entry of its gap that [`may_be_relabelled`]; a pair
+    /// is a relabel (and a status change if the status moved too).
+    fn pair_by_place(&mut self, before: &[PlanEntry], after: &[PlanEntry], matched: &mut [bool]) {
+        // The gap of an unmatched entry: how many matched entries precede it.
+        let old: Vec<(usize, usize)> = matched
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| !**m)
+            .enumerate()
+            .map(|(rank, (i, _))| (i - rank, i))
+            .collect();
+        let new: Vec<(usize, usize)> = self
+            .added
+            .iter()
+            .enumerate()
+            .map(|(rank, &j)| (j - rank, j))
+            .collect();
+        let mut paired = Vec::new();
+        let (mut o, mut n) = (0, 0);
+        while o < old.len() && n < new.len() {
+            // The next gap that has unmatched entries on both sides.
+            let gap = old[o].0.max(new[n].0);
+            if old[o].0 < gap {
+                o += 1;
+                continue;
+            }
+            if new[n].0 < gap {
+                n += 1;
+                continue;
+            }
+            let olds = old[o..].iter().take_while(|(g, _)| *g == gap).count();
+            let news = new[n..].iter().take_while(|(g, _)| *g == gap).count();
+            // A whole list rewritten is additions and removals, not relabels.
+            if olds.saturating_mul(news) <= SCAN_LIMIT {
+                let mut taken = vec![false; olds];
+                for &(_, j) in &new[n..n + news] {
+                    let candidate = old[o..o + olds].iter().enumerate().find(|(k, (_, i))| {
+                        !taken[*k] && may_be_relabelled(&before[*i], &after[j])
+                    });
+                    if let Some((k, &(_, i))) = candidate {
+                        taken[k] = true;
+                        matched[i] = true;
+                        paired.push(j);
+                        self.relabelled.push((j, before[i].content.clone()));
+                        if before[i].status != after[j].status {
+                            self.status_changed.push((j, before[i].status.clone()));
+                        }
+                    }
+                }
+            }
+            o += olds;
+            n += news;
+        }
+        if !paired.is_empty() {
+            self.added.retain(|j| !paired.contains(j));
+            self.status_changed.sort_unstable_by_key(|(j, _)| *j);
+        }
+    }
+}
+
+/// Whether two entries of the same gap, texts aside, may be one entry whose
+/// label changed: the same priority, and one of them in progress (agents
+/// show an entry under another label while it is in progress: Claude's
+/// `activeForm`). Anything else is a removal and an addition, so two
+/// different tasks in one place are never drawn as one.
+fn may_be_relabelled(old: &PlanEntry, new: &PlanEntry) -> bool {
+    old.priority == new.priority
+        && (old.status == Status::InProgress || new.status == Status::InProgress)
 }
 
 /// Up to this many old × new entry pairs, matching entries by scanning beats

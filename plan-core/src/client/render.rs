@@ -143,7 +143,8 @@ pub fn render_board_plan(plan: &TrackedPlan, style: TerminalStyle) -> String {
 /// Markdown plans are drawn as their text under the file's `path`, if it has
 /// one (an OSC 8 hyperlink with [`TerminalStyle::hyperlinks`]); pre-stable
 /// file plans as their URI. With
-/// `changes`, new entries and moved statuses are marked, removed ones listed.
+/// `changes`, new entries, moved statuses and changed labels are marked,
+/// removed ones listed.
 pub fn render_plan(plan: &PlanContent, changes: Option<&Changes>, style: TerminalStyle) -> String {
     let mut out = String::new();
     style.paint(&mut out, BOLD, &format!("▣ {}", plan.id()));
@@ -267,10 +268,16 @@ fn render_entry(
         out.push_str("  (cancelled)");
     }
     if let Some((changes, index)) = change {
-        if changes.added.contains(&index) {
-            style.paint(out, GREEN, "  (new)");
-        } else if let Some((_, before)) = changes.status_changed.iter().find(|(i, _)| *i == index) {
-            style.paint(out, DIM, &format!("  (was {before})"));
+        let label = changes.relabelled.iter().find(|(i, _)| *i == index);
+        let status = changes.status_changed.iter().find(|(i, _)| *i == index);
+        match (label, status) {
+            _ if changes.added.contains(&index) => style.paint(out, GREEN, "  (new)"),
+            (Some((_, text)), Some((_, before))) => {
+                style.paint(out, DIM, &format!("  (was \"{text}\", {before})"));
+            }
+            (Some((_, text)), None) => style.paint(out, DIM, &format!("  (was \"{text}\")")),
+            (None, Some((_, before))) => style.paint(out, DIM, &format!("  (was {before})")),
+            (None, None) => {}
         }
     }
     out.push('\n');

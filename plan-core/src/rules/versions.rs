@@ -11,7 +11,9 @@
 //!
 //! Every reader of the rules takes them from here: the sender, `check`, the
 //! board's report, the fixtures generator, the proptest strategies and the
-//! macros. `tests/version_table.rs` walks every cell.
+//! macros. `tests/sender.rs` (`every_cell_of_the_version_table`) walks every
+//! cell. How a turn ends and is cancelled, by version, is beside it in the
+//! checker (`examples/conformance/turns.rs`), the one reader of those rules.
 
 // Each crate reads the part of the table it needs (plan-macros: the plan
 // types and rule wordings); the tests in `rules/mod.rs` read all of it.

@@ -1,0 +1,236 @@
+//! How a prompt turn ends and how it is cancelled, by protocol version: the
+//! rules `check -- AGENT` judges a turn by (a module of `conformance.rs`),
+//! each with where the published text says it, and the client's side of a
+//! turn that applies them. The plan rules are the
+//! version table's (`plan_core`'s `rules/versions.rs`); these are the ones
+//! only a checker of whole conversations needs.
+//!
+//! The sources are the JSON Schemas the TypeScript SDK 2.4.0 publishes
+//! (`@agentclientprotocol/sdk`, `schema/v1/schema.json` and
+//! `schema/v2/schema.json`; v2 is the draft as that release carries it),
+//! kept in `tests/data/sdk-ts-2.4.0/`. A test finds every quote below in
+//! them, so a rule cannot drift from its source unnoticed.
+
+use std::io::Write;
+use std::time::Instant;
+
+use plan_core::ClientKind;
+use serde_json::json;
+
+use super::{Conversation, Event, Next, rule};
+
+/// How strongly the source says it: a broken MUST is a finding; a SHOULD
+/// not followed is a note (the protocol allows it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    /// The protocol requires it.
+    Must,
+    /// The protocol recommends it.
+    Should,
+}
+
+/// One rule of a turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TurnRule {
+    /// The protocol version it holds in.
+    pub protocol: u16,
+    /// What it says, in the checker's words.
+    pub says: &'static str,
+    /// How strongly.
+    pub level: Level,
+    /// Where it is said: the schema file and the definition.
+    pub source: &'static str,
+    /// The source's own words (white space aside).
+    pub quote: &'static str,
+}
+
+/// v1: the prompt's response ends the turn, with its stop reason.
+pub const V1_END: TurnRule = TurnRule {
+    protocol: 1,
+    says: "the turn ends with the `session/prompt` response, which carries a `stopReason`",
+    level: Level::Must,
+    source: "v1 schema.json, `PromptResponse` (`stopReason` required)",
+    quote: "Indicates why the agent stopped processing the turn.",
+};
+
+/// v1: a cancelled turn is answered `cancelled`, not with an error.
+pub const V1_CANCEL: TurnRule = TurnRule {
+    protocol: 1,
+    says: "after `session/cancel` the prompt is answered with `stopReason: \"cancelled\"`, not an error",
+    level: Level::Must,
+    source: "v1 schema.json, `StopReason` `cancelled`",
+    quote: "This stop reason MUST be returned when the client sends a `session/cancel` notification, even if the cancellation causes exceptions in underlying operations.",
+};
+
+/// v2: the prompt's response only says the prompt was inserted.
+pub const V2_ACCEPT: TurnRule = TurnRule {
+    protocol: 2,
+    says: "the `session/prompt` response acknowledges the inserted message (`messageId`); it does not end the turn",
+    level: Level::Must,
+    source: "v2 schema.json, `PromptResponse`",
+    quote: "Response acknowledging that a user prompt was inserted into the ACP conversation.",
+};
+
+/// v2: foreground work ends with an idle state update.
+pub const V2_END: TurnRule = TurnRule {
+    protocol: 2,
+    says: "the turn ends with a `state_update` to `idle`",
+    level: Level::Must,
+    source: "v2 schema.json, `StateUpdate`",
+    quote: "The agent MUST report `idle` when no foreground activity remains.",
+};
+
+/// v2: the idle update that ends a turn says why.
+pub const V2_STOP_REASON: TurnRule = TurnRule {
+    protocol: 2,
+    says: "the `idle` update that ends a turn carries a `stopReason`",
+    level: Level::Should,
+    source: "v2 schema.json, `IdleStateUpdate`",
+    quote: "Agents SHOULD include a `stopReason` when the idle transition ends foreground work.",
+};
+
+/// v2: a cancel that ends foreground work ends it `cancelled`.
+pub const V2_CANCEL: TurnRule = TurnRule {
+    protocol: 2,
+    says: "after `session/cancel` the work ends with an `idle` update whose `stopReason` is `cancelled`",
+    level: Level::Must,
+    source: "v2 schema.json, `ClientNotification` `session/cancel`",
+    quote: "the Agent MUST send an idle `state_update` session update with the `cancelled` stop reason if cancellation ended active foreground work.",
+};
+
+/// v2: a prompt held, not yet inserted, is cancelled with its request.
+pub const V2_HELD_PROMPT: TurnRule = TurnRule {
+    protocol: 2,
+    says: "`session/cancel` also cancels prompts not yet inserted: such a prompt is answered with error -32800 (Request Cancelled), which is no refusal",
+    level: Level::Must,
+    source: "v2 schema.json, `CancelSessionNotification` and `ErrorCode` -32800 (the SDK's `ActiveSession.prompt` docs: \"`session/cancel` or `session/close` answer held prompts with `-32800`\")",
+    quote: "Notification to cancel a session's foreground work and its prompts not yet inserted.",
+};
+
+/// The error code of a request cancelled before it was carried out.
+pub const REQUEST_CANCELLED: i64 = -32800;
+
+/// Every rule, in the order the documentation lists them.
+pub const ALL: [TurnRule; 7] = [
+    V1_END,
+    V1_CANCEL,
+    V2_ACCEPT,
+    V2_END,
+    V2_STOP_REASON,
+    V2_CANCEL,
+    V2_HELD_PROMPT,
+];
+
+impl<W: Write> Conversation<'_, W> {
+    /// One turn; whether it ended (so another may follow).
+    pub(super) fn turn(&mut self, id: u64, session: &str, cancel: bool) -> Result<bool, String> {
+        let prompt = json!([{ "type": "text", "text": self.options.prompt }]);
+        self.request(
+            id,
+            "session/prompt",
+            &json!({ "sessionId": session, "prompt": prompt }),
+        )?;
+        self.prompt = Some(id);
+        let v1 = self.run.judged_as != ClientKind::V2;
+        let deadline = Instant::now() + self.options.timeout;
+        let mut cancel_sent = false;
+        let mut idle = None;
+        loop {
+            let next = self.next(deadline);
+            // Cancelled once the agent is under way: after its first update.
+            if cancel && !cancel_sent && matches!(next, Next::Line(Event::Update)) {
+                self.send(&json!({ "jsonrpc": "2.0", "method": "session/cancel", "params": { "sessionId": session } }))?;
+                cancel_sent = true;
+            }
+            match next {
+                Next::Line(Event::Response(answered, result)) if answered == id => match result {
+                    // v2: `session/cancel` also cancels a prompt not yet
+                    // inserted, answered -32800; the `idle` ends the turn.
+                    Err(error)
+                        if !v1
+                            && cancel_sent
+                            && error["code"].as_i64() == Some(REQUEST_CANCELLED) =>
+                    {
+                        if idle.is_some() {
+                            return Ok(true);
+                        }
+                    }
+                    Err(error) => {
+                        self.turn_problem(format!("the agent refused the prompt: {error}"));
+                        return Ok(false);
+                    }
+                    Ok(result) if v1 => {
+                        self.ended(
+                            result["stopReason"].as_str(),
+                            cancel_sent,
+                            "the prompt's response",
+                        );
+                        return Ok(true);
+                    }
+                    // v2: the prompt is accepted; the turn ends with `idle`.
+                    Ok(_) if idle.is_some() => return Ok(true),
+                    Ok(_) => {}
+                },
+                Next::Line(Event::Idle(stop)) if !v1 && idle.is_none() => {
+                    self.ended(
+                        Some(&stop).filter(|s| !s.is_empty()).map(String::as_str),
+                        cancel_sent,
+                        "the `idle` state update",
+                    );
+                    idle = Some(stop);
+                    if !self.pending.contains_key(&id) {
+                        return Ok(true);
+                    }
+                }
+                Next::Line(_) => {}
+                Next::Timeout if idle.is_some() => return Ok(true), // the prompt stays unanswered
+                Next::Timeout => {
+                    // The prompt's missing answer is this finding, not a second one.
+                    self.pending.remove(&id);
+                    let how = if v1 {
+                        "the prompt's response with a `stopReason`"
+                    } else {
+                        "a `state_update` to `idle`"
+                    };
+                    self.turn_problem(format!(
+                        "the turn did not end within {} s; under v{} it ends with {how}",
+                        self.options.timeout.as_secs_f32(),
+                        self.run.judged_as.protocol().number()
+                    ));
+                    return Ok(false);
+                }
+                Next::Closed => {
+                    return Err("the agent exited (closed its output) during the turn".to_owned());
+                }
+            }
+        }
+    }
+
+    /// The turn ended with `stop` (from `source`): a stop reason is there
+    /// (v1: required; v2: recommended), and a cancelled turn says `cancelled`.
+    fn ended(&mut self, stop: Option<&str>, cancelled: bool, source: &str) {
+        match stop {
+            None if self.run.judged_as == ClientKind::V2 => {
+                let rule = V2_STOP_REASON;
+                self.run.notes.push(format!(
+                    "{source} has no `stopReason`: allowed, but {} ({})",
+                    rule.says, rule.source
+                ));
+            }
+            None => self.turn_problem(format!("{source} has no `stopReason`")),
+            Some(stop) => {
+                if cancelled && stop != "cancelled" {
+                    self.turn_problem(format!(
+                        "a turn the client cancelled ends with `stopReason: \"cancelled\"`; {source} says `{stop}`"
+                    ));
+                }
+                self.run.stop_reasons.push(stop.to_owned());
+            }
+        }
+    }
+
+    fn turn_problem(&mut self, message: String) {
+        let line = self.run.transcript.len();
+        self.find(rule::TURN_END, line, String::new(), message, None);
+    }
+}
