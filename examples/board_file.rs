@@ -195,6 +195,52 @@ mod tests {
     }
 
     #[test]
+    fn a_repeated_plan_is_not_redrawn_and_the_end_says_what_came() {
+        // claude-agent-acp with its task tools: 13 `plan` updates, 6 of them
+        // the plan as it already was.
+        let recorded =
+            include_str!("../tests/data/real-agents/transcripts/claude-tasks-v1caps.ndjson");
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let options = Options::default();
+        run(
+            &options,
+            recorded.as_bytes(),
+            &mut out,
+            &mut err,
+            TerminalStyle::PLAIN,
+            true,
+        )
+        .unwrap();
+        let drawn = String::from_utf8(out).unwrap();
+        assert_eq!(
+            drawn.matches("\x1b[H\x1b[2J").count(),
+            13 - 6,
+            "one frame per change"
+        );
+        let err = String::from_utf8(err).unwrap();
+        assert!(
+            err.ends_with(
+                "board: 13 plan message(s), 6 of them the plan as it already was (not redrawn)\n"
+            ),
+            "{err}"
+        );
+        // The same conversation with no plan in it: said, not silent.
+        let silent: String = recorded
+            .lines()
+            .filter(|l| !l.contains(r#""sessionUpdate":"plan""#))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let (invalid, err) = read_plain(silent.as_bytes());
+        assert_eq!(invalid, 0);
+        assert!(
+            err.ends_with(
+                "board: no plan came (no `plan`, `plan_update` or `plan_removed` message)\n"
+            ),
+            "{err}"
+        );
+    }
+
+    #[test]
     fn a_run_of_unreadable_lines_stops_the_reading() {
         // A binary read as NDJSON: many lines, none a message.
         let input = b"\x7fELF\x02\x01\n".repeat(1000);

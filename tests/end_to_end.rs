@@ -101,8 +101,17 @@ fn a_v1_client_with_plan_support_ends_with_the_agents_plans() {
         "Fix the circular dependency in the auth module"
     );
     assert_eq!(entries[4]["content"], "Update the changelog (cancelled)");
+    // The end of the turn says how many plan messages came.
+    let plans = talk
+        .agent_lines
+        .iter()
+        .filter(|l| l.contains(r#""sessionUpdate":"plan"#))
+        .count();
+    assert!(plans > 0);
     assert!(
-        talk.err.contains("the turn ended (end_turn)"),
+        talk.err.contains(&format!(
+            "the turn ended (end_turn); {plans} plan message(s);"
+        )),
         "{}",
         talk.err
     );
