@@ -225,11 +225,10 @@ mod tests {
             "{err}"
         );
         // The same conversation with no plan in it: said, not silent.
-        let silent: String = recorded
+        let silent = recorded
             .lines()
             .filter(|l| !l.contains(r#""sessionUpdate":"plan""#))
-            .map(|l| format!("{l}\n"))
-            .collect();
+            .fold(String::new(), |text, l| text + l + "\n");
         let (invalid, err) = read_plain(silent.as_bytes());
         assert_eq!(invalid, 0);
         assert!(
