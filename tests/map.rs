@@ -159,6 +159,41 @@ fn the_layer_check_sees_a_path_in_code_and_not_in_prose() {
     assert_eq!(crate_paths("impl From<crate::Error> for X {}"), ["Error"]);
 }
 
+/// What the map says `protocol/` does not do: read or write JSON text (the
+/// codec's job), with `meta.rs` the one file that does, for `_meta`'s own.
+#[test]
+fn only_meta_handles_json_text_in_the_protocol_layer() {
+    let mut all = BTreeSet::new();
+    files(&root().join("plan-core/src/protocol"), &mut all);
+    let calls = [
+        "serde_json::from_",
+        "serde_json::to_",
+        "RawValue",
+        "crate::codec",
+    ];
+    let mut found = Vec::new();
+    for file in all.iter().filter(|f| !f.ends_with("/meta.rs")) {
+        let text = std::fs::read_to_string(root().join(file)).unwrap();
+        // Code only: doc comments and comments may name the codec, and the
+        // tests at the bottom of a file may read JSON to check a type.
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        for (number, line) in code.lines().enumerate() {
+            let line = line.trim_start();
+            if line.starts_with("//") {
+                continue;
+            }
+            if let Some(call) = calls.iter().find(|c| line.contains(**c)) {
+                found.push(format!("{file}:{}: {call}", number + 1));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "protocol/ reads and writes no JSON text but `meta.rs`'s (docs/design.md, `The map`):\n{}",
+        found.join("\n")
+    );
+}
+
 /// The longest a source file may be without saying, at its top, why it is
 /// longer.
 const LONG_FILE: usize = 500;

@@ -89,8 +89,8 @@ pub(crate) fn to_json<T: Wire>(value: &T, spelling: Spelling) -> String {
 
 /// Gives a [`Wire`] type its public reading and writing methods and its serde impls.
 ///
-/// Why a macro (and the only one that writes public methods): twelve methods
-/// and two serde impls on each of six wire types, which must be inherent
+/// Why a macro (and the only one that writes public methods): eight methods
+/// and two serde impls on each of five wire types, which must be inherent
 /// (users call `SessionUpdate::from_json(..)` with no trait to import) and
 /// documented per type. A generic impl cannot add inherent methods to
 /// several types, and serde's traits cannot be implemented for every

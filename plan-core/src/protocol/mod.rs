@@ -4,7 +4,10 @@
 //! custom plan's fields, capabilities this crate does not know) and the
 //! serde impls of the checked strings, which delegate to their checks.
 //! Reading and writing messages is the codec's job (`crate::codec`), one
-//! layer up; nothing here calls it.
+//! layer up; nothing here calls it. The one file that handles JSON text is
+//! `meta.rs`: `_meta` is kept as the text it came in, so `Meta` parses,
+//! compacts and writes its own (`tests/map.rs` holds the rest of the folder
+//! to that).
 
 pub(crate) mod capabilities;
 pub(crate) mod checklist;
