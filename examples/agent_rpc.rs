@@ -5,6 +5,9 @@
 
 use std::io::{self, Write};
 
+use plan_core::ErrorKind;
+use plan_core::wire::Message;
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 use super::{Agent, code};
@@ -34,18 +37,26 @@ impl<W: Write, L: Write> Agent<W, L> {
         if line.iter().all(u8::is_ascii_whitespace) {
             return Ok(None);
         }
-        let value: Value = match serde_json::from_slice(line) {
-            Ok(value) => value,
-            Err(e) => {
-                self.error(&Value::Null, code::PARSE_ERROR, &format!("not JSON: {e}"))?;
-                return Ok(None);
-            }
+        let Ok(text) = std::str::from_utf8(line) else {
+            self.error(&Value::Null, code::PARSE_ERROR, "not JSON: not UTF-8 text")?;
+            return Ok(None);
         };
-        let message = match value {
-            // A batch: one Invalid Request for an empty one (JSON-RPC 2.0).
-            Value::Array(items) if items.is_empty() => Err(invalid(&Value::Null, "an empty batch")),
-            Value::Array(items) => Ok(Incoming::Batch(items.into_iter().map(classify).collect())),
-            value => classify(value),
+        let message = match Message::batch(text) {
+            Some(Err(e)) => Err(error_response(
+                &Value::Null,
+                code::PARSE_ERROR,
+                &e.to_string(),
+            )),
+            // One Invalid Request for an empty batch (JSON-RPC 2.0).
+            Some(Ok(items)) if items.is_empty() => Err(error_response(
+                &Value::Null,
+                code::INVALID_REQUEST,
+                "an empty batch",
+            )),
+            Some(Ok(items)) => Ok(Incoming::Batch(
+                items.iter().map(|item| classify(item.get())).collect(),
+            )),
+            None => classify(text),
         };
         match message {
             Ok(message) => Ok(Some(message)),
@@ -57,35 +68,34 @@ impl<W: Write, L: Write> Agent<W, L> {
     }
 }
 
-/// One JSON-RPC message, alone or in a batch; what is not one is the
-/// Invalid Request response it gets.
-fn classify(value: Value) -> Result<Incoming, Value> {
-    let Value::Object(mut object) = value else {
-        return Err(invalid(&Value::Null, "a JSON-RPC message is an object"));
-    };
-    let id = object.remove("id");
-    if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-        return Err(invalid(
-            &id.unwrap_or(Value::Null),
-            "expected `\"jsonrpc\": \"2.0\"`",
-        ));
+/// One JSON-RPC message, alone or in a batch, read by plan-core's reader of
+/// messages; what is not one is the error response it gets (Parse error for
+/// text that is not JSON, else Invalid Request, with its id if it has one).
+fn classify(text: &str) -> Result<Incoming, Value> {
+    let value = |raw: &RawValue| serde_json::from_str::<Value>(raw.get()).unwrap_or(Value::Null);
+    let check = Message::check(text);
+    if let Some(problem) = check.problems.first() {
+        let code = match problem.kind() {
+            ErrorKind::Syntax { .. } => code::PARSE_ERROR,
+            _ => code::INVALID_REQUEST,
+        };
+        let id = check.id.map_or(Value::Null, value);
+        return Err(error_response(&id, code, &problem.to_string()));
     }
-    let params = object.remove("params").unwrap_or(Value::Null);
-    match (object.remove("method"), id) {
-        (Some(Value::String(method)), Some(id)) => Ok(Incoming::Request { id, method, params }),
-        (Some(Value::String(method)), None) => Ok(Incoming::Notification { method, params }),
-        (None, Some(_)) if object.contains_key("result") || object.contains_key("error") => {
-            Ok(Incoming::Response)
-        }
-        (_, id) => Err(invalid(
-            &id.unwrap_or(Value::Null),
-            "`method` must be a string",
-        )),
-    }
-}
-
-fn invalid(id: &Value, message: &str) -> Value {
-    error_response(id, code::INVALID_REQUEST, message)
+    Ok(match check.message {
+        Some(Message::Request {
+            id, method, params, ..
+        }) => Incoming::Request {
+            id: value(id),
+            method: method.into_owned(),
+            params: params.map_or(Value::Null, value),
+        },
+        Some(Message::Notification { method, params, .. }) => Incoming::Notification {
+            method: method.into_owned(),
+            params: params.map_or(Value::Null, value),
+        },
+        _ => Incoming::Response,
+    })
 }
 
 pub(super) fn error_response(id: &Value, code: i64, message: &str) -> Value {

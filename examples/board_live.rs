@@ -11,7 +11,9 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
+use plan_core::wire::Message;
 use plan_core::{ProtocolVersion, SessionBoards, TerminalStyle};
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 use super::agent_process::{self, AgentProcess};
@@ -96,34 +98,30 @@ enum FromAgent {
     Response(Value, Result<Value, Value>),
 }
 
-/// Reads one line from the agent.
+/// Reads one line from the agent, with plan-core's reader of messages.
 fn from_agent(line: &[u8]) -> Result<FromAgent, String> {
     let text = String::from_utf8_lossy(line);
-    let value: Value = serde_json::from_slice(line)
-        .map_err(|e| format!("the agent broke the protocol: not JSON ({e}): {text}"))?;
-    if value["jsonrpc"] != "2.0" {
-        return Err(format!(
-            "the agent broke the protocol: not JSON-RPC 2.0: {text}"
-        ));
-    }
-    let (id, method) = (value.get("id").cloned(), value["method"].as_str());
-    Ok(match (id, method) {
-        (None, Some(method)) => FromAgent::Notification(method.to_owned(), value["params"].clone()),
-        (Some(id), Some(method)) => {
-            FromAgent::Request(id, method.to_owned(), value["params"].clone())
+    let message =
+        Message::parse(&text).map_err(|e| format!("the agent broke the protocol: {e}: {text}"))?;
+    let value = |raw: &RawValue| serde_json::from_str::<Value>(raw.get()).unwrap_or(Value::Null);
+    Ok(match message {
+        Message::Notification { method, params, .. } => {
+            FromAgent::Notification(method.into_owned(), params.map_or(Value::Null, value))
         }
-        (Some(id), None) => match (value.get("result"), value.get("error")) {
-            (Some(result), None) => FromAgent::Response(id, Ok(result.clone())),
-            (None, Some(error)) => FromAgent::Response(id, Err(error.clone())),
-            _ => {
-                return Err(format!(
-                    "the agent broke the protocol: a response needs `result` or `error`: {text}"
-                ));
-            }
-        },
-        (None, None) => {
+        Message::Request {
+            id, method, params, ..
+        } => FromAgent::Request(
+            value(id),
+            method.into_owned(),
+            params.map_or(Value::Null, value),
+        ),
+        Message::Response { id, outcome, .. } => {
+            FromAgent::Response(value(id), outcome.map(value).map_err(value))
+        }
+        // `Message` may grow; what this client does not know it cannot serve.
+        other => {
             return Err(format!(
-                "the agent broke the protocol: neither a request, a notification nor a response: {text}"
+                "the agent sent a message this client does not know: {other:?}"
             ));
         }
     })

@@ -5,6 +5,7 @@
 
 use std::io::{self, Write};
 
+use plan_core::wire::Message;
 use plan_core::{
     ClientCapabilities, ClientKind, PlanContent, ProtocolVersion, SessionNotification,
     SessionUpdate, Violation,
@@ -140,8 +141,8 @@ fn recorded_client(messages: &[(usize, &str)]) -> Option<ClientKind> {
 /// their envelope checked, as `board` and `include_plan_stream!` read them.
 fn check_message(text: &str, judge: Judge) -> (Vec<String>, bool) {
     let value = serde_json::from_str::<Value>(text).ok();
-    if let Some(problems) = value.as_ref().and_then(other_json_rpc) {
-        return (problems, false);
+    if let Some(problems) = value.as_ref().and_then(|v| other_json_rpc(text, v)) {
+        return (problems.iter().map(ToString::to_string).collect(), false);
     }
     let kind = value.as_ref().and_then(|value| {
         let object = value.as_object()?;
@@ -196,56 +197,20 @@ pub(crate) fn is_plan(update: &SessionUpdate) -> bool {
 }
 
 /// For a JSON-RPC message that is not a `session/update` notification, the
-/// problems of its envelope (JSON-RPC 2.0: a request or notification has a
-/// string `method`; a response an `id` and exactly one of `result` and
-/// `error`, an error a whole-number `code` and a string `message`); `None`
-/// for anything else, which is checked as a plan message.
-pub(crate) fn other_json_rpc(message: &Value) -> Option<Vec<String>> {
-    let object = message.as_object()?;
-    let version = object.get("jsonrpc")?;
-    let method = object.get("method");
-    if method.and_then(Value::as_str) == Some("session/update") && !object.contains_key("id") {
+/// problems of its envelope, as the one reader of messages
+/// (`plan_core::wire::Message`) says them; `None` for anything else (a
+/// notification of `session/update`, or a message with no `jsonrpc`: a bare
+/// update or plan), which is checked as a plan message. `value` is `text`
+/// read.
+pub(crate) fn other_json_rpc(text: &str, value: &Value) -> Option<Vec<plan_core::Error>> {
+    let object = value.as_object()?;
+    object.get("jsonrpc")?;
+    if object.get("method").and_then(Value::as_str) == Some("session/update")
+        && !object.contains_key("id")
+    {
         return None;
     }
-    let mut problems = Vec::new();
-    if version != "2.0" {
-        problems.push(format!(
-            "at `jsonrpc`: expected JSON-RPC version \"2.0\", found {version}"
-        ));
-    }
-    match (method, object.get("result"), object.get("error")) {
-        (Some(Value::String(name)), ..) if name == "session/update" => problems.push(
-            "at `id`: a `session/update` is a notification and carries no `id`; this is a request"
-                .to_owned(),
-        ),
-        (Some(Value::String(_)), ..) => {}
-        (Some(other), ..) => {
-            problems.push(format!("at `method`: expected a string, found {other}"));
-        }
-        (None, Some(_), Some(_)) => {
-            problems.push("a response carries `result` or `error`, not both".to_owned());
-        }
-        (None, None, None) => problems.push(
-            "neither a request (`method`), a notification nor a response (`result`/`error`)"
-                .to_owned(),
-        ),
-        (None, result, error) => {
-            if !object.contains_key("id") {
-                problems.push("at `id`: a response carries the `id` of its request".to_owned());
-            }
-            if result.is_none()
-                && let Some(error) = error
-            {
-                if !error.get("code").is_some_and(Value::is_i64) {
-                    problems.push("at `error.code`: expected a whole number".to_owned());
-                }
-                if !error.get("message").is_some_and(Value::is_string) {
-                    problems.push("at `error.message`: expected a string".to_owned());
-                }
-            }
-        }
-    }
-    Some(problems)
+    Some(Message::check(text).problems)
 }
 
 /// Plan ids written `id` (the RFD spelling), which no published SDK reads.

@@ -4,6 +4,7 @@
 
 use std::io::Write;
 
+use plan_core::wire::Message;
 use plan_core::{Applied, SessionNotification};
 use serde_json::Value;
 
@@ -28,12 +29,12 @@ impl<W: Write> Conversation<'_, W> {
                 return Event::Other;
             }
         };
-        if let Some(problems) = super::super::check_files::other_json_rpc(&value) {
+        if let Some(problems) = super::super::check_files::other_json_rpc(&text, &value) {
             for problem in problems {
-                let (path, message) = split_path(&problem);
+                let (path, message) = (problem.path().to_owned(), problem.kind().to_string());
                 self.find(rule::JSON_RPC, line, path, message, None);
             }
-            return self.envelope(&value);
+            return self.envelope(&text);
         }
         // A `session/update` notification: the plan rules, for this client.
         for v in super::super::check_files::rfd_spelling(&value) {
@@ -94,38 +95,30 @@ impl<W: Write> Conversation<'_, W> {
 
     /// A message other than a `session/update`: responses are matched with
     /// the client's requests, requests of the agent are answered.
-    fn envelope(&mut self, value: &Value) -> Event {
+    fn envelope(&mut self, text: &str) -> Event {
         let line = self.run.transcript.len();
-        match (value.get("id"), value["method"].as_str()) {
-            (Some(id), Some(method)) => {
-                let answer = agent_process::answer_request(id, method, &value["params"]);
+        let raw = |raw: &serde_json::value::RawValue| {
+            serde_json::from_str::<Value>(raw.get()).unwrap_or(Value::Null)
+        };
+        match Message::check(text).message {
+            Some(Message::Request {
+                id, method, params, ..
+            }) => {
+                let params = params.map_or(Value::Null, raw);
+                let answer = agent_process::answer_request(&raw(id), &method, &params);
                 let _ = self.send(&answer);
                 Event::Other
             }
-            (Some(id), None) => {
+            Some(Message::Response { id, outcome, .. }) => {
+                let id = raw(id);
                 let known = id.as_u64().and_then(|n| self.pending.remove(&n).map(|_| n));
                 let Some(n) = known else {
                     self.find(rule::JSON_RPC, line, "id".to_owned(), format!("a response to {id}, which is no request of this client's that awaits an answer"), None);
                     return Event::Other;
                 };
-                match (value.get("result"), value.get("error")) {
-                    (Some(result), None) => Event::Response(n, Ok(result.clone())),
-                    (_, Some(error)) => Event::Response(n, Err(error.clone())),
-                    (None, None) => Event::Other,
-                }
+                Event::Response(n, outcome.map(raw).map_err(raw))
             }
             _ => Event::Other,
         }
     }
-}
-
-/// `at `PATH`: WHAT` as (PATH, WHAT); anything else has no path.
-fn split_path(problem: &str) -> (String, String) {
-    problem
-        .strip_prefix("at `")
-        .and_then(|rest| rest.split_once("`: "))
-        .map_or_else(
-            || (String::new(), problem.to_owned()),
-            |(path, what)| (path.to_owned(), what.to_owned()),
-        )
 }

@@ -25,6 +25,12 @@ pub use interop::acp;
 #[cfg_attr(docsrs, doc(cfg(feature = "acp-schema")))]
 pub use interop::acp_schema;
 
+/// The wire's details: what a line of an ACP conversation is before its
+/// method says what its params mean.
+pub mod wire {
+    pub use crate::codec::envelope::{Message, MessageCheck};
+}
+
 pub use agent::check::Violation;
 pub use agent::fallback::{Fallback, View};
 pub use agent::initialize::InitializeRequest;

@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::codec::envelope::Message;
 use crate::codec::{self, Reading, Skipped};
 use crate::error::{Error, Path};
 use crate::protocol::capabilities::ClientCapabilities;
@@ -60,7 +61,28 @@ impl InitializeRequest {
     /// `protocolVersion` that is missing or not a whole number.
     pub fn from_json(json: &str) -> Result<Self, Error> {
         let value: Value = serde_json::from_str(json).map_err(|e| Error::syntax(&e))?;
-        Self::from_value(value)
+        if value.get(crate::rules::KEY_JSONRPC).is_none() {
+            let root = Path::Root;
+            return Self::read_params(codec::expect_object(value, &root)?, &root);
+        }
+        // A whole message: read by the one reader of messages.
+        let message = Message::parse(json)?;
+        let root = Path::Root;
+        match message.method() {
+            Some("initialize") => {}
+            Some(method) => {
+                return Err(root.key(crate::rules::KEY_METHOD).invalid(format_args!(
+                    "expected method `initialize`, found `{method}`"
+                )));
+            }
+            None => return Err(root.missing(crate::rules::KEY_METHOD)),
+        }
+        let at = root.key(crate::rules::KEY_PARAMS);
+        let params = message
+            .params()
+            .ok_or_else(|| root.missing(crate::rules::KEY_PARAMS))?;
+        let params: Value = serde_json::from_str(params.get()).map_err(|e| Error::syntax(&e))?;
+        Self::read_params(codec::expect_object(params, &at)?, &at)
     }
 
     /// [`from_json`](Self::from_json) for a parsed value.
@@ -68,24 +90,11 @@ impl InitializeRequest {
     /// # Errors
     /// As [`from_json`](Self::from_json).
     pub fn from_value(value: Value) -> Result<Self, Error> {
-        let root = Path::Root;
-        let mut map = codec::expect_object(value, &root)?;
-        if map.contains_key("jsonrpc") {
-            let method = codec::take_string(&mut map, crate::rules::KEY_METHOD, &root)?;
-            if method != "initialize" {
-                return Err(root.key(crate::rules::KEY_METHOD).invalid(format_args!(
-                    "expected method `initialize`, found `{method}`"
-                )));
-            }
-            let params = map
-                .remove(crate::rules::KEY_PARAMS)
-                .ok_or_else(|| root.missing(crate::rules::KEY_PARAMS))?;
-            let at = root.key(crate::rules::KEY_PARAMS);
-            let params = codec::expect_object(params, &at)?;
-            Self::read_params(params, &at)
-        } else {
-            Self::read_params(map, &root)
+        if value.get(crate::rules::KEY_JSONRPC).is_some() {
+            return Self::from_json(&value.to_string());
         }
+        let root = Path::Root;
+        Self::read_params(codec::expect_object(value, &root)?, &root)
     }
 
     fn read_params(mut params: Map<String, Value>, at: &Path<'_>) -> Result<Self, Error> {

@@ -4,12 +4,12 @@ use std::collections::HashMap;
 
 use serde_json::{Value, json};
 
+use crate::codec::envelope::Message;
 use crate::codec::{Lenient, Spelling};
 use crate::error::Error;
 use crate::protocol::content::PlanContent;
 use crate::protocol::entry::{PlanEntry, Status};
 use crate::protocol::id::{PlanId, SessionId};
-use crate::protocol::notification::METHOD;
 use crate::protocol::notification::SessionNotification;
 use crate::protocol::progress::Progress;
 
@@ -148,25 +148,15 @@ fn apply_line(
 }
 
 /// A JSON-RPC 2.0 message that is not a `session/update` notification: a
-/// request or notification of another method, or a response.
+/// request or notification of another method, or a response (read by the
+/// one reader of messages, `wire::Message`).
 fn other_message(line: &str) -> Option<Applied> {
-    let Ok(Value::Object(map)) = serde_json::from_str::<Value>(line) else {
-        return None;
-    };
-    if map.get(crate::rules::KEY_JSONRPC)? != "2.0" {
-        return None;
-    }
-    match map.get(crate::rules::KEY_METHOD) {
-        Some(Value::String(method)) if method != METHOD => Some(Applied::OtherMessage {
-            method: Some(method.clone()),
-        }),
-        None if map.contains_key("id")
-            && (map.contains_key("result") || map.contains_key("error")) =>
-        {
-            Some(Applied::OtherMessage { method: None })
-        }
+    match Message::parse(line).ok()? {
         // A broken `session/update` stays an error.
-        Some(_) | None => None,
+        message if message.is_session_update() => None,
+        message => Some(Applied::OtherMessage {
+            method: message.method().map(str::to_owned),
+        }),
     }
 }
 

@@ -24,6 +24,7 @@ pub(crate) mod capabilities;
 pub(crate) mod content;
 pub(crate) mod custom;
 pub(crate) mod entry;
+pub(crate) mod envelope;
 #[cfg(test)]
 mod layout;
 pub(crate) mod notification;

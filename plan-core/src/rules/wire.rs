@@ -148,3 +148,180 @@ impl fmt::Display for EnvelopeProblem<'_> {
         }
     }
 }
+
+/// A key of a JSON-RPC message's envelope, as a reader saw it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Seen<'a> {
+    /// The key is not there.
+    Absent,
+    /// A string, as it reads.
+    Str(&'a str),
+    /// A value of another JSON type, by name ("a number", "null", ...).
+    Other(&'static str),
+}
+
+/// What a reader saw of one message's envelope: enough to say what the
+/// message is and what is wrong with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct EnvelopeSeen<'a> {
+    /// `jsonrpc`.
+    pub(crate) jsonrpc: Seen<'a>,
+    /// `method`.
+    pub(crate) method: Seen<'a>,
+    /// Whether `id` is there.
+    pub(crate) id: bool,
+    /// Whether `result` is there.
+    pub(crate) result: bool,
+    /// `error`, if there: whether it is an object whose `code` is a whole
+    /// number, and whether its `message` is a string.
+    pub(crate) error: Option<(bool, bool)>,
+}
+
+/// What a JSON-RPC message is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RpcKind {
+    /// A `method` and an `id`: it awaits a response.
+    Request,
+    /// A `method` without an `id`.
+    Notification,
+    /// A `result` or an `error`, with the `id` of its request.
+    Response,
+}
+
+/// What is wrong with a JSON-RPC message's envelope: the one wording of
+/// each problem, for every reader of messages (`wire::Message`, the board,
+/// `include_plan_stream!`, `check`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RpcProblem<'a> {
+    /// The text is JSON but not an object (an array is a batch: see
+    /// [`RpcProblem::Batch`]).
+    NotObject(&'static str),
+    /// An array: a batch of messages, each read on its own.
+    #[allow(dead_code)] // plan-macros reads no batch: a fixture stream holds none
+    Batch,
+    /// No `jsonrpc` at all.
+    NoVersion,
+    /// `jsonrpc` is a string other than `"2.0"`.
+    Version(&'a str),
+    /// `jsonrpc` is not a string.
+    VersionType(&'static str),
+    /// `method` is not a string.
+    MethodType(&'static str),
+    /// A response with both `result` and `error`.
+    ResultAndError,
+    /// Neither `method` nor `result` nor `error`.
+    Neither,
+    /// A response without the `id` of its request.
+    ResponseWithoutId,
+    /// An `error` that is not an object with a whole-number `code`.
+    ErrorCode,
+    /// An `error` whose `message` is not a string.
+    ErrorMessage,
+    /// A `session/update` with an `id`: a request, where the protocol has a
+    /// notification.
+    UpdateWithId,
+}
+
+impl RpcProblem<'_> {
+    /// Where in the message the problem is, as a JSON path (`""`: the whole).
+    pub(crate) const fn key(&self) -> &'static str {
+        match self {
+            Self::NotObject(_)
+            | Self::Batch
+            | Self::NoVersion
+            | Self::ResultAndError
+            | Self::Neither => "",
+            Self::Version(_) | Self::VersionType(_) => KEY_JSONRPC,
+            Self::MethodType(_) => KEY_METHOD,
+            Self::ResponseWithoutId | Self::UpdateWithId => "id",
+            Self::ErrorCode => "error.code",
+            Self::ErrorMessage => "error.message",
+        }
+    }
+}
+
+impl fmt::Display for RpcProblem<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NotObject(found) => {
+                write!(f, "expected a JSON-RPC message (an object), found {found}")
+            }
+            Self::Batch => f.write_str(
+                "a JSON-RPC batch (an array of messages): each element is a message of its own",
+            ),
+            Self::NoVersion => write!(
+                f,
+                "not a JSON-RPC message: no `\"{KEY_JSONRPC}\": \"{JSONRPC_VERSION}\"`"
+            ),
+            Self::Version(found) => fmt::Display::fmt(&EnvelopeProblem::Version(found), f),
+            Self::VersionType(found) => write!(
+                f,
+                "expected JSON-RPC version \"{JSONRPC_VERSION}\", found {found}"
+            ),
+            Self::MethodType(found) => write!(f, "expected a string, found {found}"),
+            Self::ResultAndError => f.write_str("a response carries `result` or `error`, not both"),
+            Self::Neither => f.write_str(
+                "neither a request (`method`), a notification nor a response (`result`/`error`)",
+            ),
+            Self::ResponseWithoutId => f.write_str("a response carries the `id` of its request"),
+            Self::ErrorCode => f.write_str("expected a whole number"),
+            Self::ErrorMessage => f.write_str("expected a string"),
+            Self::UpdateWithId => fmt::Display::fmt(&EnvelopeProblem::HasId, f),
+        }
+    }
+}
+
+/// What a message is, from what a reader saw of its envelope, and every
+/// problem of it in the order of its keys (`jsonrpc`, `method`/`id`,
+/// `result`/`error`). A kind is given whenever one can be told, problems or
+/// not, so a reader can still route a message it reports.
+pub(crate) fn classify_rpc<'a>(seen: &EnvelopeSeen<'a>) -> (Option<RpcKind>, Vec<RpcProblem<'a>>) {
+    let mut problems = Vec::new();
+    match seen.jsonrpc {
+        Seen::Absent => problems.push(RpcProblem::NoVersion),
+        Seen::Str(version) if version != JSONRPC_VERSION => {
+            problems.push(RpcProblem::Version(version));
+        }
+        Seen::Str(_) => {}
+        Seen::Other(found) => problems.push(RpcProblem::VersionType(found)),
+    }
+    let kind = match (seen.method, seen.result, seen.error) {
+        (Seen::Str(method), ..) => {
+            if method == SESSION_UPDATE && seen.id {
+                problems.push(RpcProblem::UpdateWithId);
+            }
+            Some(if seen.id {
+                RpcKind::Request
+            } else {
+                RpcKind::Notification
+            })
+        }
+        (Seen::Other(found), ..) => {
+            problems.push(RpcProblem::MethodType(found));
+            None
+        }
+        (Seen::Absent, true, Some(_)) => {
+            problems.push(RpcProblem::ResultAndError);
+            None
+        }
+        (Seen::Absent, false, None) => {
+            problems.push(RpcProblem::Neither);
+            None
+        }
+        (Seen::Absent, result, error) => {
+            if !seen.id {
+                problems.push(RpcProblem::ResponseWithoutId);
+            }
+            if let (false, Some((code, message))) = (result, error) {
+                if !code {
+                    problems.push(RpcProblem::ErrorCode);
+                }
+                if !message {
+                    problems.push(RpcProblem::ErrorMessage);
+                }
+            }
+            Some(RpcKind::Response)
+        }
+    };
+    (kind, problems)
+}

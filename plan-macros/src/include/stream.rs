@@ -85,12 +85,7 @@ fn check(lit: &LitStr) -> Result<(Vec<String>, std::path::PathBuf), syn::Error> 
 /// Checks one message of the stream.
 fn message(reader: &mut Reader<'_>, doc: &json_reader::Node) {
     let NodeKind::Object(fields) = &doc.kind else {
-        let found = doc.kind.name();
-        reader.at(
-            doc,
-            "",
-            format_args!("expected a JSON-RPC message (an object), found {found}"),
-        );
+        reader.at(doc, "", rules::RpcProblem::NotObject(doc.kind.name()));
         return;
     };
     let is_update = field(fields, rules::KEY_METHOD)
@@ -100,25 +95,103 @@ fn message(reader: &mut Reader<'_>, doc: &json_reader::Node) {
         valid::message(reader, notification);
         return;
     }
-    match field(fields, rules::KEY_JSONRPC).map(|v| &v.kind) {
-        Some(NodeKind::String(version)) => {
-            if let Err(problem) = rules::check_envelope(version, rules::SESSION_UPDATE) {
-                let node = field(fields, rules::KEY_JSONRPC).unwrap_or(doc);
-                reader.at(node, "jsonrpc", problem);
-            }
-        }
-        _ if field(fields, rules::KEY_SESSION_UPDATE).is_some() => reader.at(
+    if field(fields, rules::KEY_JSONRPC).is_none()
+        && field(fields, rules::KEY_SESSION_UPDATE).is_some()
+    {
+        reader.at(
             doc,
             "",
             "a bare session update: a stream holds whole messages; wrap it in a `session/update` notification",
+        );
+        return;
+    }
+    // Any other message of a conversation: its envelope, by the rules every
+    // reader of messages shares.
+    let seen = |key: &str| match field(fields, key).map(|n| &n.kind) {
+        None => rules::Seen::Absent,
+        Some(NodeKind::String(text)) => rules::Seen::Str(text),
+        Some(other) => rules::Seen::Other(other.name()),
+    };
+    let error = field(fields, "error").map(|error| match &error.kind {
+        NodeKind::Object(inner) => (
+            matches!(field(inner, "code").map(|c| &c.kind), Some(NodeKind::Number(n)) if n.parse::<i64>().is_ok()),
+            matches!(field(inner, "message").map(|m| &m.kind), Some(NodeKind::String(_))),
         ),
-        _ => reader.at(
-            doc,
-            "",
-            format_args!(
-                "expected a JSON-RPC message, with `\"jsonrpc\": \"{}\"`",
-                rules::JSONRPC_VERSION
+        _ => (false, false),
+    });
+    let envelope = rules::EnvelopeSeen {
+        jsonrpc: seen(rules::KEY_JSONRPC),
+        method: seen(rules::KEY_METHOD),
+        id: field(fields, "id").is_some(),
+        result: field(fields, "result").is_some(),
+        error,
+    };
+    for problem in rules::classify_rpc(&envelope).1 {
+        let key = problem.key();
+        let outer = key.split('.').next().unwrap_or_default();
+        let node = field(fields, outer).unwrap_or(doc);
+        reader.at(node, key, problem);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proc_macro2::Span;
+    use syn::LitStr;
+
+    /// The errors of a stream, one string each.
+    fn errors(text: &str) -> Vec<String> {
+        let dir = std::env::temp_dir().join(format!("include-stream-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("run.ndjson");
+        std::fs::write(&file, text).unwrap();
+        let lit = LitStr::new(&file.to_string_lossy(), Span::call_site());
+        match super::check(&lit) {
+            Ok(_) => Vec::new(),
+            Err(err) => err.into_iter().map(|e| e.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn other_messages_are_held_to_the_envelope_rules_every_reader_shares() {
+        // The lines a conversation holds besides plans: clean.
+        let good = [
+            r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}"#,
+            r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1}}"#,
+            r#"{"jsonrpc":"2.0","method":"_auth/status_update","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32800,"message":"Request cancelled"}}"#,
+        ];
+        assert_eq!(errors(&good.join("\n")), Vec::<String>::new());
+        // Each broken envelope is reported in the words of `wire::Message`.
+        for (line, says) in [
+            (
+                r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"x"}}"#,
+                "a response carries `result` or `error`, not both",
             ),
-        ),
+            (
+                r#"{"jsonrpc":"2.0","id":2,"error":{"code":"bad","message":"x"}}"#,
+                "error.code: expected a whole number",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","result":{}}"#,
+                "id: a response carries the `id` of its request",
+            ),
+            (r#"{"jsonrpc":"2.0","id":5}"#, "neither a request"),
+            (
+                r#"{"jsonrpc":"2.0","method":7}"#,
+                "method: expected a string, found a number",
+            ),
+            (
+                r#"{"jsonrpc":"1.0","id":3,"result":null}"#,
+                "expected JSON-RPC version \"2.0\"",
+            ),
+            (
+                "42",
+                "expected a JSON-RPC message (an object), found a number",
+            ),
+        ] {
+            let found = errors(line);
+            assert!(found.iter().any(|e| e.contains(says)), "{line}: {found:#?}");
+        }
     }
 }
