@@ -7,7 +7,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use plan_core::{PlanContent, SessionId, SessionNotification, Spelling};
+use plan_core::{PlanContent, SessionId, SessionNotification, wire::Spelling};
 use plan_harness::{STEPS_JSON, steps_by_hand, steps_by_macro};
 
 fn emit(c: &mut Criterion) {

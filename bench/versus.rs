@@ -24,8 +24,8 @@ use std::time::Duration;
 use agent_client_protocol_schema::v1 as acp;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use plan_core::{
-    PlanBoard, PlanContent, PlanEntry, PlanId, Priority, SessionNotification, Spelling,
-    StaticUpdate, Status, plan_json,
+    PlanContent, PlanEntry, PlanId, Priority, SessionNotification, Status, agent::StaticUpdate,
+    client::PlanBoard, plan_json, wire::Spelling,
 };
 use serde::{Deserialize, Serialize};
 

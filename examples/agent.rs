@@ -22,7 +22,10 @@ use std::process::ExitCode;
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use plan_core::{InitializeRequest, PlanSender, ProtocolVersion};
+use plan_core::{
+    agent::{InitializeRequest, PlanSender},
+    wire::ProtocolVersion,
+};
 use serde_json::{Value, json};
 
 mod agent_rpc;

@@ -7,7 +7,9 @@
 use std::io::{self, Write};
 use std::sync::mpsc::{self, RecvTimeoutError};
 
-use plan_core::{PlanContent, PlanEntry, PlanId, Priority, ProtocolVersion, Status, Steps, plan};
+use plan_core::{
+    PlanContent, PlanEntry, PlanId, Priority, Status, Steps, plan, wire::ProtocolVersion,
+};
 use serde_json::{Value, json};
 
 use super::{Agent, Incoming, TurnEnd, code};

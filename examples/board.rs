@@ -40,7 +40,10 @@ pub mod board_live;
 use board_file::run;
 use board_live::client;
 
-use plan_core::{Applied, ProtocolVersion, SessionBoards, Spelling, TerminalStyle, render_board};
+use plan_core::{
+    client::{Applied, SessionBoards, TerminalStyle, render_board},
+    wire::{ProtocolVersion, Spelling},
+};
 
 /// What the command line asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]

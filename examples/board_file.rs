@@ -5,7 +5,7 @@
 
 use std::io::{self, BufRead, Write};
 
-use plan_core::{Applied, SessionBoards, TerminalStyle};
+use plan_core::client::{Applied, SessionBoards, TerminalStyle};
 
 use super::{Options, PlanTally, draw, state_json};
 

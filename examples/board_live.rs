@@ -12,7 +12,10 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
 use plan_core::wire::Message;
-use plan_core::{ProtocolVersion, SessionBoards, TerminalStyle};
+use plan_core::{
+    client::{SessionBoards, TerminalStyle},
+    wire::ProtocolVersion,
+};
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 

@@ -29,7 +29,7 @@ use std::io::{self, Write as _};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use plan_core::ProtocolVersion;
+use plan_core::wire::ProtocolVersion;
 
 /// The rule of the RFD spelling: the plan id written `id`.
 pub const ACP_SPELLING: &str = "acp-spelling";

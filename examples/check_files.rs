@@ -7,8 +7,9 @@ use std::io::{self, Write};
 
 use plan_core::wire::Message;
 use plan_core::{
-    ClientCapabilities, ClientKind, PlanContent, ProtocolVersion, SessionNotification,
-    SessionUpdate, Violation,
+    PlanContent, SessionNotification, SessionUpdate,
+    agent::Violation,
+    wire::{ClientCapabilities, ClientKind, ProtocolVersion},
 };
 use serde_json::Value;
 

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use plan_core::{ClientKind, SessionBoards};
+use plan_core::{client::SessionBoards, wire::ClientKind};
 use serde_json::{Value, json};
 
 use super::agent_process::{self, AgentProcess};

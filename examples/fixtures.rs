@@ -26,7 +26,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use plan_core::fixtures::{ClientProfile, Scenario};
-use plan_core::{ProtocolVersion, Spelling};
+use plan_core::wire::{ProtocolVersion, Spelling};
 
 /// What the command line asked for.
 #[derive(Debug, Clone, PartialEq)]
@@ -217,7 +217,7 @@ mod tests {
         let options = args("--seed 7 --sessions 2 --steps 30").unwrap();
         let mut stream = Vec::new();
         write(&options, &mut stream).unwrap();
-        let mut boards = plan_core::SessionBoards::new().strict();
+        let mut boards = plan_core::client::SessionBoards::new().strict();
         let text = String::from_utf8(stream).unwrap();
         assert_eq!(text.lines().count(), 30);
         for line in text.lines() {

@@ -28,7 +28,11 @@ use agent_client_protocol::v1::schema::{
 };
 use agent_client_protocol::v1::{ConnectionTo, Responder};
 use agent_client_protocol::{Agent, Client, ConnectTo, Stdio};
-use plan_core::{PlanContent, PlanRun, SessionPlans, Steps, plan};
+use plan_core::{
+    PlanContent, Steps,
+    agent::{PlanRun, SessionPlans},
+    plan,
+};
 
 /// The agent's name, as `initialize` reports it.
 pub const NAME: &str = "plan-core-sdk-agent";

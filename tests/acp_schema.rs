@@ -6,7 +6,8 @@ mod common;
 
 use agent_client_protocol_schema::v1 as acp;
 use plan_core::{
-    ClientCapabilities, PlanContent, SessionNotification, SessionUpdate, Spelling, plan,
+    PlanContent, SessionNotification, SessionUpdate, plan,
+    wire::{ClientCapabilities, Spelling},
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -24,10 +25,10 @@ fn agree<Ours, Theirs>(
 where
     Ours: PartialEq
         + std::fmt::Debug
-        + for<'a> TryFrom<&'a Theirs, Error = plan_core::ConversionError>,
+        + for<'a> TryFrom<&'a Theirs, Error = plan_core::acp_schema::ConversionError>,
     Theirs: Serialize
         + DeserializeOwned
-        + for<'a> TryFrom<&'a Ours, Error = plan_core::ConversionError>,
+        + for<'a> TryFrom<&'a Ours, Error = plan_core::acp_schema::ConversionError>,
 {
     let (Ok(ours), Ok(theirs)) = (read(text), serde_json::from_str::<Theirs>(text)) else {
         return false;
@@ -179,8 +180,8 @@ fn every_vector_both_sides_read_converts_losslessly_in_v2() {
 #[test]
 fn field_mappings_give_what_the_json_gives() {
     use agent_client_protocol_schema::v2 as acp2;
-    use plan_core::ProtocolVersion;
     use plan_core::fixtures::{ClientProfile, Generate};
+    use plan_core::wire::ProtocolVersion;
     use proptest::test_runner::{Config, TestRunner};
 
     for client in ClientProfile::every_kind() {

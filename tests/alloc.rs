@@ -7,7 +7,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use plan_core::{SessionId, SessionNotification, SessionUpdate, Spelling};
+use plan_core::{SessionId, SessionNotification, SessionUpdate, wire::Spelling};
 use plan_harness::{STEPS_JSON, steps_by_hand, steps_by_macro};
 
 struct Counting;

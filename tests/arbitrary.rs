@@ -9,7 +9,11 @@ mod common;
 use arbitrary::{Arbitrary, Unstructured};
 use common::sdk::Judges;
 use plan_core::fixtures::ClientProfile;
-use plan_core::{ClientCapabilities, PlanContent, SessionBoards, SessionNotification, Spelling};
+use plan_core::{
+    PlanContent, SessionNotification,
+    client::SessionBoards,
+    wire::{ClientCapabilities, Spelling},
+};
 
 /// Inputs of every kind a fuzzer starts from: empty, constant, and
 /// pseudo-random of growing length.

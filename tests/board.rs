@@ -4,8 +4,10 @@
 mod common;
 
 use plan_core::{
-    Applied, PlanBoard, PlanContent, PlanId, SessionBoards, SessionNotification, SessionUpdate,
-    Spelling, Status, plan,
+    PlanContent, PlanId, SessionNotification, SessionUpdate, Status,
+    client::{Applied, PlanBoard, SessionBoards},
+    plan,
+    wire::Spelling,
 };
 use proptest::prelude::*;
 
@@ -115,17 +117,6 @@ fn the_v1_plan_is_main_kept_apart_from_a_v2_plan_main() {
 }
 
 #[test]
-#[allow(deprecated)]
-fn the_former_names_of_the_v1_plan_still_answer() {
-    let mut board = PlanBoard::new("s");
-    board.apply_update(SessionUpdate::Plan(plan! { entries: [high pending "a"] }));
-    let v1 = board.v1_plan().unwrap();
-    assert_eq!(board.legacy(), Some(v1));
-    assert!(v1.is_legacy());
-    assert_eq!(PlanId::LEGACY, PlanId::V1_PLAN);
-}
-
-#[test]
 fn other_updates_are_ignored_and_custom_types_kept() {
     let mut board = PlanBoard::new("s");
     let chunk = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}}"#;
@@ -213,7 +204,8 @@ fn changes_say_what_was_added_removed_and_moved() {
 fn a_v1_cancelled_entry_reads_as_a_status_change_not_a_new_entry() {
     // What a v1 client is sent for a cancelled step: the same text marked
     // " (cancelled)", completed (v1 has no `cancelled`).
-    let mut sender = plan_core::PlanSender::new("s", &plan_core::ClientCapabilities::default());
+    let mut sender =
+        plan_core::agent::PlanSender::new("s", &plan_core::wire::ClientCapabilities::default());
     let mut board = PlanBoard::new("s");
     board.apply(
         sender.update(plan! { id: "p", items: [high in_progress "Ship", low pending "Tell"] }),
@@ -229,7 +221,7 @@ fn a_v1_cancelled_entry_reads_as_a_status_change_not_a_new_entry() {
         changes.status_changed,
         [(0, Status::InProgress), (1, Status::Pending)]
     );
-    let drawn = plan_core::render_board_plan(plan, plan_core::TerminalStyle::PLAIN);
+    let drawn = plan_core::client::render_board_plan(plan, plan_core::client::TerminalStyle::PLAIN);
     assert!(
         drawn.contains("✓ Tell (cancelled)  low  (was pending)"),
         "{drawn}"
@@ -434,11 +426,11 @@ proptest! {
         for update in &updates {
             board.apply_json(&line("s", update.clone())).unwrap();
         }
-        let on_board: Vec<&PlanContent> = board.plans().map(plan_core::TrackedPlan::content).collect();
+        let on_board: Vec<&PlanContent> = board.plans().map(plan_core::client::TrackedPlan::content).collect();
         let expected = model(&updates);
         prop_assert_eq!(on_board, expected.iter().collect::<Vec<_>>());
         for plan in board.plans() {
-            prop_assert_eq!(plan.progress(), plan.content().entries().map(plan_core::Progress::of));
+            prop_assert_eq!(plan.progress(), plan.content().entries().map(plan_core::client::Progress::of));
         }
     }
 }

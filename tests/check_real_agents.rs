@@ -17,7 +17,7 @@ use std::time::Duration;
 use check::check_files::FileReport;
 use check::conformance::{self, KindRun, Options};
 use common::real_agents::{TRANSCRIPTS, replay_agent, transcript, without};
-use plan_core::{ClientKind, ProtocolVersion};
+use plan_core::wire::{ClientKind, ProtocolVersion};
 use serde_json::Value;
 
 #[test]

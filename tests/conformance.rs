@@ -17,7 +17,11 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use check::conformance::{self, KindRun, Options};
-use plan_core::{ClientKind, InitializeRequest, PlanSender, ProtocolVersion, Spelling, plan};
+use plan_core::{
+    agent::{InitializeRequest, PlanSender},
+    plan,
+    wire::{ClientKind, ProtocolVersion, Spelling},
+};
 use serde_json::{Value, json};
 
 /// Runs `agent` (reading the client's lines, writing its own) once per kind
@@ -309,7 +313,7 @@ fn a_recorded_transcript_is_a_fixture_include_plan_stream_accepts() {
     // The committed recording was written by `check --record` (its `cwd`
     // written as `/work`, the session id as `sess_recorded`); `include_plan_stream!`
     // checks it at compile time.
-    const RECORDED: plan_core::StaticStream =
+    const RECORDED: plan_core::agent::StaticStream =
         plan_core::include_plan_stream!("fixtures/check-record/v1-plan.ndjson");
     let options = Options {
         timeout: Duration::from_secs(20),

@@ -4,8 +4,11 @@
 mod common;
 
 use plan_core::{
-    Applied, ClientCapabilities, CustomContentError, PlanBoard, PlanContent, PlanId, PlanPriority,
-    PlanSender, PlanStatus, Priority, SessionId, SessionUpdate, Spelling, Status, StepError, Steps,
+    PlanContent, PlanId, PlanPriority, PlanStatus, Priority, SessionId, SessionUpdate, Status,
+    Steps,
+    agent::{PlanSender, StepError},
+    client::{Applied, PlanBoard},
+    wire::{ClientCapabilities, CustomContentError, Spelling},
 };
 use serde::{Deserialize, Serialize};
 

@@ -23,7 +23,7 @@ mod common;
 
 use std::time::Duration;
 
-use plan_core::ProtocolVersion;
+use plan_core::wire::ProtocolVersion;
 use serde_json::{Value, json};
 
 #[path = "common/talk.rs"]
@@ -374,7 +374,7 @@ fn the_client_says_why_when_an_agent_dies_breaks_the_protocol_or_goes_quiet() {
             &options,
             &mut out,
             &mut err,
-            plan_core::TerminalStyle::PLAIN,
+            plan_core::client::TerminalStyle::PLAIN,
             false,
         )
         .unwrap_err()
@@ -396,7 +396,7 @@ fn the_client_says_why_when_an_agent_dies_breaks_the_protocol_or_goes_quiet() {
         },
         &mut Vec::new(),
         &mut Vec::new(),
-        plan_core::TerminalStyle::PLAIN,
+        plan_core::client::TerminalStyle::PLAIN,
         false,
     )
     .unwrap_err();
@@ -483,7 +483,7 @@ fn drive_authenticating(auth: Option<&str>) -> (Result<(), String>, String) {
             board_writes,
             &mut out,
             &mut err,
-            plan_core::TerminalStyle::PLAIN,
+            plan_core::client::TerminalStyle::PLAIN,
             false,
         );
         let _ = done.send((result, String::from_utf8(out).unwrap()));
@@ -555,7 +555,7 @@ fn the_board_ends_its_agents_children_when_the_agent_fails_or_goes_quiet() {
                 &options,
                 &mut out,
                 &mut err,
-                plan_core::TerminalStyle::PLAIN,
+                plan_core::client::TerminalStyle::PLAIN,
                 false,
             );
             let _ = done.send(result);

@@ -2,8 +2,8 @@
 //! and builders refuse what the protocol forbids.
 
 use plan_core::{
-    ClientCapabilities, CustomName, FileUri, PlanId, Priority, SessionNotification, SessionUpdate,
-    Status,
+    PlanId, Priority, SessionNotification, SessionUpdate, Status,
+    wire::{ClientCapabilities, CustomName, FileUri},
 };
 
 /// A notification around `update`.
@@ -130,7 +130,7 @@ fn other_session_updates_pass_through_untouched() {
     };
     assert_eq!(other.kind(), "agent_message_chunk");
     let written: serde_json::Value =
-        serde_json::from_str(&update.to_json(plan_core::Spelling::Acp)).unwrap();
+        serde_json::from_str(&update.to_json(plan_core::wire::Spelling::Acp)).unwrap();
     assert_eq!(
         written,
         serde_json::from_str::<serde_json::Value>(chunk).unwrap()

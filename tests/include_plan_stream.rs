@@ -1,7 +1,11 @@
 //! `include_plan_stream!`: a recorded stream checked at compile time and kept
 //! byte for byte; the misuses are in `tests/ui/include_plan_stream/`.
 
-use plan_core::{Applied, SessionBoards, StaticStream, include_plan_stream};
+use plan_core::{
+    agent::StaticStream,
+    client::{Applied, SessionBoards},
+    include_plan_stream,
+};
 
 /// A real run of `examples/agent.rs` under protocol v2, recorded from its
 /// stdout: responses, a `user_message` echo, `state_update`s and plan updates.

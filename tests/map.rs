@@ -244,3 +244,72 @@ fn a_file_over_500_lines_says_why_at_its_top() {
         "over {LONG_FILE} lines with no reason in the opening comment (split it, or say why it is one file): {unexplained:#?}"
     );
 }
+
+/// The public items at plan-core's root with its default features (those
+/// rustdoc lists there): every `pub use` name, `pub mod`, and other `pub`
+/// item at the top of `lib.rs`, leaving out what a non-default feature or
+/// `#[doc(hidden)]` keeps from rustdoc's root page.
+fn root_items(lib: &str) -> Vec<String> {
+    let default_features = ["macros"];
+    let mut items = Vec::new();
+    let (mut depth, mut hidden) = (0usize, false);
+    for line in lib.lines() {
+        let code = line.split("//").next().unwrap_or_default().trim();
+        if depth == 0 {
+            if let Some(feature) = code
+                .strip_prefix("#[cfg(feature = \"")
+                .and_then(|rest| rest.split('"').next())
+            {
+                hidden |= !default_features.contains(&feature);
+            }
+            hidden |= code.starts_with("#[doc(hidden)]");
+            if let Some(rest) = code.strip_prefix("pub ") {
+                if !hidden {
+                    if let Some(path) = rest.strip_prefix("use ") {
+                        let path = path.trim_end_matches(';');
+                        match path.split_once('{') {
+                            Some((_, names)) => items.extend(
+                                names
+                                    .trim_end_matches('}')
+                                    .split(',')
+                                    .map(|n| n.trim().to_owned())
+                                    .filter(|n| !n.is_empty()),
+                            ),
+                            None => items.push(path.rsplit("::").next().unwrap().to_owned()),
+                        }
+                    } else {
+                        let name = rest
+                            .split([' ', '(', '{', '<', ':', ';'])
+                            .nth(1)
+                            .unwrap_or(rest);
+                        items.push(name.to_owned());
+                    }
+                }
+                hidden = false;
+            }
+        }
+        depth += code.matches('{').count();
+        depth = depth.saturating_sub(code.matches('}').count());
+    }
+    items
+}
+
+#[test]
+fn the_root_holds_the_protocols_types_the_error_and_the_macros() {
+    let lib = std::fs::read_to_string(root().join("plan-core/src/lib.rs")).unwrap();
+    let items = root_items(&lib);
+    assert!(
+        items.len() <= 30,
+        "plan-core's root lists {} items with default features (at most 30: the protocol's types, `Error`, the macros and derives; the rest lives in `agent`, `client`, `wire`): {items:?}",
+        items.len()
+    );
+    for room in ["agent", "client", "wire", "guide"] {
+        assert!(
+            items.iter().any(|i| i == room),
+            "no room `{room}`: {items:?}"
+        );
+    }
+    // The counting itself: a feature-gated or hidden item is not listed.
+    let sample = "pub use a::{B, C};\n#[cfg(feature = \"acp\")]\npub mod acp;\n#[doc(hidden)]\npub mod __private {\n    pub use x::Y;\n}\npub mod wire {\n    pub use z::W;\n}\n";
+    assert_eq!(root_items(sample), ["B", "C", "wire"]);
+}

@@ -8,8 +8,11 @@
 mod common;
 
 use plan_core::{
-    AbsolutePath, CustomName, FileUri, Meta, Plan, PlanContent, PlanEntry, PlanId, Priority,
-    SessionNotification, SessionUpdate, Spelling, StaticUpdate, Status, plan, plan_json,
+    AbsolutePath, Meta, Plan, PlanContent, PlanEntry, PlanId, Priority, SessionNotification,
+    SessionUpdate, Status,
+    agent::StaticUpdate,
+    plan, plan_json,
+    wire::{CustomName, FileUri, Spelling},
 };
 use serde_json::json;
 

@@ -8,8 +8,10 @@ mod common;
 
 use common::real_agents::{TRANSCRIPTS, recorded_kind, transcript};
 use plan_core::{
-    Applied, PlanBoard, PlanContent, PlanEntry, Priority, SessionBoards, StaticStream, Status,
-    TrackedPlan, include_plan_stream,
+    PlanContent, PlanEntry, Priority, Status,
+    agent::StaticStream,
+    client::{Applied, PlanBoard, SessionBoards, TrackedPlan},
+    include_plan_stream,
 };
 
 // Recorded agent output is a fixture `include_plan_stream!` accepts as it is.
@@ -175,7 +177,7 @@ fn claudes_relabel_is_one_entry_changing_its_label_and_status() {
         ]
     );
     // Drawn as the one entry it is.
-    let drawn = plan_core::render_board(&board, plan_core::TerminalStyle::PLAIN);
+    let drawn = plan_core::client::render_board(&board, plan_core::client::TerminalStyle::PLAIN);
     assert!(
         drawn.contains("✓ Fix the parser         medium  (was \"Fixing the parser\", in_progress)"),
         "{drawn}"
@@ -242,7 +244,7 @@ fn repeated_updates_change_nothing_and_are_counted() {
 fn matching_by_place_pairs_only_one_entry_in_progress_within_its_gap() {
     use Status::{InProgress, Pending};
     let entry = |text: &'static str, status| PlanEntry::new(text, Priority::Low, status);
-    let texts = |changes: &plan_core::Changes| {
+    let texts = |changes: &plan_core::client::Changes| {
         let removed: Vec<String> = changes
             .removed
             .iter()
@@ -251,7 +253,7 @@ fn matching_by_place_pairs_only_one_entry_in_progress_within_its_gap() {
         (changes.added.clone(), removed, changes.relabelled.clone())
     };
     let between = |before: &[PlanEntry], after: &[PlanEntry]| {
-        texts(&plan_core::Changes::between(before, after))
+        texts(&plan_core::client::Changes::between(before, after))
     };
     // B dropped between A and C, D appended in progress: not a relabel of B.
     assert_eq!(

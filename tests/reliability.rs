@@ -2,7 +2,7 @@
 //! (The fuzzing of `fuzz/` and the property tests of `tests/roundtrip.rs`
 //! cover arbitrary input; these pin down each class by name.)
 
-use plan_core::{PlanBoard, SessionNotification, SessionUpdate, Spelling};
+use plan_core::{SessionNotification, SessionUpdate, client::PlanBoard, wire::Spelling};
 
 fn message(update: &str) -> String {
     format!(
@@ -81,8 +81,8 @@ fn a_deep_meta_is_read_exactly_as_deep_as_serde_json_reads() {
             assert_eq!(ours.is_ok(), serde, "depth {depth}: {ours:?}");
             if let Ok(read) = ours {
                 // What was read writes back and converts to a value.
-                assert_eq!(read.to_json(plan_core::Spelling::Acp), text);
-                let _ = read.to_value(plan_core::Spelling::Acp);
+                assert_eq!(read.to_json(plan_core::wire::Spelling::Acp), text);
+                let _ = read.to_value(plan_core::wire::Spelling::Acp);
             }
         }
     }
@@ -167,7 +167,7 @@ fn meta_is_written_back_byte_for_byte() {
     ];
     for text in texts {
         let read = SessionNotification::from_json(&text).unwrap();
-        assert_eq!(read.to_json(plan_core::Spelling::Acp), text);
+        assert_eq!(read.to_json(plan_core::wire::Spelling::Acp), text);
         assert_eq!(
             serde_json::to_string(&read).unwrap(),
             text,
@@ -180,7 +180,7 @@ fn meta_is_written_back_byte_for_byte() {
     );
     let read = SessionNotification::from_json(&pretty).unwrap();
     assert!(
-        read.to_json(plan_core::Spelling::Acp)
+        read.to_json(plan_core::wire::Spelling::Acp)
             .ends_with(r#""_meta":{"z":[1,2],"a":"x y"}}}}"#)
     );
 }
@@ -192,7 +192,7 @@ fn meta_declared_in_plan_keeps_its_source_order() {
         items: [high pending "a" meta: { "z": 1, "a": { "y": true, "b": null } }],
         meta: { "owner": "ci", "attempt": 2 },
     };
-    let json = plan.to_json(plan_core::Spelling::Acp);
+    let json = plan.to_json(plan_core::wire::Spelling::Acp);
     assert!(
         json.contains(r#""_meta":{"z":1,"a":{"y":true,"b":null}}"#),
         "{json}"

@@ -4,8 +4,10 @@
 mod common;
 
 use plan_core::{
-    FileUri, PlanBoard, PlanContent, PlanId, SessionUpdate, TerminalStyle, plan, render_board,
-    render_markdown, render_plan,
+    PlanContent, PlanId, SessionUpdate,
+    client::{PlanBoard, TerminalStyle, render_board, render_markdown, render_plan},
+    plan,
+    wire::FileUri,
 };
 
 /// A board with one plan of every type, the items plan on its second version.

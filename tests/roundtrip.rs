@@ -6,8 +6,8 @@ mod common;
 
 use common::{Schema, Version};
 use plan_core::{
-    CustomName, FileUri, Meta, PlanContent, PlanEntry, PlanId, Priority, SessionNotification,
-    SessionUpdate, Spelling, Status,
+    Meta, PlanContent, PlanEntry, PlanId, Priority, SessionNotification, SessionUpdate, Status,
+    wire::{CustomName, FileUri, Spelling},
 };
 use proptest::prelude::*;
 use serde_json::{Map, Value};
@@ -190,7 +190,7 @@ proptest! {
         let _ = SessionUpdate::from_value(value.clone());
         let _ = SessionUpdate::from_json_lenient(&value.to_string());
         let _ = PlanContent::from_value(value.clone());
-        let _ = plan_core::ClientCapabilities::from_value(value);
+        let _ = plan_core::wire::ClientCapabilities::from_value(value);
     }
 
     #[test]

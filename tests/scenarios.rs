@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 
 use common::sdk::Judges;
 use plan_core::fixtures::{ClientProfile, PlanStream, Scenario};
-use plan_core::{SessionBoards, SessionUpdate, Spelling};
+use plan_core::{SessionUpdate, client::SessionBoards, wire::Spelling};
 
 /// A scenario for every kind of client, and one without custom values.
 fn clients(seed: u64) -> Vec<(String, Scenario)> {

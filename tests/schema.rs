@@ -8,8 +8,8 @@ mod common;
 
 use common::{Schema, Version};
 use plan_core::{
-    ClientCapabilities, PlanContent, PlanEntry, SessionNotification, SessionUpdate, Spelling,
-    Status,
+    PlanContent, PlanEntry, SessionNotification, SessionUpdate, Status,
+    wire::{ClientCapabilities, Spelling},
 };
 use serde_json::{Value, json};
 

@@ -22,8 +22,11 @@ mod talk;
 
 use agent_client_protocol_schema::{v1 as acp1, v2 as acp2};
 use plan_core::{
-    ClientCapabilities, FileUri, PlanBoard, PlanContent, PlanId, PlanSender, ProtocolVersion,
-    SessionNotification, Spelling, plan,
+    PlanContent, PlanId, SessionNotification,
+    agent::PlanSender,
+    client::PlanBoard,
+    plan,
+    wire::{ClientCapabilities, FileUri, ProtocolVersion, Spelling},
 };
 use serde_json::Value;
 

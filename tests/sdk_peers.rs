@@ -31,7 +31,10 @@ use std::time::Duration;
 
 use agent_client_protocol::{Agent, Client, Lines};
 use futures::SinkExt;
-use plan_core::{PlanBoard, PlanSender, ProtocolVersion, SessionNotification, SessionUpdate, plan};
+use plan_core::{
+    SessionNotification, SessionUpdate, agent::PlanSender, client::PlanBoard, plan,
+    wire::ProtocolVersion,
+};
 use serde_json::Value;
 
 const TIMEOUT: Duration = Duration::from_mins(1);
@@ -211,7 +214,7 @@ fn sdk_agent_driven_by_our_board(options: board::Options) -> Value {
             client_writes,
             &mut out,
             &mut err,
-            plan_core::TerminalStyle::PLAIN,
+            plan_core::client::TerminalStyle::PLAIN,
             false,
         );
         drop(sdk_agent);
@@ -499,7 +502,8 @@ fn a_sender_is_shaped_by_the_sdks_initialize_request_in_one_call() {
     assert_eq!(sender.protocol(), ProtocolVersion::V2);
     let sent = sender.update(plan! { id: "p", items: [high cancelled "x"] });
     assert!(
-        sent.to_json(plan_core::Spelling::Acp).contains("cancelled"),
+        sent.to_json(plan_core::wire::Spelling::Acp)
+            .contains("cancelled"),
         "v2 carries `cancelled`"
     );
 }
@@ -513,7 +517,7 @@ fn the_sdk_agent_passes_the_conformance_check_for_every_kind_of_client() {
         ..check::conformance::Options::default()
     };
     let runs = bounded(move || {
-        plan_core::ClientKind::ALL
+        plan_core::wire::ClientKind::ALL
             .into_iter()
             .map(|kind| {
                 let (sdk_reads, to_agent) = io::pipe().unwrap();
@@ -538,5 +542,5 @@ fn the_sdk_agent_passes_the_conformance_check_for_every_kind_of_client() {
     // offer carries: judged as a v1 client with `plan` (its SDK drops `plan`,
     // so it sends the v1 `plan`, which such a client reads).
     assert_eq!(runs[2].answered, Some(1));
-    assert_eq!(runs[2].judged_as, plan_core::ClientKind::V1Plan);
+    assert_eq!(runs[2].judged_as, plan_core::wire::ClientKind::V1Plan);
 }

@@ -10,16 +10,18 @@ mod common;
 use std::io::{self, Write};
 
 use plan_core::{
-    ClientCapabilities, Fallback, FileUri, PlanContent, PlanEntry, PlanId, Priority,
-    SessionNotification, SessionUpdate, Spelling, Status, View, plan,
+    PlanContent, PlanEntry, PlanId, Priority, SessionNotification, SessionUpdate, Status,
+    agent::{Fallback, View},
+    plan,
+    wire::{ClientCapabilities, FileUri, Spelling},
 };
 
 fn caps(json: &str) -> ClientCapabilities {
     ClientCapabilities::from_json(json).unwrap()
 }
 
-fn sender(json: &str) -> plan_core::PlanSender {
-    plan_core::PlanSender::new("sess_1", &caps(json))
+fn sender(json: &str) -> plan_core::agent::PlanSender {
+    plan_core::agent::PlanSender::new("sess_1", &caps(json))
 }
 
 /// The v1 entries a client without plan operations was sent, as (content, priority, status).
@@ -311,7 +313,7 @@ const CASES: [&str; 12] = [
 ];
 
 /// Runs one case on a fresh sender; the notification it gives, if any.
-fn send_case(mut sender: plan_core::PlanSender, case: &str) -> Option<SessionNotification> {
+fn send_case(mut sender: plan_core::agent::PlanSender, case: &str) -> Option<SessionNotification> {
     let read = |json: &str| plan_core::PlanContent::from_json(json).unwrap();
     let plan = match case {
         "known values" => plan! { id: "p", items: [high pending "a"] },
@@ -367,9 +369,9 @@ fn describe(sent: Option<&SessionNotification>) -> String {
 /// here, so plan operations are held to the newest published schema that
 /// has them (v1 and v2 unstable: `markdown` and `plan_removed`, extra keys
 /// such as `path` allowed), and to the stabilized rules by `check_for_client`.
-fn modes() -> Vec<(&'static str, plan_core::PlanSender, common::Schema)> {
+fn modes() -> Vec<(&'static str, plan_core::agent::PlanSender, common::Schema)> {
     use common::{Schema, Version};
-    use plan_core::{PlanSender, ProtocolVersion};
+    use plan_core::{agent::PlanSender, wire::ProtocolVersion};
     let none = ClientCapabilities::default();
     let v1 = |json| PlanSender::with_protocol("sess_1", ProtocolVersion::V1, &caps(json));
     vec![
@@ -471,7 +473,7 @@ fn every_cell_of_the_version_table() {
                     let rules: Vec<&str> = rules
                         .unwrap_err()
                         .iter()
-                        .map(plan_core::Violation::rule)
+                        .map(plan_core::agent::Violation::rule)
                         .collect();
                     assert_eq!(rules, ["pre-stable-file"], "{mode}: {case}");
                 } else {
@@ -484,7 +486,10 @@ fn every_cell_of_the_version_table() {
 
 #[test]
 fn the_sender_is_built_from_the_initialize_request_of_either_version() {
-    use plan_core::{InitializeRequest, PlanSender, ProtocolVersion};
+    use plan_core::{
+        agent::{InitializeRequest, PlanSender},
+        wire::ProtocolVersion,
+    };
     let cases = [
         (
             r#"{"protocolVersion":1}"#,

@@ -3,7 +3,7 @@
 
 mod common;
 
-use plan_core::{SessionNotification, SessionUpdate, Spelling};
+use plan_core::{SessionNotification, SessionUpdate, wire::Spelling};
 use serde_json::Value;
 
 #[test]
@@ -32,7 +32,7 @@ fn every_source_example_round_trips_in_the_rfd_spelling() {
                 .err()
                 .unwrap_or_default()
                 .iter()
-                .map(plan_core::Violation::rule)
+                .map(plan_core::agent::Violation::rule)
                 .collect();
             // The drafts' `file` plan is read as it is and reported: the
             // protocol stabilized on 2026-11-20 has no `file` type.

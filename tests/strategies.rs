@@ -9,7 +9,9 @@ mod common;
 use common::sdk::Judges;
 use plan_core::fixtures::{ClientProfile, Generate};
 use plan_core::{
-    ClientCapabilities, PlanSender, ProtocolVersion, SessionNotification, Spelling, Status,
+    SessionNotification, Status,
+    agent::PlanSender,
+    wire::{ClientCapabilities, ProtocolVersion, Spelling},
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};

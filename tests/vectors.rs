@@ -4,7 +4,10 @@
 
 mod common;
 
-use plan_core::{ClientCapabilities, PlanContent, SessionNotification, SessionUpdate, Spelling};
+use plan_core::{
+    PlanContent, SessionNotification, SessionUpdate,
+    wire::{ClientCapabilities, Spelling},
+};
 use serde_json::Value;
 
 /// What we expect of one vector.
@@ -188,7 +191,7 @@ fn read(
     text: &str,
     spelling: Spelling,
 ) -> Result<(Value, Vec<String>), plan_core::Error> {
-    let paths = |r: Result<(), Vec<plan_core::Violation>>| {
+    let paths = |r: Result<(), Vec<plan_core::agent::Violation>>| {
         r.err()
             .unwrap_or_default()
             .iter()
@@ -345,10 +348,13 @@ fn a_markdown_path_round_trips_byte_for_byte() {
     let value: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(SessionNotification::from_value(value).unwrap(), message);
     assert_eq!(
-        message.check_for_client(plan_core::ClientKind::V1Plan),
+        message.check_for_client(plan_core::wire::ClientKind::V1Plan),
         Ok(())
     );
-    assert_eq!(message.check_for_client(plan_core::ClientKind::V2), Ok(()));
+    assert_eq!(
+        message.check_for_client(plan_core::wire::ClientKind::V2),
+        Ok(())
+    );
 }
 
 #[test]
@@ -375,7 +381,7 @@ fn a_file_plan_is_read_kept_and_reported_as_pre_stable() {
     assert_eq!(violations.len(), 1);
     assert_eq!(violations[0].rule(), "pre-stable-file");
     assert!(violations[0].fix().unwrap().contains("`markdown`"));
-    let mut board = plan_core::PlanBoard::new("sess_abc123def456");
+    let mut board = plan_core::client::PlanBoard::new("sess_abc123def456");
     board.apply_json(&text).unwrap();
     assert_eq!(board.plans().next().unwrap().content().type_name(), "file");
 }
@@ -384,7 +390,7 @@ fn a_file_plan_is_read_kept_and_reported_as_pre_stable() {
 fn a_type_change_replaces_the_whole_plan() {
     let messages: Vec<Value> =
         serde_json::from_str(&vector("36-stable-type-change-same-plan.json")).unwrap();
-    let mut board = plan_core::PlanBoard::new("sess_abc123def456");
+    let mut board = plan_core::client::PlanBoard::new("sess_abc123def456");
     for message in &messages {
         board.apply_json(&message.to_string()).unwrap();
     }
@@ -430,7 +436,7 @@ fn a_blank_plan_id_is_kept_leniently_and_named_by_check() {
         );
         let read = SessionNotification::from_json_lenient(&text).unwrap();
         assert!(
-            read.skipped.iter().all(plan_core::Skipped::kept),
+            read.skipped.iter().all(plan_core::wire::Skipped::kept),
             "{:?}",
             read.skipped
         );

@@ -5,7 +5,7 @@
 use std::io::Write;
 
 use plan_core::wire::Message;
-use plan_core::{Applied, SessionNotification};
+use plan_core::{SessionNotification, client::Applied};
 use serde_json::Value;
 
 use super::{Conversation, Event, agent_process, rule};

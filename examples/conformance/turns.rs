@@ -14,7 +14,7 @@
 use std::io::Write;
 use std::time::Instant;
 
-use plan_core::ClientKind;
+use plan_core::wire::ClientKind;
 use serde_json::json;
 
 use super::{Conversation, Event, Next, rule};

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use plan_core::{SessionBoards, Spelling, TerminalStyle, render_board, render_markdown};
+use plan_core::{client::{render_board, render_markdown, SessionBoards, TerminalStyle}, wire::Spelling};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };

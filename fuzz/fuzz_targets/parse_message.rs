@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use plan_core::{ClientCapabilities, PlanContent, SessionNotification, SessionUpdate, Spelling};
+use plan_core::{PlanContent, SessionNotification, SessionUpdate, wire::{ClientCapabilities, Spelling}};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };

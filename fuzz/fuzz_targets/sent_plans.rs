@@ -8,7 +8,7 @@
 use arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
 use plan_core::fixtures::ClientProfile;
-use plan_core::SessionBoards;
+use plan_core::client::SessionBoards;
 
 fuzz_target!(|data: &[u8]| {
     for client in ClientProfile::every_kind() {

@@ -6,8 +6,8 @@
 // the shared rules and the errors; the protocol's types; reading and writing
 // JSON; the agent's side and the client's side; interop with other crates;
 // fixtures for tests (generated from both sides).
-mod agent;
-mod client;
+pub mod agent;
+pub mod client;
 mod codec;
 mod error;
 #[cfg(feature = "fixtures")]
@@ -26,43 +26,32 @@ pub use interop::acp;
 pub use interop::acp_schema;
 
 /// The wire's details: what a line of an ACP conversation is before its
-/// method says what its params mean.
+/// method says what its params mean; the two spellings, the protocol
+/// versions and the kinds of client they make; the client's capabilities;
+/// what lenient reading skipped; the checked names and strings the
+/// protocol's types are made of, and what is wrong with one.
 pub mod wire {
+    pub use crate::codec::custom::{CustomContentError, UnmappedValue};
     pub use crate::codec::envelope::{Message, MessageCheck};
+    pub use crate::codec::{Lenient, Skipped};
+    pub use crate::protocol::capabilities::{ClientCapabilities, PlanCapabilities};
+    pub use crate::protocol::id::{FileUri, InvalidPath, InvalidPlanId, InvalidUri};
+    pub use crate::protocol::naming::{CustomName, NameError, ParseNameError, ReservedName};
+    pub use crate::protocol::notification::METHOD;
+    pub use crate::protocol::spelling::Spelling;
+    pub use crate::protocol::update::OtherUpdate;
+    pub use crate::protocol::version::{ClientKind, ProtocolVersion};
 }
 
-pub use agent::check::Violation;
-pub use agent::fallback::{Fallback, View};
-pub use agent::initialize::InitializeRequest;
-pub use agent::run::{PlanRun, Step, StepError, Steps};
-pub use agent::sender::PlanSender;
-pub use agent::sessions::SessionPlans;
-pub use agent::static_stream::StaticStream;
-pub use agent::static_update::StaticUpdate;
-pub use client::board::{Applied, PlanBoard, SessionBoards, TrackedPlan};
-pub use client::changes::Changes;
-pub use client::markdown::render_markdown;
-pub use client::render::{TerminalStyle, render_board, render_board_plan, render_plan};
-pub use codec::custom::{CustomContentError, UnmappedValue};
-pub use codec::{Lenient, Skipped};
+// The root: the protocol's types, the one error, the macros and derives.
+pub use agent::Steps;
 pub use error::{Error, ErrorKind};
-#[cfg(feature = "acp-schema")]
-#[cfg_attr(docsrs, doc(cfg(feature = "acp-schema")))]
-pub use interop::acp_schema::ConversionError;
-pub use protocol::capabilities::{ClientCapabilities, PlanCapabilities};
-pub use protocol::checklist::markdown_checklist;
 pub use protocol::content::PlanContent;
 pub use protocol::entry::{PlanEntry, Priority, Status};
-pub use protocol::id::{
-    AbsolutePath, FileUri, InvalidPath, InvalidPlanId, InvalidUri, PlanId, SessionId,
-};
+pub use protocol::id::{AbsolutePath, PlanId, SessionId};
 pub use protocol::meta::Meta;
-pub use protocol::naming::{CustomName, NameError, ParseNameError, ReservedName};
-pub use protocol::notification::{METHOD, SessionNotification};
-pub use protocol::progress::Progress;
-pub use protocol::spelling::Spelling;
-pub use protocol::update::{OtherUpdate, Plan, SessionUpdate};
-pub use protocol::version::{ClientKind, ProtocolVersion};
+pub use protocol::notification::SessionNotification;
+pub use protocol::update::{Plan, SessionUpdate};
 
 #[cfg(feature = "macros")]
 #[doc = include_str!("docs/plan.md")]
@@ -106,8 +95,9 @@ pub mod __private {
     use serde_json::{Map, Value};
 
     pub use crate::{
-        CustomContentError, FileUri, Meta, Plan, PlanContent, PlanEntry, PlanId, Priority,
-        StaticStream, StaticUpdate, Status, Step, Steps, UnmappedValue,
+        Meta, Plan, PlanContent, PlanEntry, PlanId, Priority, Status, Steps, agent::StaticStream,
+        agent::StaticUpdate, agent::Step, wire::CustomContentError, wire::FileUri,
+        wire::UnmappedValue,
     };
     pub use core::option::Option::{None, Some};
     pub use serde_json;
@@ -125,8 +115,8 @@ pub mod __private {
     }
 
     /// A custom name the macro checked at compile time.
-    pub const fn custom_name(name: &'static str) -> crate::CustomName {
-        crate::CustomName::new_unchecked(Cow::Borrowed(name))
+    pub const fn custom_name(name: &'static str) -> crate::wire::CustomName {
+        crate::wire::CustomName::new_unchecked(Cow::Borrowed(name))
     }
 
     /// A file URI the macro checked at compile time.
@@ -190,7 +180,7 @@ pub mod __private {
         IntoPriority,
         into_priority,
         Priority,
-        [Priority, crate::CustomName],
+        [Priority, crate::wire::CustomName],
         "a `{{ expression }}` priority must be a `Priority`, not `{Self}`",
         "use `Priority::High`, `\"high\".parse()?` or `Priority::custom(\"_x\")?`; or write the name, checked now"
     );
@@ -198,7 +188,7 @@ pub mod __private {
         IntoStatus,
         into_status,
         Status,
-        [Status, crate::CustomName],
+        [Status, crate::wire::CustomName],
         "a `{{ expression }}` status must be a `Status`, not `{Self}`",
         "use `Status::Pending`, `\"pending\".parse()?` or `Status::custom(\"_x\")?`; or write the name, checked now"
     );
@@ -304,7 +294,7 @@ pub mod __private {
 
     /// A custom plan; own keys in `fields` are never written (see `PlanContent::Custom`).
     pub fn custom(
-        kind: crate::CustomName,
+        kind: crate::wire::CustomName,
         id: PlanId,
         fields: Map<String, Value>,
         meta: Option<Meta>,

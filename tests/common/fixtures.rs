@@ -15,7 +15,9 @@ pub struct ReadmeExamples;
 #[doc = include_str!("../../docs/examples.md")]
 pub struct DocsExamples;
 
-use plan_core::{PlanContent, PlanEntry, PlanId, Priority, StaticUpdate, Status, plan, plan_json};
+use plan_core::{
+    PlanContent, PlanEntry, PlanId, Priority, Status, agent::StaticUpdate, plan, plan_json,
+};
 
 /// One four-step plan, handed to `plan!` or `plan_json!` as the same tokens.
 macro_rules! four_steps {

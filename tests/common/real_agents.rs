@@ -3,7 +3,7 @@
 
 use std::io::{BufRead, Write};
 
-use plan_core::ClientKind;
+use plan_core::wire::ClientKind;
 use serde_json::Value;
 
 /// Every transcript, with the kind of client that recorded it.

@@ -3,7 +3,7 @@
 //! no entry dropped and no value changed.
 
 use agent_client_protocol_schema::{v1 as acp1, v2 as acp2};
-use plan_core::ProtocolVersion;
+use plan_core::wire::ProtocolVersion;
 use serde_json::Value;
 
 /// How many plan entries a `session/update`'s `params` carries.
@@ -100,7 +100,7 @@ impl Judges {
                 "{context}: {line}: {violations:?}"
             );
         }
-        if client.spelling() == plan_core::Spelling::Rfd {
+        if client.spelling() == plan_core::wire::Spelling::Rfd {
             // The RFD spelling is what this client asked for; the published
             // schema and SDK read only the ACP spelling.
             return;

@@ -8,7 +8,7 @@ use std::io::{self, BufReader, Write};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 
-use plan_core::TerminalStyle;
+use plan_core::client::TerminalStyle;
 use serde_json::Value;
 
 use super::{agent, board};

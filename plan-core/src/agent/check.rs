@@ -32,7 +32,7 @@ impl Violation {
         }
     }
 
-    /// What [`PlanSender`](crate::PlanSender) sends instead, for a rule whose
+    /// What [`PlanSender`](crate::agent::PlanSender) sends instead, for a rule whose
     /// value it maps (its fallback, in the version table's words).
     pub fn fix(&self) -> Option<&'static str> {
         self.fix
@@ -288,7 +288,7 @@ impl SessionUpdate {
     /// also knows a client that did not.
     ///
     /// ```
-    /// use plan_core::{ProtocolVersion, SessionUpdate};
+    /// use plan_core::{SessionUpdate, wire::ProtocolVersion};
     ///
     /// let update = SessionUpdate::from_json(
     ///     r#"{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"p","entries":[{"content":"a","priority":"_p","status":"pending"}]}}"#,
@@ -309,7 +309,7 @@ impl SessionUpdate {
     /// and `plan_update`/`plan_removed` to a v1 client without `plan`.
     ///
     /// ```
-    /// use plan_core::{ClientKind, SessionUpdate};
+    /// use plan_core::{SessionUpdate, wire::ClientKind};
     ///
     /// let update = SessionUpdate::from_json(r#"{"sessionUpdate":"plan_removed","planId":"p"}"#)?;
     /// assert!(update.check_for_client(ClientKind::V1Plan).is_ok());

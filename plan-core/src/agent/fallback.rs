@@ -27,7 +27,7 @@ pub enum View {
 /// replaced:
 ///
 /// ```
-/// use plan_core::{Fallback, PlanEntry, Status, View};
+/// use plan_core::{PlanEntry, Status, agent::{Fallback, View}};
 ///
 /// let fallback = Fallback {
 ///     view: View::All,
@@ -70,10 +70,10 @@ impl Default for Fallback {
 
 impl Fallback {
     /// Every default fallback, by name, with what it does: the version
-    /// table's words, which `check` also gives as a [`Violation::fix`](crate::Violation::fix).
+    /// table's words, which `check` also gives as a [`Violation::fix`](crate::agent::Violation::fix).
     ///
     /// ```
-    /// use plan_core::Fallback;
+    /// use plan_core::agent::Fallback;
     ///
     /// let (name, wording) = Fallback::RULES[0];
     /// assert_eq!(name, "cancelled-as-completed");
@@ -176,7 +176,7 @@ impl Fallback {
     /// learns where the plan is.
     ///
     /// ```
-    /// use plan_core::{Fallback, FileUri, PlanId, Spelling};
+    /// use plan_core::{PlanId, agent::Fallback, wire::{FileUri, Spelling}};
     ///
     /// let plan = Fallback::file_as_markdown(
     ///     &PlanId::new("design")?,
@@ -200,7 +200,7 @@ impl Fallback {
 
     /// A `file` plan sent as it is: for [`file`](Self::file), where a client
     /// is known to read pre-stable `file` plans (see also
-    /// [`PlanSender::with_pre_stable_file`](crate::PlanSender::with_pre_stable_file)).
+    /// [`PlanSender::with_pre_stable_file`](crate::agent::PlanSender::with_pre_stable_file)).
     pub fn file_as_is(id: &PlanId, uri: &FileUri) -> PlanContent {
         PlanContent::file(id.clone(), uri.clone())
     }

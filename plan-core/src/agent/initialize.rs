@@ -19,7 +19,7 @@ use crate::protocol::version::ProtocolVersion;
 /// request, and [`skipped`](Self::skipped) says what was dropped.
 ///
 /// ```
-/// use plan_core::{InitializeRequest, ProtocolVersion};
+/// use plan_core::{agent::InitializeRequest, wire::ProtocolVersion};
 ///
 /// let v1 = InitializeRequest::from_json(
 ///     r#"{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true},"plan":{}}}"#,

@@ -37,7 +37,7 @@ use crate::protocol::version::{ClientKind, ProtocolVersion};
 /// made anew for each prompt would forget the plans of earlier turns.
 ///
 /// ```
-/// use plan_core::{plan, ClientCapabilities, InitializeRequest, PlanSender, SessionUpdate, Spelling};
+/// use plan_core::{plan, SessionUpdate, wire::{ClientCapabilities, Spelling}, agent::{InitializeRequest, PlanSender}};
 ///
 /// // A v1 client that never heard of plan_update.
 /// let v1_only = ClientCapabilities::from_json(r#"{"fs":{"readTextFile":true}}"#)?;

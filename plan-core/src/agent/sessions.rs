@@ -36,7 +36,7 @@ use crate::protocol::version::ClientKind;
 /// for a v1 client without the plan capability, which every client reads.
 ///
 /// ```
-/// use plan_core::{plan, InitializeRequest, PlanId, SessionPlans, SessionUpdate};
+/// use plan_core::{plan, PlanId, SessionUpdate, agent::{InitializeRequest, SessionPlans}};
 ///
 /// let plans = SessionPlans::new();
 /// plans.initialize(InitializeRequest::from_json(r#"{"protocolVersion":1}"#)?);

@@ -8,7 +8,7 @@ use std::io::{self, Write};
 /// kept as static text exactly as recorded: sending one costs writing bytes.
 ///
 /// ```
-/// use plan_core::{SessionBoards, StaticStream};
+/// use plan_core::{client::SessionBoards, agent::StaticStream};
 ///
 /// // (This crate's doc tests run in `plan-core/`; the fixture is the workspace's.)
 /// const RUN: StaticStream = plan_core::include_plan_stream!("../tests/fixtures/refactor-lifecycle.acp.ndjson");

@@ -12,9 +12,9 @@ use crate::protocol::id::SessionId;
 /// and nothing is allocated.
 ///
 /// ```
-/// use plan_core::{plan, plan_json, SessionId, SessionNotification, Spelling};
+/// use plan_core::{plan, plan_json, SessionId, SessionNotification, wire::Spelling};
 ///
-/// const KICKOFF: plan_core::StaticUpdate = plan_json! {
+/// const KICKOFF: plan_core::agent::StaticUpdate = plan_json! {
 ///     id: "plan-1",
 ///     items: [high pending "Analyze the existing codebase structure"],
 /// };

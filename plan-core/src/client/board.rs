@@ -36,7 +36,7 @@ use crate::protocol::update::SessionUpdate;
 /// modes, and leave the board as it was.
 ///
 /// ```
-/// use plan_core::{Applied, PlanBoard};
+/// use plan_core::{client::{Applied, PlanBoard}};
 ///
 /// let mut board = PlanBoard::new("sess_1");
 /// let line = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_1",
@@ -198,15 +198,6 @@ impl PlanBoard {
     /// The v1 plan, from `plan` updates, if there was one.
     pub fn v1_plan(&self) -> Option<&TrackedPlan> {
         self.v1_plan.map(|i| &self.plans[i])
-    }
-
-    /// The v1 plan: the former name of [`v1_plan`](Self::v1_plan).
-    #[deprecated(
-        since = "0.2.0",
-        note = "renamed `v1_plan`: one name for the v1 `plan` update"
-    )]
-    pub fn legacy(&self) -> Option<&TrackedPlan> {
-        self.v1_plan()
     }
 
     /// Reads one JSON-RPC line and applies it; what lenient reading skipped
@@ -389,16 +380,6 @@ impl TrackedPlan {
     /// updates), not a v2 plan.
     pub fn is_v1_plan(&self) -> bool {
         self.v1_plan
-    }
-
-    /// Whether the plan is the v1 plan: the former name of
-    /// [`is_v1_plan`](Self::is_v1_plan).
-    #[deprecated(
-        since = "0.2.0",
-        note = "renamed `is_v1_plan`: one name for the v1 `plan` update"
-    )]
-    pub fn is_legacy(&self) -> bool {
-        self.is_v1_plan()
     }
 }
 

@@ -27,7 +27,7 @@ use crate::protocol::entry::{PlanEntry, Status};
 /// same place, neither in progress, are a removal and an addition.
 ///
 /// ```
-/// use plan_core::{Changes, PlanEntry, Priority, Status};
+/// use plan_core::{PlanEntry, Priority, Status, client::Changes};
 ///
 /// let entry = |text: &'static str, status| PlanEntry::new(text, Priority::Medium, status);
 /// let before = [entry("Read the test", Status::Completed), entry("Fix the parser", Status::Pending), entry("Run the suite", Status::Pending)];

@@ -13,7 +13,7 @@ use crate::protocol::entry::Status;
 /// as a link, custom types as their type name.
 ///
 /// ```
-/// use plan_core::{plan, render_markdown};
+/// use plan_core::{plan, client::render_markdown};
 ///
 /// let plan = plan! { id: "refactor", items: [
 ///     high completed "Analyze", high in_progress "Refactor", low cancelled "Polish",

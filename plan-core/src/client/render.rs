@@ -107,7 +107,7 @@ const BAR_WIDTH: usize = 20;
 /// Draws every plan of a board, in order, with what the last update changed.
 ///
 /// ```
-/// use plan_core::{plan, PlanBoard, SessionUpdate, TerminalStyle, render_board};
+/// use plan_core::{plan, SessionUpdate, client::{render_board, PlanBoard, TerminalStyle}};
 ///
 /// let mut board = PlanBoard::new("s");
 /// board.apply_update(plan! { id: "refactor", items: [

@@ -119,7 +119,7 @@ macro_rules! wire_methods {
             }
 
             #[doc = concat!("Reads ", $what, " from JSON text, dropping malformed parts")]
-            /// where the protocol allows; see [`Lenient`](crate::Lenient).
+            /// where the protocol allows; see [`Lenient`](crate::wire::Lenient).
             ///
             /// # Errors
             /// [`Error`](crate::Error) for mistakes lenient reading does not drop.

@@ -16,7 +16,7 @@
 //!     InitializeRequest, InitializeResponse, PromptRequest, PromptResponse, StopReason,
 //! };
 //! use agent_client_protocol::{Agent, ConnectTo};
-//! use plan_core::{PlanId, SessionPlans, plan};
+//! use plan_core::{PlanId, plan, agent::SessionPlans};
 //!
 //! async fn serve(transport: impl ConnectTo<Agent> + 'static) -> agent_client_protocol::Result<()> {
 //! let plans = SessionPlans::new();                 // one per connection
@@ -50,7 +50,7 @@
 //! (steps declared with `#[derive(Steps)]`, a markdown plan with its path,
 //! `session/cancel`), and `tests/sdk_peers.rs` drives it with our client.
 //! Keep one [`SessionPlans`] per connection (or one
-//! [`PlanSender`](crate::PlanSender) per session) for as long as the
+//! [`PlanSender`](crate::agent::PlanSender) per session) for as long as the
 //! session lives: it keeps the live plans that the v1 view is drawn from.
 //!
 //! # What the feature asks of your SDK
@@ -84,7 +84,7 @@
 //! `session/update` in our types (other updates arrive as
 //! [`SessionUpdate::Other`](crate::SessionUpdate::Other)).
 //!
-//! [`SessionPlans`]: crate::SessionPlans
+//! [`SessionPlans`]: crate::agent::SessionPlans
 
 use agent_client_protocol::v1::schema as v1;
 use agent_client_protocol::v2::schema as v2;
@@ -139,7 +139,7 @@ impl JsonRpcNotification for SessionNotification {}
 /// capped at 1. An agent on the v1 API answers v1 whatever the client
 /// offered (a client that offers the v2 draft and also speaks v1 says in
 /// the same request what a v1 agent reads, `clientCapabilities.plan` among
-/// it), so a [`PlanSender::for_client`](crate::PlanSender::for_client) of
+/// it), so a [`PlanSender::for_client`](crate::agent::PlanSender::for_client) of
 /// this request writes v1.
 impl From<&v1::InitializeRequest> for InitializeRequest {
     fn from(request: &v1::InitializeRequest) -> Self {

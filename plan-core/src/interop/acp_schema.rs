@@ -40,7 +40,7 @@
 //! let blocked: SessionUpdate = plan! { id: "p", items: [high _blocked "Wait"] }.into();
 //! let err = acp::SessionUpdate::try_from(&blocked).unwrap_err();
 //! assert_eq!(err.to_string(), "at `plan.entries[0].status`: the status `_blocked` has no v1 equivalent");
-//! # Ok::<(), plan_core::ConversionError>(())
+//! # Ok::<(), plan_core::acp_schema::ConversionError>(())
 //! ```
 
 use std::fmt;

@@ -6,7 +6,7 @@
 //! place the readers and writers are held to.
 //!
 //! ```
-//! use plan_core::{SessionNotification, Spelling, plan};
+//! use plan_core::{SessionNotification, plan, wire::Spelling};
 //!
 //! let schema = schemars::schema_for!(SessionNotification);
 //! let text = serde_json::to_string(&schema)?;

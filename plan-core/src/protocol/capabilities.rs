@@ -22,7 +22,7 @@ pub struct PlanCapabilities {
 /// If a client sends both keys, the ACP key wins.
 ///
 /// ```
-/// use plan_core::{ClientCapabilities, Spelling};
+/// use plan_core::{wire::{ClientCapabilities, Spelling}};
 ///
 /// let caps = ClientCapabilities::from_json(r#"{"fs":{"readTextFile":true},"plan":{}}"#)?;
 /// assert!(caps.supports_plan_operations());

@@ -9,7 +9,7 @@ use crate::protocol::entry::{PlanEntry, Priority, Status};
 /// Checked items are completed, the rest pending; all are `medium` priority.
 ///
 /// ```
-/// use plan_core::{markdown_checklist, Status};
+/// use plan_core::{Status, client::markdown_checklist};
 ///
 /// let entries = markdown_checklist("## Steps\n- [x] Refactor module\n- [ ] Add tests\nNot a task");
 /// assert_eq!(entries.len(), 2);

@@ -16,7 +16,7 @@ pub(crate) use crate::rules::OWN_KEYS;
 /// `type`. Every variant has a plan id, unique within the session.
 ///
 /// ```
-/// use plan_core::{PlanContent, PlanEntry, PlanId, Priority, Status, Spelling};
+/// use plan_core::{PlanContent, PlanEntry, PlanId, Priority, Status, wire::Spelling};
 ///
 /// let plan = PlanContent::items(
 ///     PlanId::new("plan-1")?,
@@ -26,7 +26,7 @@ pub(crate) use crate::rules::OWN_KEYS;
 ///     plan.to_json(Spelling::Rfd),
 ///     r#"{"type":"items","id":"plan-1","entries":[{"content":"Step 1","priority":"high","status":"pending"}]}"#
 /// );
-/// # Ok::<(), plan_core::InvalidPlanId>(())
+/// # Ok::<(), plan_core::wire::InvalidPlanId>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PlanContent {
@@ -44,9 +44,9 @@ pub enum PlanContent {
     /// **Pre-stable.** The drafts had it; the protocol stabilized on
     /// 2026-11-20 has no `file` type (a plan in a file is a
     /// [`Markdown`](Self::Markdown) plan with a `path`). Older agents still
-    /// send it, so it is read and kept; [`PlanSender`](crate::PlanSender)
+    /// send it, so it is read and kept; [`PlanSender`](crate::agent::PlanSender)
     /// sends it as markdown unless told the client reads it
-    /// ([`Fallback::file`](crate::Fallback::file)).
+    /// ([`Fallback::file`](crate::agent::Fallback::file)).
     File {
         /// The plan's id.
         id: PlanId,
@@ -126,7 +126,7 @@ impl PlanContent {
     /// A markdown plan that also lives in a file, at an absolute `path`.
     ///
     /// ```
-    /// use plan_core::{AbsolutePath, PlanContent, PlanId, Spelling};
+    /// use plan_core::{AbsolutePath, PlanContent, PlanId, wire::Spelling};
     ///
     /// let plan = PlanContent::markdown_at(
     ///     PlanId::new("design")?,
@@ -157,7 +157,7 @@ impl PlanContent {
     /// A plan of a custom type with its own fields.
     ///
     /// ```
-    /// use plan_core::{CustomName, PlanContent, PlanId, Spelling};
+    /// use plan_core::{PlanContent, PlanId, wire::{CustomName, Spelling}};
     /// use serde_json::json;
     ///
     /// let fields = json!({"events": []}).as_object().unwrap().clone();

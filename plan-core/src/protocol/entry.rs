@@ -172,7 +172,7 @@ impl Status {
 /// One task of a plan: what it is, how important, and where it stands.
 ///
 /// ```
-/// use plan_core::{PlanEntry, Priority, Status, Spelling};
+/// use plan_core::{PlanEntry, Priority, Status, wire::Spelling};
 ///
 /// let entry = PlanEntry::new("Analyze the codebase", Priority::High, Status::Pending);
 /// assert_eq!(

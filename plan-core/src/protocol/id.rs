@@ -24,13 +24,6 @@ impl PlanId {
     /// plans: `main`, as the public ACP schema maps it.
     pub const V1_PLAN: PlanId = PlanId(Cow::Borrowed("main"));
 
-    /// The id of the v1 plan: the former name of [`V1_PLAN`](Self::V1_PLAN).
-    #[deprecated(
-        since = "0.2.0",
-        note = "renamed `V1_PLAN`: one name for the v1 `plan` update"
-    )]
-    pub const LEGACY: PlanId = Self::V1_PLAN;
-
     /// Checks and wraps a plan id.
     ///
     /// # Errors
@@ -141,7 +134,7 @@ impl From<String> for SessionId {
 /// `file:///tmp/plan.md`.
 ///
 /// ```
-/// use plan_core::FileUri;
+/// use plan_core::wire::FileUri;
 ///
 /// assert!(FileUri::new("file:///tmp/plan.md").is_ok());
 /// let err = FileUri::new("/tmp/plan.md").unwrap_err();
@@ -207,7 +200,7 @@ impl std::error::Error for InvalidUri {}
 /// assert_eq!(AbsolutePath::new("/home/dev/PLAN.md")?.as_str(), "/home/dev/PLAN.md");
 /// let err = AbsolutePath::new("docs/PLAN.md").unwrap_err();
 /// assert!(err.to_string().starts_with("a markdown plan's `path` must be absolute"));
-/// # Ok::<(), plan_core::InvalidPath>(())
+/// # Ok::<(), plan_core::wire::InvalidPath>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct AbsolutePath(Cow<'static, str>);

@@ -11,7 +11,7 @@ use crate::rules::{self, ExplainName, NameProblem};
 /// breaks the protocol's naming rule cannot be built.
 ///
 /// ```
-/// use plan_core::CustomName;
+/// use plan_core::wire::CustomName;
 ///
 /// assert_eq!(CustomName::new("_blocked").unwrap().as_str(), "_blocked");
 /// let err = CustomName::new("blocked").unwrap_err();

@@ -11,7 +11,7 @@ pub const METHOD: &str = crate::rules::SESSION_UPDATE;
 /// in the JSON-RPC 2.0 envelope.
 ///
 /// ```
-/// use plan_core::{PlanContent, PlanId, SessionNotification, SessionUpdate, Spelling};
+/// use plan_core::{PlanContent, PlanId, SessionNotification, SessionUpdate, wire::Spelling};
 ///
 /// let plan = PlanContent::markdown(PlanId::new("notes")?, "- [ ] Refactor");
 /// let message = SessionNotification::new("sess_1", plan.into());

@@ -8,7 +8,7 @@ use crate::protocol::entry::{PlanEntry, Status};
 /// entries counted apart (they are in `total` but never `completed`).
 ///
 /// ```
-/// use plan_core::{plan, Progress};
+/// use plan_core::{plan, client::Progress};
 ///
 /// let plan = plan! { id: "p", items: [high completed "a", high cancelled "b", low pending "c"] };
 /// let progress = Progress::of(plan.entries().unwrap());

@@ -19,12 +19,12 @@ use crate::rules::PLAN_ID_KEYS;
 /// every published SDK reads (they all refuse a plan id spelled `id`).
 ///
 /// ```
-/// use plan_core::{SessionUpdate, PlanId, Spelling};
+/// use plan_core::{SessionUpdate, PlanId, wire::Spelling};
 ///
 /// let removed = SessionUpdate::plan_removed(PlanId::new("plan-1")?);
 /// assert_eq!(removed.to_json(Spelling::Rfd), r#"{"sessionUpdate":"plan_removed","id":"plan-1"}"#);
 /// assert_eq!(removed.to_json(Spelling::Acp), r#"{"sessionUpdate":"plan_removed","planId":"plan-1"}"#);
-/// # Ok::<(), plan_core::InvalidPlanId>(())
+/// # Ok::<(), plan_core::wire::InvalidPlanId>(())
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum Spelling {

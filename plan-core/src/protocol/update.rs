@@ -65,7 +65,7 @@ impl OtherUpdate {
 /// One session update: a plan message, or any other update kept as it came.
 ///
 /// ```
-/// use plan_core::{SessionUpdate, Spelling};
+/// use plan_core::{SessionUpdate, wire::Spelling};
 ///
 /// let update = SessionUpdate::from_json(r#"{"sessionUpdate":"plan_removed","planId":"plan-1"}"#)?;
 /// assert!(matches!(&update, SessionUpdate::PlanRemoved { id, .. } if id.as_str() == "plan-1"));

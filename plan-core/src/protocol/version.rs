@@ -18,7 +18,7 @@ use crate::rules;
 ///   values, all without opt-in. There is no plan capability, and a v1
 ///   `plan` is an unknown update to a v2 reader.
 ///
-/// [`PlanSender`]: crate::PlanSender
+/// [`PlanSender`]: crate::agent::PlanSender
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ProtocolVersion {
     /// Protocol version 1.
@@ -45,7 +45,7 @@ impl ProtocolVersion {
     /// cannot speak the answer disconnects.
     ///
     /// ```
-    /// use plan_core::ProtocolVersion;
+    /// use plan_core::wire::ProtocolVersion;
     ///
     /// assert_eq!(ProtocolVersion::negotiate(1), ProtocolVersion::V1);
     /// assert_eq!(ProtocolVersion::negotiate(2), ProtocolVersion::V2);
@@ -63,7 +63,7 @@ impl ProtocolVersion {
 /// protocol's version table (see [`PlanSender`] for what each is sent).
 ///
 /// ```
-/// use plan_core::{ClientCapabilities, ClientKind, ProtocolVersion, Spelling};
+/// use plan_core::{wire::{ClientCapabilities, ClientKind, ProtocolVersion, Spelling}};
 ///
 /// let caps = ClientCapabilities::with_plan_support(Spelling::Acp);
 /// assert_eq!(ClientKind::of(ProtocolVersion::V1, &caps), ClientKind::V1Plan);
@@ -73,7 +73,7 @@ impl ProtocolVersion {
 /// assert_eq!(ClientKind::V1Plan.to_string(), "v1 with `plan`");
 /// ```
 ///
-/// [`PlanSender`]: crate::PlanSender
+/// [`PlanSender`]: crate::agent::PlanSender
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ClientKind {
     /// v1, without the plan capability: the v1 `plan` update only.

@@ -9,7 +9,7 @@
 //! so both published crates still carry it). See `docs/design.md`.
 //!
 //! Everything here is `pub(crate)`: `plan-core` exposes it through its own
-//! types ([`CustomName`](crate::CustomName), [`PlanId`](crate::PlanId), ...).
+//! types ([`CustomName`](crate::wire::CustomName), [`PlanId`](crate::PlanId), ...).
 
 pub(crate) mod layout;
 mod names;

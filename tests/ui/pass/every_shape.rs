@@ -1,7 +1,7 @@
 // Every plan shape compiles, under `deny(warnings)`: generated code is lint-clean.
 #![deny(warnings)]
 
-use plan_core::{plan, plan_json, Plan, PlanContent, PlanId, Priority, SessionUpdate, StaticUpdate, Status};
+use plan_core::{plan, plan_json, Plan, PlanContent, PlanId, Priority, SessionUpdate, Status, agent::StaticUpdate};
 
 const STATIC: StaticUpdate = plan_json! { id: "s", items: [ high pending "a", _x _y "b" ] };
 
@@ -24,5 +24,5 @@ fn main() {
     let v1: Plan = plan! { entries: [ low completed "Old-style plan" ] };
     let updates: Vec<SessionUpdate> = vec![items.into(), markdown.into(), file.into(), custom.into(), v1.into()];
     assert_eq!(updates.len(), 5);
-    assert!(STATIC.json(plan_core::Spelling::Acp).contains("planId"));
+    assert!(STATIC.json(plan_core::wire::Spelling::Acp).contains("planId"));
 }
