@@ -187,7 +187,7 @@ fn builders_refuse_what_the_protocol_forbids() {
 
 #[test]
 fn a_repeated_key_is_ambiguous_and_an_error() {
-    // Found by the fuzzer (fuzz/, target parse_message): the streaming reader
+    // Found by the fuzzer (fuzz/, target parse_message): the text reader
     // took the first `type`, `serde_json::Value` the last.
     let twice = r#"{"type": "fi@e", "type": "file", "planId": "plan-1"}"#;
     let err = plan_core::PlanContent::from_json(twice).unwrap_err();
@@ -227,7 +227,7 @@ fn a_blank_entry_is_read_and_reported_by_check() {
 
 #[test]
 fn a_string_of_the_wrong_type_is_named_alike_by_both_readers() {
-    // The fast reader reads `jsonrpc`, `method`, `sessionId`, `sessionUpdate`,
+    // The text reader reads `jsonrpc`, `method`, `sessionId`, `sessionUpdate`,
     // `type` and the plan id without a JSON value in between; its errors must be the reference
     // reader's, word for word, whatever stands where the string should.
     for found in ["2", "true", "null", "[1, [2]]", r#"{"a": {"b": 1}}"#, "1.5"] {

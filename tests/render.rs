@@ -5,7 +5,7 @@ mod common;
 
 use plan_core::{
     PlanContent, PlanId, SessionUpdate,
-    client::{PlanBoard, TerminalStyle, render_board, render_markdown, render_plan},
+    client::{PlanBoard, TerminalStyle, plan_to_markdown, render_board, render_plan},
     plan,
     wire::FileUri,
 };
@@ -97,7 +97,7 @@ fn every_plan_as_markdown() {
     let board = board();
     let markdown: Vec<String> = board
         .plans()
-        .map(|p| render_markdown(p.content()))
+        .map(|p| plan_to_markdown(p.content()))
         .collect();
     common::assert_snapshot("board-markdown", &markdown.join("\n"));
 }

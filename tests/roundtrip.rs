@@ -206,7 +206,7 @@ proptest! {
 }
 
 /// The same JSON with every object's keys in reverse order: the tag comes
-/// last, so the streaming reader takes its fallback.
+/// last, so the text reader takes its fallback.
 fn reversed(value: &Value) -> Value {
     match value {
         Value::Object(map) => {
@@ -224,7 +224,7 @@ fn reversed(value: &Value) -> Value {
     }
 }
 
-/// The streaming reader (`from_json`) and the reference reader
+/// The text reader (`from_json`) and the reference reader
 /// (`from_value`) agree: the same value or both an error, in both modes.
 fn readers_agree(text: &str) -> Result<(), TestCaseError> {
     let Ok(value) = serde_json::from_str::<Value>(text) else {

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use plan_core::{client::{render_board, render_markdown, SessionBoards, TerminalStyle}, wire::Spelling};
+use plan_core::{client::{render_board, plan_to_markdown, SessionBoards, TerminalStyle}, wire::Spelling};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
@@ -18,7 +18,7 @@ fuzz_target!(|data: &[u8]| {
         let _ = render_board(board, TerminalStyle::COLOR);
         let _ = board.to_json_value(Spelling::Acp);
         for plan in board.plans() {
-            let _ = render_markdown(plan.content());
+            let _ = plan_to_markdown(plan.content());
             let _ = plan.progress();
         }
     }

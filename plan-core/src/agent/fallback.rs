@@ -3,7 +3,7 @@
 //! markdown). Each rule is a plain function, replaceable; `PlanSender`
 //! applies them.
 
-use crate::protocol::checklist::markdown_checklist;
+use crate::protocol::checklist::markdown_to_entries;
 use crate::protocol::content::PlanContent;
 use crate::protocol::entry::{PlanEntry, Priority, Status};
 use crate::protocol::id::{AbsolutePath, FileUri, PlanId};
@@ -45,7 +45,7 @@ pub struct Fallback {
     /// Default: [`Fallback::default_entry`].
     pub entry: fn(&PlanEntry) -> Option<PlanEntry>,
     /// A markdown plan as entries, for a v1 client without the plan
-    /// capability. Default: its checklist ([`markdown_checklist`]), else one
+    /// capability. Default: its checklist ([`markdown_to_entries`]), else one
     /// pending entry with its first line.
     pub markdown: fn(&str) -> Vec<PlanEntry>,
     /// What a `file` plan is sent as (its id and `_meta` are kept). Default:
@@ -228,7 +228,7 @@ impl Fallback {
     /// The checklist of the markdown, else its first non-empty line (without
     /// leading `#`) as one pending entry; nothing for empty markdown.
     pub fn default_markdown(markdown: &str) -> Vec<PlanEntry> {
-        let checklist = markdown_checklist(markdown);
+        let checklist = markdown_to_entries(markdown);
         if !checklist.is_empty() {
             return checklist;
         }

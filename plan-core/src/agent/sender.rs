@@ -69,23 +69,16 @@ use crate::protocol::version::{ClientKind, ProtocolVersion};
 #[derive(Debug, Clone)]
 pub struct PlanSender {
     session: SessionId,
-    target: Target,
+    /// The row of the version table the client is.
+    kind: ClientKind,
+    /// The spelling the client advertised its plan capability in (v1 with
+    /// `plan`); the ACP spelling otherwise.
+    spelling: Spelling,
     fallback: Fallback,
     /// Whether `file` plans go out as they are (a client known to read them).
     pre_stable_file: bool,
     /// Live plans, as the agent sent them, the most recently updated last.
     live: Vec<PlanContent>,
-}
-
-/// What the client on the other end reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Target {
-    /// v1 without the plan capability: v1 `plan` only.
-    V1PlanOnly,
-    /// v1 with the plan capability, advertised in this spelling.
-    V1Operations(Spelling),
-    /// v2.
-    V2,
 }
 
 impl PlanSender {
@@ -110,14 +103,14 @@ impl PlanSender {
         protocol: ProtocolVersion,
         client: &ClientCapabilities,
     ) -> Self {
-        let target = match (protocol, client.plan_spelling()) {
-            (ProtocolVersion::V1, None) => Target::V1PlanOnly,
-            (ProtocolVersion::V1, Some(spelling)) => Target::V1Operations(spelling),
-            (ProtocolVersion::V2, _) => Target::V2,
+        let spelling = match protocol {
+            ProtocolVersion::V1 => client.plan_spelling().unwrap_or(Spelling::Acp),
+            ProtocolVersion::V2 => Spelling::Acp,
         };
         Self {
             session: session.into(),
-            target,
+            kind: ClientKind::of(protocol, client),
+            spelling,
             fallback: Fallback::default(),
             pre_stable_file: false,
             live: Vec::new(),
@@ -145,11 +138,7 @@ impl PlanSender {
 
     /// The kind of client the sender writes for.
     pub fn client_kind(&self) -> ClientKind {
-        match self.target {
-            Target::V1PlanOnly => ClientKind::V1,
-            Target::V1Operations(_) => ClientKind::V1Plan,
-            Target::V2 => ClientKind::V2,
-        }
+        self.kind
     }
 
     /// The protocol version the sender writes for.
@@ -160,16 +149,13 @@ impl PlanSender {
     /// Whether the client reads `plan_update`; if not, every change is sent
     /// as a v1 `plan`.
     pub fn supports_plan_operations(&self) -> bool {
-        self.target != Target::V1PlanOnly
+        self.kind != ClientKind::V1
     }
 
     /// The spelling the client reads: the RFD spelling only for a v1 client
     /// that advertised `planCapabilities`; the ACP spelling for every other.
     pub fn spelling(&self) -> Spelling {
-        match self.target {
-            Target::V1Operations(spelling) => spelling,
-            Target::V1PlanOnly | Target::V2 => Spelling::Acp,
-        }
+        self.spelling
     }
 
     /// The plans that are live (updated and not removed), as the agent gave
@@ -180,9 +166,9 @@ impl PlanSender {
 
     /// Creates or replaces a plan; returns the notification to send.
     pub fn update(&mut self, plan: PlanContent) -> SessionNotification {
-        let update = match self.target {
-            Target::V1PlanOnly => None,
-            Target::V1Operations(_) | Target::V2 => Some(self.content_for_client(&plan)),
+        let update = match self.kind {
+            ClientKind::V1 => None,
+            ClientKind::V1Plan | ClientKind::V2 => Some(self.content_for_client(&plan)),
         };
         self.live.retain(|p| p.id() != plan.id());
         self.live.push(plan);
@@ -214,11 +200,11 @@ impl PlanSender {
     pub fn remove(&mut self, id: &PlanId) -> Option<SessionNotification> {
         let was_live = self.live.iter().any(|p| p.id() == id);
         self.live.retain(|p| p.id() != id);
-        let update = match self.target {
+        let update = match self.kind {
             // Removing an unknown id is harmless for the client; send it anyway.
-            Target::V1Operations(_) | Target::V2 => SessionUpdate::plan_removed(id.clone()),
-            Target::V1PlanOnly if was_live => self.v1_plan_view(),
-            Target::V1PlanOnly => return None,
+            ClientKind::V1Plan | ClientKind::V2 => SessionUpdate::plan_removed(id.clone()),
+            ClientKind::V1 if was_live => self.v1_plan_view(),
+            ClientKind::V1 => return None,
         };
         Some(SessionNotification::new(self.session.clone(), update))
     }

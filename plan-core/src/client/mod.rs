@@ -1,16 +1,14 @@
 //! The client's side: applying updates to boards of plans ([`PlanBoard`],
 //! [`SessionBoards`], what changed between two versions of a plan:
 //! [`Changes`]) and drawing plans for people ([`render_board`],
-//! [`render_markdown`]).
+//! [`plan_to_markdown`]).
 
 pub(crate) mod board;
 pub(crate) mod changes;
-pub(crate) mod markdown;
 pub(crate) mod render;
 
-pub use crate::protocol::checklist::markdown_checklist;
+pub use crate::protocol::checklist::{markdown_to_entries, plan_to_markdown};
 pub use crate::protocol::progress::Progress;
 pub use board::{Applied, PlanBoard, SessionBoards, TrackedPlan};
 pub use changes::Changes;
-pub use markdown::render_markdown;
 pub use render::{TerminalStyle, render_board, render_board_plan, render_plan};

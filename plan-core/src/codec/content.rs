@@ -7,9 +7,9 @@ use crate::codec::entry::{self, Entries};
 use crate::codec::{self, Reading, Wire};
 use crate::error::{Error, Path};
 use crate::protocol::content::{OWN_KEYS, PlanContent};
-use crate::protocol::naming::{self, Classified};
+use crate::protocol::naming::{self, TypeName};
 use crate::protocol::spelling::Spelling;
-use crate::rules::{KEY_CONTENT, KEY_ENTRIES, KEY_PATH, KEY_URI, KNOWN_PLAN_TYPES};
+use crate::rules::{KEY_CONTENT, KEY_ENTRIES, KEY_PATH, KEY_URI, PlanType};
 
 impl Wire for PlanContent {
     fn write<S: Serializer>(&self, spelling: Spelling, s: S) -> Result<S::Ok, S::Error> {
@@ -63,18 +63,18 @@ impl Wire for PlanContent {
         let kind = codec::take_string(&mut map, crate::rules::KEY_TYPE, at)?;
         let id = codec::take_plan_id(&mut map, reading, at)?;
         let meta = codec::take_meta(&mut map, reading, at)?;
-        Ok(match naming::classify(kind, &KNOWN_PLAN_TYPES) {
-            Classified::Known(0) => {
+        Ok(match naming::classify_plan_type(kind) {
+            TypeName::Known(PlanType::Items) => {
                 let items = codec::take_array(&mut map, KEY_ENTRIES, at)?;
                 let entries = entry::read_entries(items, reading, &at.key(KEY_ENTRIES))?;
                 PlanContent::Items { id, entries, meta }
             }
-            Classified::Known(1) => {
+            TypeName::Known(PlanType::File) => {
                 let uri = codec::take_string(&mut map, KEY_URI, at)?;
                 let uri = codec::file_uri(uri, reading, &at.key(KEY_URI))?;
                 PlanContent::File { id, uri, meta }
             }
-            Classified::Known(_) => {
+            TypeName::Known(PlanType::Markdown) => {
                 let content = codec::owned(codec::take_string(&mut map, KEY_CONTENT, at)?);
                 let path = codec::markdown_path(map.remove(KEY_PATH), reading, at)?;
                 PlanContent::Markdown {
@@ -84,13 +84,13 @@ impl Wire for PlanContent {
                     meta,
                 }
             }
-            Classified::Custom(kind) => PlanContent::Custom {
+            TypeName::Custom(kind) => PlanContent::Custom {
                 kind,
                 id,
                 fields: map,
                 meta,
             },
-            Classified::Reserved(kind) => PlanContent::Reserved {
+            TypeName::Reserved(kind) => PlanContent::Reserved {
                 kind,
                 id,
                 fields: map,

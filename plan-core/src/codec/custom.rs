@@ -118,7 +118,7 @@ pub(crate) fn to_custom<T: Serialize>(
         }
     };
     let meta = fields
-        .remove(crate::protocol::meta::Meta::KEY)
+        .remove(crate::rules::KEY_META)
         .and_then(|m| crate::protocol::meta::Meta::from_value(m).ok());
     fields.remove(crate::rules::KEY_TYPE);
     fields.remove("planId");
@@ -158,7 +158,7 @@ pub(crate) fn from_custom<T: DeserializeOwned>(
     object.insert("id".into(), Value::from(id.as_str()));
     if let Some(meta) = meta {
         object.insert(
-            crate::protocol::meta::Meta::KEY.into(),
+            crate::rules::KEY_META.into(),
             serde_json::to_value(meta).map_err(CustomContentError::Fields)?,
         );
     }

@@ -225,7 +225,7 @@ fn both_writers_write_each_message_in_its_one_layout() {
     for message in samples() {
         for spelling in [Spelling::Acp, Spelling::Rfd] {
             for (writer, text) in [
-                ("direct writer", message.to_json(spelling)),
+                ("text writer", message.to_json(spelling)),
                 (
                     "serde writer",
                     serde_json::to_string(&Spelled(&message, spelling)).unwrap(),

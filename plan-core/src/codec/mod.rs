@@ -41,13 +41,13 @@ pub(crate) trait Wire: Sized {
     fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error>;
 
     /// Writes JSON text. By default through serde; the message types
-    /// override it with the direct writer (`text_writer.rs`).
+    /// override it with the text writer (`text_writer.rs`).
     fn emit<W: std::io::Write>(&self, out: W, spelling: Spelling) -> std::io::Result<()> {
         serde_json::to_writer(out, &Spelled(self, spelling)).map_err(std::io::Error::from)
     }
 
     /// Reads JSON text. By default through a `Value`; the message types
-    /// override it with the streaming reader (`text_reader.rs`).
+    /// override it with the text reader (`text_reader.rs`).
     fn read_str(json: &str, reading: &mut Reading) -> Result<Self, Error> {
         let value: Value = serde_json::from_str(json).map_err(|e| Error::syntax(&e))?;
         Self::read(value, reading, &Path::Root)
@@ -323,13 +323,15 @@ pub(crate) fn take_meta(
     reading: &mut Reading,
     at: &Path<'_>,
 ) -> Result<Option<Meta>, Error> {
-    match map.remove(Meta::KEY) {
+    match map.remove(crate::rules::KEY_META) {
         None => Ok(None),
         Some(value) => match Meta::from_value(value) {
             Ok(meta) => Ok(Some(meta)),
-            Err(found) => {
-                reading.skip_or_fail(type_error(&at.key(Meta::KEY), "an object or null", &found))
-            }
+            Err(found) => reading.skip_or_fail(type_error(
+                &at.key(crate::rules::KEY_META),
+                "an object or null",
+                &found,
+            )),
         },
     }
 }
@@ -384,7 +386,7 @@ pub(crate) fn write_meta<M: SerializeMap>(
     meta: Option<&Meta>,
 ) -> Result<(), M::Error> {
     match meta {
-        Some(meta) => map.serialize_entry(Meta::KEY, meta),
+        Some(meta) => map.serialize_entry(crate::rules::KEY_META, meta),
         None => Ok(()),
     }
 }

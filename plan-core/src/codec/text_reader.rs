@@ -1,4 +1,4 @@
-//! The streaming reader: JSON text straight into our types, on serde's
+//! The text reader: JSON text straight into our types, on serde's
 //! `Deserializer`, without building a `serde_json::Value` of the message.
 //!
 //! It is the fast path of `from_json` for notifications, updates and plan
@@ -31,14 +31,14 @@ use crate::protocol::content::PlanContent;
 use crate::protocol::entry::PlanEntry;
 use crate::protocol::id::{PlanId, SessionId};
 use crate::protocol::meta::Meta;
-use crate::protocol::naming::{self, Classified};
+use crate::protocol::naming::{self, TypeName};
 use crate::protocol::notification::SessionNotification;
 use crate::protocol::update::{OtherUpdate, Plan, SessionUpdate};
 use crate::rules::{
     EnvelopeProblem, JSONRPC_VERSION, KEY_CONTENT, KEY_ENTRIES, KEY_JSONRPC, KEY_META, KEY_METHOD,
     KEY_PARAMS, KEY_PATH, KEY_PLAN, KEY_PLAN_ID, KEY_PLAN_ID_RFD, KEY_PRIORITY, KEY_SESSION_ID,
-    KEY_SESSION_UPDATE, KEY_STATUS, KEY_TYPE, KEY_UPDATE, KEY_URI, KNOWN_PLAN_TYPES,
-    SESSION_UPDATE, check_envelope,
+    KEY_SESSION_UPDATE, KEY_STATUS, KEY_TYPE, KEY_UPDATE, KEY_URI, PlanType, SESSION_UPDATE,
+    check_envelope,
 };
 use serde_json::value::RawValue;
 
@@ -182,14 +182,14 @@ impl Key {
             Self::Status => KEY_STATUS,
             Self::Uri => KEY_URI,
             Self::Path => KEY_PATH,
-            Self::Meta => Meta::KEY,
+            Self::Meta => crate::rules::KEY_META,
             Self::Other(other) => other,
         }
     }
 }
 
 /// The keys already read in one object. A key read twice makes the message
-/// ambiguous (`serde_json::Value` would keep the last, a streaming reader
+/// ambiguous (`serde_json::Value` would keep the last, a text reader
 /// the first), so it is an error, whichever reader meets it.
 #[derive(Default)]
 struct Seen(u32);
@@ -540,11 +540,14 @@ fn read_meta<E: de::Error>(
         None => Ok(None),
         Some(Some(Ok(meta))) => Ok(Some(meta)),
         Some(Some(Err(found))) => state.skip(codec::type_error(
-            &at.key(Meta::KEY),
+            &at.key(crate::rules::KEY_META),
             "an object or null",
             &found,
         )),
-        Some(None) => Err(state.fail(at.key(Meta::KEY).invalid(crate::protocol::meta::TOO_DEEP))),
+        Some(None) => Err(state.fail(
+            at.key(crate::rules::KEY_META)
+                .invalid(crate::protocol::meta::TOO_DEEP),
+        )),
     }
 }
 
@@ -570,7 +573,9 @@ impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
             other => return fallback(self.state, at, &other, map, SessionUpdate::read),
         };
         match &*kind {
-            "plan" | "plan_update" | "plan_removed" => {}
+            crate::rules::UPDATE_PLAN
+            | crate::rules::UPDATE_PLAN_UPDATE
+            | crate::rules::UPDATE_PLAN_REMOVED => {}
             _ => {
                 // Not ours: keep it whole.
                 let mut object = Map::new();
@@ -590,13 +595,13 @@ impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
         while let Some(key) = map.next_key_seed(KeySeed)? {
             seen.check(&key, self.state, self.at)?;
             match key {
-                Key::Entries if kind == "plan" => {
+                Key::Entries if kind == crate::rules::UPDATE_PLAN => {
                     entries = Some(map.next_value_seed(EntriesSeed {
                         state: self.state,
                         at: &entries_at,
                     })?);
                 }
-                Key::Plan if kind == "plan_update" => {
+                Key::Plan if kind == crate::rules::UPDATE_PLAN_UPDATE => {
                     plan = Some(map.next_value_seed(ContentSeed {
                         state: self.state,
                         at: &plan_at,
@@ -612,12 +617,12 @@ impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
         }
         let meta = read_meta(self.state, meta, at)?;
         match &*kind {
-            "plan" => {
+            crate::rules::UPDATE_PLAN => {
                 let entries = entries
                     .ok_or_else(|| self.state.fail(at.missing(crate::rules::KEY_ENTRIES)))?;
                 Ok(SessionUpdate::Plan(Plan { entries, meta }))
             }
-            "plan_update" => {
+            crate::rules::UPDATE_PLAN_UPDATE => {
                 let plan =
                     plan.ok_or_else(|| self.state.fail(at.missing(crate::rules::KEY_PLAN)))?;
                 Ok(SessionUpdate::PlanUpdate { plan, meta })
@@ -685,8 +690,8 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
             Key::Type => next_str(&mut map, self.state, &at.key(crate::rules::KEY_TYPE))?,
             other => return fallback(self.state, at, &other, map, PlanContent::read),
         };
-        let classified = naming::classify(kind.into_owned(), &KNOWN_PLAN_TYPES);
-        let known = matches!(classified, Classified::Known(_));
+        let classified = naming::classify_plan_type(kind.into_owned());
+        let known = classified.known();
         let (mut entries, mut early_entries, mut text, mut path) = (None, None, None, None);
         let (mut rfd_id, mut acp_id, mut meta) = (None, None, None);
         let mut fields = Map::new();
@@ -701,28 +706,26 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
                 // Before the id, keep the entries to read after it, so a
                 // missing id is reported first, as the reference reader does.
                 Key::Entries
-                    if matches!(classified, Classified::Known(0))
-                        && rfd_id.is_none()
-                        && acp_id.is_none() =>
+                    if known == Some(PlanType::Items) && rfd_id.is_none() && acp_id.is_none() =>
                 {
                     early_entries = Some(map.next_value::<Value>()?);
                 }
-                Key::Entries if matches!(classified, Classified::Known(0)) => {
+                Key::Entries if known == Some(PlanType::Items) => {
                     entries = Some(map.next_value_seed(EntriesSeed {
                         state: self.state,
                         at: &entries_at,
                     })?);
                 }
-                Key::Uri if matches!(classified, Classified::Known(1)) => {
+                Key::Uri if known == Some(PlanType::File) => {
                     text = Some(map.next_value::<Value>()?);
                 }
-                Key::Content if matches!(classified, Classified::Known(2)) => {
+                Key::Content if known == Some(PlanType::Markdown) => {
                     text = Some(map.next_value::<Value>()?);
                 }
-                Key::Path if matches!(classified, Classified::Known(2)) => {
+                Key::Path if known == Some(PlanType::Markdown) => {
                     path = Some(map.next_value::<Value>()?);
                 }
-                _ if known => {
+                _ if known.is_some() => {
                     map.next_value::<IgnoredAny>()?;
                 }
                 other => {
@@ -735,7 +738,7 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
             plan_id(rfd_id, acp_id, self.state.reading, at).map_err(|err| self.state.fail(err))?;
         let meta = read_meta(self.state, meta, at)?;
         let content = match classified {
-            Classified::Known(0) => match (entries, early_entries) {
+            TypeName::Known(PlanType::Items) => match (entries, early_entries) {
                 (Some(entries), _) => Ok(entries),
                 (None, Some(Value::Array(items))) => {
                     entry::read_entries(items, self.state.reading, &entries_at)
@@ -744,14 +747,14 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
                 (None, None) => Err(at.missing(crate::rules::KEY_ENTRIES)),
             }
             .map(|entries| PlanContent::Items { id, entries, meta }),
-            Classified::Known(1) => text
+            TypeName::Known(PlanType::File) => text
                 .ok_or_else(|| at.missing(crate::rules::KEY_URI))
                 .and_then(|uri| codec::expect_string(uri, &at.key(crate::rules::KEY_URI)))
                 .and_then(|uri| {
                     codec::file_uri(uri, self.state.reading, &at.key(crate::rules::KEY_URI))
                 })
                 .map(|uri| PlanContent::File { id, uri, meta }),
-            Classified::Known(_) => text
+            TypeName::Known(PlanType::Markdown) => text
                 .ok_or_else(|| at.missing(crate::rules::KEY_CONTENT))
                 .and_then(|content| {
                     codec::expect_string(content, &at.key(crate::rules::KEY_CONTENT))
@@ -765,13 +768,13 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
                         meta,
                     })
                 }),
-            Classified::Custom(kind) => Ok(PlanContent::Custom {
+            TypeName::Custom(kind) => Ok(PlanContent::Custom {
                 kind,
                 id,
                 fields,
                 meta,
             }),
-            Classified::Reserved(kind) => Ok(PlanContent::Reserved {
+            TypeName::Reserved(kind) => Ok(PlanContent::Reserved {
                 kind,
                 id,
                 fields,

@@ -1,4 +1,4 @@
-//! The direct writer: our message types written as JSON text without going
+//! The text writer: our message types written as JSON text without going
 //! through serde's data model. It is what `to_json`, `write_json` and
 //! `write_line` use for notifications, updates, plan content and entries.
 //!

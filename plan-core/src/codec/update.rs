@@ -8,7 +8,8 @@ use crate::codec::entry::{self, Entries};
 use crate::codec::{self, Reading, Spelling, Wire};
 use crate::error::{Error, ErrorKind, Path};
 use crate::protocol::content::PlanContent;
-use crate::protocol::update::{DISCRIMINATOR, OtherUpdate, Plan, SessionUpdate};
+use crate::protocol::update::{OtherUpdate, Plan, SessionUpdate};
+use crate::rules::{KEY_SESSION_UPDATE, UPDATE_PLAN, UPDATE_PLAN_REMOVED, UPDATE_PLAN_UPDATE};
 
 impl Wire for SessionUpdate {
     fn write<S: Serializer>(&self, spelling: Spelling, s: S) -> Result<S::Ok, S::Error> {
@@ -23,7 +24,7 @@ impl Wire for SessionUpdate {
             SessionUpdate::Other(_) => false,
         };
         let mut map = s.serialize_map(Some(2 + usize::from(has_meta)))?;
-        map.serialize_entry(DISCRIMINATOR, self.kind())?;
+        map.serialize_entry(KEY_SESSION_UPDATE, self.kind())?;
         let meta = match self {
             SessionUpdate::Plan(plan) => {
                 map.serialize_entry(crate::rules::KEY_ENTRIES, &Entries(&plan.entries))?;
@@ -53,26 +54,30 @@ impl Wire for SessionUpdate {
 
     fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
         let mut map = codec::expect_object(value, at)?;
-        let kind = match map.get(DISCRIMINATOR) {
+        let kind = match map.get(KEY_SESSION_UPDATE) {
             Some(Value::String(kind)) => kind.as_str(),
             Some(other) => {
-                return Err(codec::type_error(&at.key(DISCRIMINATOR), "a string", other));
+                return Err(codec::type_error(
+                    &at.key(KEY_SESSION_UPDATE),
+                    "a string",
+                    other,
+                ));
             }
             None => {
                 return Err(at.error(ErrorKind::Missing {
-                    field: DISCRIMINATOR,
+                    field: KEY_SESSION_UPDATE,
                 }));
             }
         };
         Ok(match kind {
-            "plan" => {
+            UPDATE_PLAN => {
                 let items = codec::take_array(&mut map, crate::rules::KEY_ENTRIES, at)?;
                 let entries =
                     entry::read_entries(items, reading, &at.key(crate::rules::KEY_ENTRIES))?;
                 let meta = codec::take_meta(&mut map, reading, at)?;
                 SessionUpdate::Plan(Plan { entries, meta })
             }
-            "plan_update" => {
+            UPDATE_PLAN_UPDATE => {
                 let plan = map
                     .remove(crate::rules::KEY_PLAN)
                     .ok_or_else(|| at.missing(crate::rules::KEY_PLAN))?;
@@ -80,7 +85,7 @@ impl Wire for SessionUpdate {
                 let meta = codec::take_meta(&mut map, reading, at)?;
                 SessionUpdate::PlanUpdate { plan, meta }
             }
-            "plan_removed" => {
+            UPDATE_PLAN_REMOVED => {
                 let id = codec::take_plan_id(&mut map, reading, at)?;
                 let meta = codec::take_meta(&mut map, reading, at)?;
                 SessionUpdate::PlanRemoved { id, meta }

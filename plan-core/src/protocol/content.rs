@@ -225,9 +225,9 @@ impl PlanContent {
     /// The `type` on the wire: `items`, `file`, `markdown` or the custom name.
     pub fn type_name(&self) -> &str {
         match self {
-            Self::Items { .. } => "items",
-            Self::File { .. } => "file",
-            Self::Markdown { .. } => "markdown",
+            Self::Items { .. } => crate::rules::PlanType::Items.name(),
+            Self::File { .. } => crate::rules::PlanType::File.name(),
+            Self::Markdown { .. } => crate::rules::PlanType::Markdown.name(),
             Self::Custom { kind, .. } => kind.as_str(),
             Self::Reserved { kind, .. } => kind.as_str(),
         }

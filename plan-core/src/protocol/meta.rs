@@ -31,9 +31,6 @@ use serde_json::{Map, Value};
 pub struct Meta(Cow<'static, str>);
 
 impl Meta {
-    /// The field's key.
-    pub const KEY: &'static str = "_meta";
-
     /// An object of metadata.
     pub fn new(fields: Map<String, Value>) -> Self {
         Self(Cow::Owned(Value::Object(fields).to_string()))

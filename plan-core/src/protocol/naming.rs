@@ -124,6 +124,34 @@ pub(crate) fn classify(name: String, known: &[&str]) -> Classified {
     }
 }
 
+/// How a plan type classifies: one the protocol defines, or custom, or reserved.
+pub(crate) enum TypeName {
+    Known(rules::PlanType),
+    Custom(CustomName),
+    Reserved(ReservedName),
+}
+
+impl TypeName {
+    /// The plan type, if the protocol defines it.
+    pub(crate) fn known(&self) -> Option<rules::PlanType> {
+        match self {
+            Self::Known(known) => Some(*known),
+            Self::Custom(_) | Self::Reserved(_) => None,
+        }
+    }
+}
+
+/// Classifies a received plan type; never fails, as [`classify`].
+pub(crate) fn classify_plan_type(name: String) -> TypeName {
+    if let Some(known) = rules::PlanType::from_name(&name) {
+        return TypeName::Known(known);
+    }
+    match rules::check_custom_name(&name) {
+        Ok(()) => TypeName::Custom(CustomName(Cow::Owned(name))),
+        Err(_) => TypeName::Reserved(ReservedName(name)),
+    }
+}
+
 /// Parses a name a person typed (not the wire): known, or a valid custom name.
 /// A typo of a known name gets a suggestion.
 pub(crate) fn parse_typed(

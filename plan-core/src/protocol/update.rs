@@ -7,9 +7,6 @@ use crate::protocol::entry::PlanEntry;
 use crate::protocol::id::PlanId;
 use crate::protocol::meta::Meta;
 
-/// The key that tells session updates apart.
-pub(crate) const DISCRIMINATOR: &str = "sessionUpdate";
-
 /// The v1 `plan` update: the session's one plan, replaced whole each time.
 ///
 /// v1 knows only `high`/`medium`/`low` and `pending`/`in_progress`/`completed`;
@@ -46,7 +43,7 @@ impl OtherUpdate {
     /// The `sessionUpdate` value, e.g. `agent_message_chunk`.
     pub fn kind(&self) -> &str {
         self.0
-            .get(DISCRIMINATOR)
+            .get(crate::rules::KEY_SESSION_UPDATE)
             .and_then(Value::as_str)
             .unwrap_or_default()
     }
@@ -113,9 +110,9 @@ impl SessionUpdate {
     /// The `sessionUpdate` value.
     pub fn kind(&self) -> &str {
         match self {
-            Self::Plan(_) => "plan",
-            Self::PlanUpdate { .. } => "plan_update",
-            Self::PlanRemoved { .. } => "plan_removed",
+            Self::Plan(_) => crate::rules::UPDATE_PLAN,
+            Self::PlanUpdate { .. } => crate::rules::UPDATE_PLAN_UPDATE,
+            Self::PlanRemoved { .. } => crate::rules::UPDATE_PLAN_REMOVED,
             Self::Other(other) => other.kind(),
         }
     }

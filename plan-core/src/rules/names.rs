@@ -9,11 +9,50 @@ pub(crate) const KNOWN_PRIORITIES: [&str; 3] = ["high", "medium", "low"];
 pub(crate) const KNOWN_STATUSES: [&str; 4] = ["pending", "in_progress", "completed", "cancelled"];
 /// The statuses a v1 `plan` update may carry.
 pub(crate) const V1_STATUSES: [&str; 3] = ["pending", "in_progress", "completed"];
-/// The plan content types ACP defines.
+/// The plan content types ACP defines, by name: what the readers tell
+/// apart by `type`.
 ///
 /// `file` is pre-stable (see `versions.rs`): read from older agents, and
 /// known so that a message carrying it is never taken for a reserved type.
-pub(crate) const KNOWN_PLAN_TYPES: [&str; 3] = ["items", super::PRE_STABLE_PLAN_TYPE, "markdown"];
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(dead_code)] // plan-macros judges type names as text (`KNOWN_PLAN_TYPES`)
+pub(crate) enum PlanType {
+    /// `items`: a list of entries.
+    Items,
+    /// `file`: a URI (pre-stable).
+    File,
+    /// `markdown`: a document, maybe with its file's path.
+    Markdown,
+}
+
+#[allow(dead_code)] // as above
+impl PlanType {
+    /// Every type, in the order of [`KNOWN_PLAN_TYPES`].
+    pub(crate) const ALL: [Self; 3] = [Self::Items, Self::File, Self::Markdown];
+
+    /// The type's name on the wire.
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            Self::Items => "items",
+            Self::File => super::PRE_STABLE_PLAN_TYPE,
+            Self::Markdown => "markdown",
+        }
+    }
+
+    /// The type named `name`, if the protocol defines it.
+    pub(crate) fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.name() == name)
+    }
+}
+
+/// The names of the plan types ACP defines ([`PlanType`]), for what judges
+/// them as text (plan-macros, suggestions for a typo).
+#[allow(dead_code)] // plan-core reads types through `PlanType`
+pub(crate) const KNOWN_PLAN_TYPES: [&str; 3] = [
+    PlanType::Items.name(),
+    PlanType::File.name(),
+    PlanType::Markdown.name(),
+];
 
 /// Why a name cannot be a custom value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

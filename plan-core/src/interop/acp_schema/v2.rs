@@ -20,7 +20,6 @@ use crate::error::Path;
 use crate::protocol::content::PlanContent;
 use crate::protocol::entry::{PlanEntry, Priority, Status};
 use crate::protocol::id::SessionId;
-use crate::protocol::meta::Meta;
 use crate::protocol::notification::SessionNotification;
 use crate::protocol::update::SessionUpdate;
 
@@ -88,7 +87,7 @@ fn content(plan: &PlanContent) -> Result<acp::PlanUpdateContent, ConversionError
             let mut fields: BTreeMap<String, Value> =
                 fields.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
             if let Some(meta) = plan.meta() {
-                fields.insert(Meta::KEY.to_owned(), meta.to_value());
+                fields.insert(crate::rules::KEY_META.to_owned(), meta.to_value());
             }
             acp::PlanUpdateContent::Other(acp::OtherPlanUpdateContent::new(
                 plan.type_name(),
