@@ -304,7 +304,7 @@ fn a_custom_plan_type_as_a_struct() {
     // Through the wire and back.
     let read = PlanContent::from_json(&content.to_json(Spelling::Rfd)).unwrap();
     assert_eq!(Timeline::try_from(&read).unwrap(), timeline);
-    assert_eq!(Timeline::PLAN_TYPE, "_timeline");
+    assert_eq!(<Timeline as plan_core::CustomPlan>::PLAN_TYPE, "_timeline");
 }
 
 #[test]

@@ -67,11 +67,10 @@ fn plan_id() -> impl Strategy<Value = PlanId> {
 
 fn entry() -> impl Strategy<Value = PlanEntry> {
     (".{0,30}", priority(), status(), meta()).prop_map(|(content, priority, status, meta)| {
-        PlanEntry {
-            content: content.into(),
-            priority,
-            status,
-            meta,
+        let entry = PlanEntry::new(content, priority, status);
+        match meta {
+            Some(meta) => entry.with_meta(meta),
+            None => entry,
         }
     })
 }

@@ -43,8 +43,10 @@ pub mod wire {
     pub use crate::protocol::version::{ClientKind, ProtocolVersion};
 }
 
-// The root: the protocol's types, the one error, the macros and derives.
+// The root: the protocol's types, the one error, the macros and derives
+// (with the traits two of them implement).
 pub use agent::Steps;
+pub use codec::custom::CustomPlan;
 pub use error::{Error, ErrorKind};
 pub use protocol::content::PlanContent;
 pub use protocol::entry::{PlanEntry, Priority, Status};
@@ -95,9 +97,9 @@ pub mod __private {
     use serde_json::{Map, Value};
 
     pub use crate::{
-        Meta, Plan, PlanContent, PlanEntry, PlanId, Priority, Status, Steps, agent::StaticStream,
-        agent::StaticUpdate, agent::Step, wire::CustomContentError, wire::FileUri,
-        wire::UnmappedValue,
+        CustomPlan, Meta, Plan, PlanContent, PlanEntry, PlanId, Priority, Status, Steps,
+        agent::StaticStream, agent::StaticUpdate, agent::Step, wire::CustomContentError,
+        wire::FileUri, wire::UnmappedValue,
     };
     pub use core::option::Option::{None, Some};
     pub use serde_json;
@@ -110,6 +112,22 @@ pub mod __private {
     }
 
     /// A plan id the macro checked at compile time.
+    /// One entry of `plan!` (the struct literal users cannot write:
+    /// `PlanEntry` is `#[non_exhaustive]`).
+    pub const fn entry(
+        content: Cow<'static, str>,
+        priority: Priority,
+        status: Status,
+        meta: Option<Meta>,
+    ) -> PlanEntry {
+        PlanEntry {
+            content,
+            priority,
+            status,
+            meta,
+        }
+    }
+
     pub const fn plan_id(id: &'static str) -> PlanId {
         PlanId::new_unchecked(Cow::Borrowed(id))
     }

@@ -118,16 +118,15 @@ pub(crate) fn mapping(
     )
 }
 
-/// `#[derive(PlanContent)]`: `PLAN_TYPE` and the conversions.
+/// `#[derive(PlanContent)]`: `CustomPlan` and the conversions.
 pub(crate) fn content(input: &DeriveInput, err: &syn::Error) -> TokenStream {
     let (me, generics, bounds) = split(input, false);
     with_stub(
         err,
         &quote! {
             #[automatically_derived]
-            impl #generics #me #bounds {
-                /// The plan type on the wire (from `#[derive(PlanContent)]`).
-                pub const PLAN_TYPE: &'static str = "_invalid";
+            impl #generics ::plan_core::__private::CustomPlan for #me #bounds {
+                const PLAN_TYPE: &'static str = "_invalid";
             }
             #[automatically_derived]
             impl #generics ::core::convert::TryFrom<&#me> for ::plan_core::__private::PlanContent #bounds {

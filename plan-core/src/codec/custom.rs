@@ -10,6 +10,26 @@ use serde_json::Value;
 use crate::protocol::content::PlanContent;
 use crate::protocol::id::PlanId;
 
+/// A custom plan type of the agent's own: what `#[derive(PlanContent)]`
+/// implements, with the type's name on the wire. A trait, not an inherent
+/// item on your type, so nothing of ours can clash with your own names.
+///
+/// ```
+/// use plan_core::{CustomPlan, PlanContent, PlanId};
+///
+/// #[derive(serde::Serialize, serde::Deserialize, PlanContent)]
+/// #[plan_content(type = "_timeline")]
+/// struct Timeline {
+///     id: PlanId,
+///     events: Vec<String>,
+/// }
+/// assert_eq!(Timeline::PLAN_TYPE, "_timeline");
+/// ```
+pub trait CustomPlan {
+    /// The plan's `type` on the wire: a custom name (`_` and more).
+    const PLAN_TYPE: &'static str;
+}
+
 /// A protocol value that an enum deriving `PlanStatus` or `PlanPriority` has
 /// no variant for.
 ///

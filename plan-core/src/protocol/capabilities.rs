@@ -7,7 +7,11 @@ use crate::protocol::spelling::Spelling;
 
 /// The plan capability: its presence says the client accepts `plan_update`
 /// and `plan_removed`.
+///
+/// `#[non_exhaustive]`: the capability may grow fields; make one with
+/// `PlanCapabilities::default()`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PlanCapabilities {
     /// `_meta` of the capability.
     pub meta: Option<Meta>,

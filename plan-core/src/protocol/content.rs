@@ -28,7 +28,14 @@ pub(crate) use crate::rules::OWN_KEYS;
 /// );
 /// # Ok::<(), plan_core::wire::InvalidPlanId>(())
 /// ```
+///
+/// `#[non_exhaustive]`, as are its variants: the protocol may define more plan
+/// types and give a type more fields, so plans are made with the
+/// constructors ([`items`](Self::items), [`markdown`](Self::markdown),
+/// [`markdown_at`](Self::markdown_at), ...) or `plan!`, and a `match` has an
+/// arm for what it does not know.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PlanContent {
     /// `type: "items"`: a list of entries, replaced whole on every update.
     Items {

@@ -180,7 +180,12 @@ impl Status {
 ///     r#"{"content":"Analyze the codebase","priority":"high","status":"pending"}"#
 /// );
 /// ```
+///
+/// `#[non_exhaustive]`: the protocol may give entries more fields, so an entry
+/// is made with [`new`](Self::new) (and [`with_meta`](Self::with_meta)), not a
+/// struct literal; its fields stay public to read and change.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PlanEntry {
     /// What the task aims to accomplish, for a person to read.
     pub content: Cow<'static, str>,

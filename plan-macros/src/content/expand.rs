@@ -19,9 +19,8 @@ pub(crate) fn content(content: &Content<'_>) -> TokenStream {
         #id_check
 
         #[automatically_derived]
-        impl #impl_generics #ident #ty_generics #where_clause {
-            /// The plan type on the wire (from `#[derive(PlanContent)]`).
-            pub const PLAN_TYPE: &'static str = #kind;
+        impl #impl_generics ::plan_core::__private::CustomPlan for #ident #ty_generics #where_clause {
+            const PLAN_TYPE: &'static str = #kind;
         }
 
         #[automatically_derived]

@@ -117,8 +117,9 @@ fn entry(e: &CheckedEntry) -> TokenStream {
     );
     let status = name(&e.status, &quote!(Status), ("IntoStatus", "into_status"));
     let meta = option(e.meta.as_ref().map(meta_value));
-    // A struct literal, not a call: less for the compiler to do per entry.
-    quote!(__plan::PlanEntry { content: #content, priority: #priority, status: #status, meta: #meta })
+    // A `const fn`: `PlanEntry` is `#[non_exhaustive]`, so no struct literal
+    // outside plan-core.
+    quote!(__plan::entry(#content, #priority, #status, #meta))
 }
 
 /// The common case in few tokens (compile time is a feature): a plan with

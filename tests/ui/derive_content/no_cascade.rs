@@ -9,5 +9,5 @@ struct Timeline {
 fn main() {
     let timeline = Timeline { id: plan_core::PlanId::new("t").unwrap() };
     let _ = plan_core::PlanContent::try_from(&timeline);
-    let _ = Timeline::PLAN_TYPE;
+    let _ = <Timeline as plan_core::CustomPlan>::PLAN_TYPE;
 }

@@ -12,5 +12,5 @@ struct Timeline<T> {
 fn main() {
     let timeline = Timeline::<String> { id: plan_core::PlanId::new("t").unwrap(), events: Vec::new() };
     let _ = plan_core::PlanContent::try_from(&timeline);
-    let _ = Timeline::<u8>::PLAN_TYPE;
+    let _ = <Timeline<u8> as plan_core::CustomPlan>::PLAN_TYPE;
 }
