@@ -262,3 +262,46 @@ fn a_string_of_the_wrong_type_is_named_alike_by_both_readers() {
         }
     }
 }
+
+#[test]
+fn the_errors_of_one_value_are_carried_into_error_by_question_mark() {
+    use plan_core::agent::PlanRun;
+    use plan_core::wire::{CustomName, FileUri};
+    use plan_core::{AbsolutePath, Error, ErrorKind, PlanId, Status};
+
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, plan_core::Steps)]
+    #[plan(id = "two")]
+    enum Two {
+        /// One
+        One,
+        /// Two
+        Two,
+    }
+
+    // Each value error, as its own type says it and as `Error` carries it.
+    fn carried<E: std::fmt::Display + Into<Error>>(error: E) -> (String, Error) {
+        (error.to_string(), error.into())
+    }
+    let mut run = PlanRun::<Two>::new().one_at_a_time();
+    run.begin(Two::One).unwrap();
+    let cases = [
+        carried(PlanId::new(" ").unwrap_err()),
+        carried(FileUri::new("plan.md").unwrap_err()),
+        carried(AbsolutePath::new("PLAN.md").unwrap_err()),
+        carried(CustomName::new("urgent").unwrap_err()),
+        carried("in_progess".parse::<Status>().unwrap_err()),
+        carried(run.begin(Two::Two).unwrap_err()),
+    ];
+    for (said, error) in cases {
+        assert!(matches!(error.kind(), ErrorKind::Value { .. }), "{error:?}");
+        assert_eq!(error.path(), "");
+        assert_eq!(error.to_string(), said, "the value's own words, no place");
+    }
+    // `?` does it in a function that returns `plan_core::Error`.
+    let id = |text: &str| -> Result<PlanId, Error> { Ok(PlanId::new(text.to_owned())?) };
+    assert!(id("p").is_ok());
+    assert!(matches!(
+        id("").unwrap_err().kind(),
+        ErrorKind::Value { .. }
+    ));
+}

@@ -24,6 +24,29 @@ use crate::rules::{ExplainSpelling, SpellingProblem};
 ///     "at `params.update.entries[0].status`: expected a string, found a number"
 /// );
 /// ```
+///
+/// # One error, and the errors of one value
+/// `Error` is what reading a message gives, with the path of the mistake.
+/// Making one value in code can go wrong in fewer ways, each with an error
+/// of its own that says exactly which: `wire::InvalidPlanId` (from
+/// `PlanId::new`), `wire::InvalidUri`, `wire::InvalidPath`,
+/// `wire::NameError` and `wire::ParseNameError` (custom names, and names
+/// parsed from text, with a "did you mean"), `agent::StepError` (a step a
+/// run's rules forbid), `wire::UnmappedValue` and
+/// `wire::CustomContentError` (the derives' conversions). They stay their
+/// own types so a caller can match on the one thing that went wrong without
+/// a path it does not have; each converts into `Error` (as
+/// [`ErrorKind::Value`]), so `?` carries any of them into a function that
+/// returns `Result<_, plan_core::Error>`:
+///
+/// ```
+/// use plan_core::{Error, PlanContent, PlanId};
+///
+/// fn notes(id: &str) -> Result<PlanContent, Error> {
+///     Ok(PlanContent::markdown(PlanId::new(id.to_owned())?, "# Notes"))
+/// }
+/// assert_eq!(notes(" ").unwrap_err().to_string(), "a plan id cannot be only white space");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error {
     path: String,
@@ -68,6 +91,14 @@ pub enum ErrorKind {
         /// The ACP spelling.
         acp: &'static str,
     },
+    /// A value made in code broke a rule: the error of a checked
+    /// constructor or a typed step (`PlanId::new`, `CustomName::new`,
+    /// `PlanRun::begin`, ...) carried into an `Error` with `?`. It has no
+    /// path: it was never in a message.
+    Value {
+        /// What the value's own error said.
+        message: String,
+    },
     /// Both spellings of one field are present (`id` and `planId`), so the
     /// message is ambiguous.
     BothSpellings {
@@ -100,6 +131,16 @@ impl Error {
         )
     }
 
+    /// A value's own error (see [`ErrorKind::Value`]).
+    pub(crate) fn of_value(error: &impl fmt::Display) -> Self {
+        Self::new(
+            String::new(),
+            ErrorKind::Value {
+                message: error.to_string(),
+            },
+        )
+    }
+
     /// Where in the message the mistake is (`""` for the message as a whole).
     pub fn path(&self) -> &str {
         &self.path
@@ -121,6 +162,7 @@ impl fmt::Display for Error {
             } => {
                 write!(f, "invalid JSON at line {line}, column {column}: {message}")
             }
+            kind @ ErrorKind::Value { .. } => kind.fmt(f),
             kind if self.path.is_empty() => write!(f, "in the message: {kind}"),
             kind => write!(f, "at `{}`: {kind}", self.path),
         }
@@ -131,7 +173,9 @@ impl fmt::Display for Error {
 impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Syntax { message, .. } | Self::Invalid { message } => f.write_str(message),
+            Self::Syntax { message, .. } | Self::Invalid { message } | Self::Value { message } => {
+                f.write_str(message)
+            }
             Self::Missing { field } => write!(f, "missing required field `{field}`"),
             Self::Type { expected, found } => write!(f, "expected {expected}, found {found}"),
             Self::MissingEither { rfd, acp } => ExplainSpelling {

@@ -126,6 +126,14 @@ impl fmt::Display for StepError {
 
 impl std::error::Error for StepError {}
 
+/// Carried into an [`Error`](crate::Error) by `?` (as
+/// [`ErrorKind::Value`](crate::ErrorKind::Value)).
+impl From<StepError> for crate::error::Error {
+    fn from(error: StepError) -> Self {
+        Self::of_value(&error)
+    }
+}
+
 impl<T: Steps> Default for PlanRun<T> {
     fn default() -> Self {
         Self::new()

@@ -79,6 +79,14 @@ impl fmt::Display for UnmappedValue {
 
 impl std::error::Error for UnmappedValue {}
 
+/// Carried into an [`Error`](crate::Error) by `?` (as
+/// [`ErrorKind::Value`](crate::ErrorKind::Value)).
+impl From<UnmappedValue> for crate::error::Error {
+    fn from(error: UnmappedValue) -> Self {
+        Self::of_value(&error)
+    }
+}
+
 /// A custom plan type that could not be converted to or from [`PlanContent`](enum@PlanContent).
 #[derive(Debug)]
 pub enum CustomContentError {
@@ -113,6 +121,14 @@ impl std::error::Error for CustomContentError {
             Self::Fields(e) => Some(e),
             _ => None,
         }
+    }
+}
+
+/// Carried into an [`Error`](crate::Error) by `?` (as
+/// [`ErrorKind::Value`](crate::ErrorKind::Value)).
+impl From<CustomContentError> for crate::error::Error {
+    fn from(error: CustomContentError) -> Self {
+        Self::of_value(&error)
     }
 }
 

@@ -94,6 +94,14 @@ impl fmt::Display for InvalidPlanId {
 
 impl std::error::Error for InvalidPlanId {}
 
+/// Carried into an [`Error`](crate::Error) by `?` (as
+/// [`ErrorKind::Value`](crate::ErrorKind::Value)).
+impl From<InvalidPlanId> for crate::error::Error {
+    fn from(error: InvalidPlanId) -> Self {
+        Self::of_value(&error)
+    }
+}
+
 /// The id of an ACP session, as the agent assigned it in `session/new`.
 ///
 /// The protocol puts no rule on its form, so any string is accepted.
@@ -189,6 +197,14 @@ impl fmt::Display for InvalidUri {
 
 impl std::error::Error for InvalidUri {}
 
+/// Carried into an [`Error`](crate::Error) by `?` (as
+/// [`ErrorKind::Value`](crate::ErrorKind::Value)).
+impl From<InvalidUri> for crate::error::Error {
+    fn from(error: InvalidUri) -> Self {
+        Self::of_value(&error)
+    }
+}
+
 /// The `path` of a markdown plan: the absolute file-system path of the file
 /// that holds the plan, so a client can open it. The stabilized protocol
 /// (2026-11-20) requires it to be absolute; a POSIX path (`/home/dev/PLAN.md`)
@@ -261,3 +277,11 @@ impl fmt::Display for InvalidPath {
 }
 
 impl std::error::Error for InvalidPath {}
+
+/// Carried into an [`Error`](crate::Error) by `?` (as
+/// [`ErrorKind::Value`](crate::ErrorKind::Value)).
+impl From<InvalidPath> for crate::error::Error {
+    fn from(error: InvalidPath) -> Self {
+        Self::of_value(&error)
+    }
+}

@@ -105,6 +105,14 @@ impl fmt::Display for NameError {
 
 impl std::error::Error for NameError {}
 
+/// Carried into an [`Error`](crate::Error) by `?` (as
+/// [`ErrorKind::Value`](crate::ErrorKind::Value)).
+impl From<NameError> for crate::error::Error {
+    fn from(error: NameError) -> Self {
+        Self::of_value(&error)
+    }
+}
+
 /// How a name classifies: the index of a known name, or custom, or reserved.
 pub(crate) enum Classified {
     Known(usize),
@@ -212,5 +220,13 @@ impl fmt::Display for ParseNameError {
 impl std::error::Error for ParseNameError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         Some(&self.error)
+    }
+}
+
+/// Carried into an [`Error`](crate::Error) by `?` (as
+/// [`ErrorKind::Value`](crate::ErrorKind::Value)).
+impl From<ParseNameError> for crate::error::Error {
+    fn from(error: ParseNameError) -> Self {
+        Self::of_value(&error)
     }
 }
