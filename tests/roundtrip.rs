@@ -1,133 +1,75 @@
-//! Property tests: any plan message we can build reads back equal from what
-//! we write, in both spellings, and what we write in the ACP spelling
-//! validates against the public schema.
+//! Property tests: the one property of what we write (it reads back equal,
+//! in both spellings, and validates against the public schema) over every
+//! generator of values there is; the readers agree, and refuse what the
+//! schema refuses.
 
 mod common;
 
+use arbitrary::{Arbitrary, Unstructured};
 use common::{Schema, Version};
-use plan_core::{
-    Meta, PlanContent, PlanEntry, PlanId, Priority, SessionNotification, SessionUpdate, Status,
-    wire::{CustomName, FileUri, Spelling},
-};
+use plan_core::fixtures::{ClientProfile, Generate, Scenario};
+use plan_core::{PlanContent, SessionNotification, SessionUpdate, wire::Spelling};
 use proptest::prelude::*;
-use serde_json::{Map, Value};
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use serde_json::Value;
 
-fn custom_name() -> impl Strategy<Value = CustomName> {
-    "_[a-z][a-z_]{0,8}".prop_map(|name| CustomName::new(name).unwrap())
-}
-
-fn priority() -> impl Strategy<Value = Priority> {
-    prop_oneof![
-        Just(Priority::High),
-        Just(Priority::Medium),
-        Just(Priority::Low),
-        custom_name().prop_map(Priority::Custom),
-    ]
-}
-
-fn status() -> impl Strategy<Value = Status> {
-    prop_oneof![
-        Just(Status::Pending),
-        Just(Status::InProgress),
-        Just(Status::Completed),
-        Just(Status::Cancelled),
-        custom_name().prop_map(Status::Custom),
-    ]
-}
-
-/// JSON leaves that round-trip exactly (no floats).
-fn leaf() -> impl Strategy<Value = Value> {
-    prop_oneof![
-        any::<bool>().prop_map(Value::from),
-        any::<i64>().prop_map(Value::from),
-        ".{0,12}".prop_map(Value::from),
-        Just(Value::Null),
-    ]
-}
-
-fn fields() -> impl Strategy<Value = Map<String, Value>> {
-    proptest::collection::btree_map("[a-zA-Z][a-zA-Z0-9]{0,6}", leaf(), 0..4).prop_map(|m| {
-        m.into_iter()
-            .filter(|(k, _)| !["type", "id", "planId"].contains(&k.as_str()))
-            .collect()
-    })
-}
-
-fn meta() -> impl Strategy<Value = Option<Meta>> {
-    prop_oneof![
-        Just(None),
-        Just(Some(Meta::null())),
-        fields().prop_map(|m| Some(Meta::new(m)))
-    ]
-}
-
-fn plan_id() -> impl Strategy<Value = PlanId> {
-    "[a-z0-9][a-z0-9 _-]{0,12}".prop_map(|id| PlanId::new(id).unwrap())
-}
-
-fn entry() -> impl Strategy<Value = PlanEntry> {
-    (".{0,30}", priority(), status(), meta()).prop_map(|(content, priority, status, meta)| {
-        let entry = PlanEntry::new(content, priority, status);
-        match meta {
-            Some(meta) => entry.with_meta(meta),
-            None => entry,
-        }
-    })
-}
-
-fn content() -> impl Strategy<Value = PlanContent> {
-    let entries = proptest::collection::vec(entry(), 0..6);
-    prop_oneof![
-        (plan_id(), entries).prop_map(|(id, e)| PlanContent::items(id, e)),
-        (
-            plan_id(),
-            "(file:///|https://example\\.com/)[a-z0-9/._~-]{1,20}(%[0-9A-F]{2})?"
-        )
-            .prop_map(|(id, uri)| PlanContent::file(id, FileUri::new(uri).unwrap())),
-        (plan_id(), ".{0,40}").prop_map(|(id, md)| PlanContent::markdown(id, md)),
-        (custom_name(), plan_id(), fields())
-            .prop_map(|(kind, id, f)| PlanContent::custom(kind, id, f).unwrap()),
-    ]
-    .prop_flat_map(|plan| meta().prop_map(move |m| with_meta(plan.clone(), m)))
-}
-
-fn with_meta(plan: PlanContent, meta: Option<Meta>) -> PlanContent {
-    match meta {
-        Some(meta) => plan.with_meta(meta),
-        None => plan,
-    }
+/// Any message we can build: the one generator of values, in its mode for
+/// every value a reader reads back (`Generate::any`).
+fn notification() -> impl Strategy<Value = SessionNotification> {
+    Generate::any().notification()
 }
 
 fn update() -> impl Strategy<Value = SessionUpdate> {
-    prop_oneof![
-        (proptest::collection::vec(entry(), 0..6), meta())
-            .prop_map(|(entries, meta)| { SessionUpdate::Plan(plan_core::Plan { entries, meta }) }),
-        (content(), meta()).prop_map(|(plan, meta)| SessionUpdate::PlanUpdate { plan, meta }),
-        (plan_id(), meta()).prop_map(|(id, meta)| SessionUpdate::PlanRemoved { id, meta }),
-    ]
+    Generate::any().update()
 }
 
-fn notification() -> impl Strategy<Value = SessionNotification> {
-    (".{0,16}", update(), meta()).prop_map(|(session, update, meta)| SessionNotification {
-        session_id: session.into(),
-        update,
-        meta,
-    })
+/// The one property every generator of values is held to, in one place:
+/// what we write, in either spelling, reads back unchanged (and lenient
+/// reading skips nothing), and in the ACP spelling validates against the
+/// published schema of its version (a v1 `plan` with v1's closed sets
+/// against v1's; a v1 `plan` with values v1 lacks is no v1 message, and
+/// `check` says so elsewhere).
+fn writes_and_reads_back(message: &SessionNotification) -> Result<(), String> {
+    thread_local! {
+        static V2: common::Validator = Schema::unstable(Version::V2).notification_validator();
+        static V1: common::Validator = Schema::unstable(Version::V1).notification_validator();
+    }
+    for spelling in [Spelling::Rfd, Spelling::Acp] {
+        let json = message.to_json(spelling);
+        let read = SessionNotification::from_json(&json).map_err(|e| format!("{json}: {e}"))?;
+        if &read != message {
+            return Err(format!("{json} in {spelling} read back as {read:?}"));
+        }
+        let lenient = SessionNotification::from_json_lenient(&json).map_err(|e| e.to_string())?;
+        if !lenient.skipped.is_empty() {
+            return Err(format!(
+                "{json}: lenient reading skipped {:?}",
+                lenient.skipped
+            ));
+        }
+    }
+    let written = message.to_value(Spelling::Acp);
+    let errors = match message.update {
+        SessionUpdate::Plan(_) if message.check().is_ok() => {
+            V1.with(|v| v.notification_errors(&written))
+        }
+        SessionUpdate::Plan(_) => Vec::new(),
+        _ => V2.with(|v| v.notification_errors(&written)),
+    };
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{written}\n{errors:#?}"))
+    }
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    // Validation walks the whole schema: a few hundred cases.
+    #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
-    fn notifications_round_trip_in_both_spellings(message in notification()) {
-        for spelling in [Spelling::Rfd, Spelling::Acp] {
-            let json = message.to_json(spelling);
-            let read = SessionNotification::from_json(&json);
-            prop_assert_eq!(read.as_ref(), Ok(&message), "{} in {}", json, spelling);
-            // Lenient reading of a well-formed message skips nothing.
-            let lenient = SessionNotification::from_json_lenient(&json).unwrap();
-            prop_assert!(lenient.skipped.is_empty());
-        }
+    fn any_message_we_can_build_writes_and_reads_back(message in notification()) {
+        writes_and_reads_back(&message).map_err(TestCaseError::fail)?;
     }
 
     #[test]
@@ -138,25 +80,46 @@ proptest! {
     }
 }
 
-proptest! {
-    // Each case compiles nothing new, but validation walks the whole schema: fewer cases.
-    #![proptest_config(ProptestConfig::with_cases(128))]
-
-    #[test]
-    fn what_we_write_in_the_acp_spelling_validates(message in notification()) {
-        thread_local! {
-            static V2: common::Validator = Schema::unstable(Version::V2).notification_validator();
-            static V1: common::Validator = Schema::unstable(Version::V1).notification_validator();
+/// The same property over every other generator: `Generate` for each kind
+/// of client, `Arbitrary` from raw bytes (alone and through each client),
+/// and the scripted streams of `Scenario`.
+#[test]
+fn every_generator_of_values_is_held_to_the_one_property() {
+    let mut checked = 0;
+    let mut hold = |message: &SessionNotification, from: &str| {
+        writes_and_reads_back(message).unwrap_or_else(|e| panic!("{from}: {e}"));
+        checked += 1;
+    };
+    for client in ClientProfile::every_kind() {
+        let mut runner = TestRunner::new(Config::with_cases(64));
+        let generate = Generate::new(client);
+        runner
+            .run(&generate.notification(), |message| {
+                writes_and_reads_back(&message).map_err(TestCaseError::fail)
+            })
+            .unwrap_or_else(|e| panic!("Generate::new({client:?}): {e}"));
+        for seed in 0..8 {
+            let stream = Scenario::new(seed)
+                .for_client(client)
+                .sessions(2)
+                .generate();
+            for line in stream.lines() {
+                let message = SessionNotification::from_json(&line).unwrap();
+                hold(&message, &format!("Scenario {seed} for {client:?}"));
+            }
         }
-        let written = message.to_value(Spelling::Acp);
-        let errors = match message.update {
-            // A v1 plan belongs to v1, and there only with v1's closed sets.
-            SessionUpdate::Plan(_) if message.check().is_ok() => V1.with(|v| v.notification_errors(&written)),
-            SessionUpdate::Plan(_) => Vec::new(),
-            _ => V2.with(|v| v.notification_errors(&written)),
-        };
-        prop_assert!(errors.is_empty(), "{}\n{:#?}", written, errors);
     }
+    for (n, data) in common::fuzz_inputs().iter().enumerate().step_by(8) {
+        let mut u = Unstructured::new(data);
+        let message = SessionNotification::arbitrary(&mut u).unwrap();
+        hold(&message, &format!("Arbitrary, input {n}"));
+        for client in ClientProfile::every_kind() {
+            let mut u = Unstructured::new(data);
+            let message = client.arbitrary_notification(&mut u).unwrap();
+            hold(&message, &format!("Arbitrary for {client:?}, input {n}"));
+        }
+    }
+    assert!(checked > 1000, "{checked} messages held to the property");
 }
 
 /// Any JSON value, nested a few levels, biased toward the keys plans use.
@@ -172,7 +135,14 @@ fn any_json() -> impl Strategy<Value = Value> {
         Just("_meta".to_owned()),
         "[a-z]{1,5}",
     ];
-    leaf().prop_recursive(4, 32, 6, move |inner| {
+    // Leaves that round-trip exactly (no floats).
+    let leaf = prop_oneof![
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        ".{0,12}".prop_map(Value::from),
+        Just(Value::Null),
+    ];
+    leaf.prop_recursive(4, 32, 6, move |inner| {
         prop_oneof![
             proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
             proptest::collection::btree_map(key.clone(), inner, 0..5)

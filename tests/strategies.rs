@@ -1,7 +1,8 @@
 //! The `proptest` feature's strategies (`plan_core::fixtures::Generate`):
 //! everything they generate passes our own `check` for its version,
-//! validates against that version's public schema, is read by the published
-//! SDK's reader of that version with nothing dropped, and reads back equal;
+//! validates against that version's public schema and is read by the
+//! published SDK's reader of that version with nothing dropped (that it reads
+//! back equal is `tests/roundtrip.rs`'s one property, over every generator);
 //! a failing property shrinks to a small, readable case.
 
 mod common;
@@ -9,7 +10,7 @@ mod common;
 use common::sdk::Judges;
 use plan_core::fixtures::{ClientProfile, Generate};
 use plan_core::{
-    SessionNotification, Status,
+    Status,
     agent::PlanSender,
     wire::{ClientCapabilities, ProtocolVersion, Spelling},
 };
@@ -41,11 +42,9 @@ fn every_generated_message_is_valid_for_its_client() {
         let mut runner = TestRunner::new(Config::with_cases(300));
         runner
             .run(&generate.notification(), |message| {
+                // That it reads back and validates is the one property of
+                // tests/roundtrip.rs; here, that this client may be sent it.
                 judges.may_send(&message, client, &name);
-                let line = message.to_json(client.spelling());
-                let back = SessionNotification::from_json(&line)
-                    .map_err(|e| TestCaseError::fail(format!("{name}: {line}: {e}")))?;
-                prop_assert_eq!(&back, &message, "{}", name);
                 Ok(())
             })
             .unwrap_or_else(|e| panic!("{name}: {e}"));

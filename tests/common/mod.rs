@@ -157,3 +157,23 @@ pub fn assert_snapshot_file(path: &str, actual: &str) {
         "snapshot {name} differs (UPDATE_SNAPSHOTS=1 rewrites it)\n--- expected\n{expected}\n--- actual\n{actual}"
     );
 }
+
+/// Inputs of every kind a fuzzer starts from: empty, constant, and
+/// pseudo-random of growing length.
+pub fn fuzz_inputs() -> Vec<Vec<u8>> {
+    let mut inputs = vec![Vec::new(), vec![0; 64], vec![0xff; 64], vec![7; 3]];
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    for n in 0..2000 {
+        let len = n % 600;
+        let bytes = (0..len)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                state.to_le_bytes()[0]
+            })
+            .collect();
+        inputs.push(bytes);
+    }
+    inputs
+}
