@@ -35,12 +35,9 @@ pub struct StaticUpdate {
     acp_tail: &'static str,
 }
 
-/// Everything before the session id's text.
-const HEAD: &[u8] = br#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":""#;
-/// What comes between the session id's text and the update.
-const UPDATE: &str = r#"","update":"#;
-/// What closes `params` and the message.
-const CLOSE: &str = "}}";
+// The envelope's text is the text writer's: one place writes it.
+use crate::codec::text_writer::NOTIFICATION_UPDATE as UPDATE;
+use crate::codec::text_writer::{NOTIFICATION_CLOSE as CLOSE, NOTIFICATION_HEAD as HEAD};
 
 impl StaticUpdate {
     /// Wraps the two texts; `plan_json!` is the way to make one. Each is
@@ -77,7 +74,7 @@ impl StaticUpdate {
         session: &SessionId,
         spelling: Spelling,
     ) -> io::Result<()> {
-        writer.write_all(HEAD)?;
+        writer.write_all(HEAD.as_bytes())?;
         crate::codec::text_writer::json_string_contents(&mut writer, session.as_str())?;
         writer.write_all(self.tail(spelling).as_bytes())
     }

@@ -14,7 +14,7 @@ use crate::codec::{Sorted, Spelling};
 use crate::protocol::content::PlanContent;
 use crate::protocol::entry::PlanEntry;
 use crate::protocol::meta::Meta;
-use crate::protocol::notification::{METHOD, SessionNotification};
+use crate::protocol::notification::SessionNotification;
 use crate::protocol::update::SessionUpdate;
 use crate::rules::JSON_ESCAPE;
 
@@ -184,16 +184,24 @@ impl<W: Write> Emitter<W> {
     }
 
     pub(crate) fn notification(&mut self, notification: &SessionNotification) -> io::Result<()> {
-        self.raw(b"{\"jsonrpc\":\"2.0\",\"method\":\"")?;
-        self.raw(METHOD.as_bytes())?;
-        self.raw(b"\",\"params\":{\"sessionId\":")?;
-        self.str(notification.session_id.as_str())?;
-        self.raw(b",\"update\":")?;
+        self.raw(NOTIFICATION_HEAD.as_bytes())?;
+        self.str_contents(notification.session_id.as_str())?;
+        self.raw(NOTIFICATION_UPDATE.as_bytes())?;
         self.update(&notification.update)?;
         self.meta(notification.meta.as_ref())?;
-        self.raw(b"}}")
+        self.raw(NOTIFICATION_CLOSE.as_bytes())
     }
 }
+
+/// A `session/update` notification's text up to its session id's text:
+/// the one place the envelope's head is written (the notification above,
+/// and `StaticUpdate`, which keeps the rest of its message as text).
+pub(crate) const NOTIFICATION_HEAD: &str =
+    r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":""#;
+/// Between the session id's text and the update.
+pub(crate) const NOTIFICATION_UPDATE: &str = r#"","update":"#;
+/// What closes `params` and the message.
+pub(crate) const NOTIFICATION_CLOSE: &str = "}}";
 
 /// Whether any of eight bytes must be escaped: a control character (below
 /// 0x20), `"` or `\`. Word-at-a-time ("SWAR") tests, exact for these values.
@@ -226,6 +234,22 @@ pub(crate) fn json_string_contents<W: Write>(out: W, text: &str) -> io::Result<(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_envelope_text_is_made_of_the_tables_keys() {
+        use crate::rules::{
+            JSONRPC_VERSION, KEY_JSONRPC, KEY_METHOD, KEY_PARAMS, KEY_SESSION_ID, KEY_UPDATE,
+            SESSION_UPDATE,
+        };
+        assert_eq!(
+            super::NOTIFICATION_HEAD,
+            format!(
+                "{{\"{KEY_JSONRPC}\":\"{JSONRPC_VERSION}\",\"{KEY_METHOD}\":\"{SESSION_UPDATE}\",\"{KEY_PARAMS}\":{{\"{KEY_SESSION_ID}\":\""
+            )
+        );
+        assert_eq!(super::NOTIFICATION_UPDATE, format!("\",\"{KEY_UPDATE}\":"));
+    }
+
     use super::*;
 
     #[test]
