@@ -1,78 +1,68 @@
-//! JSON text written at compile time, byte for byte as plan-core writes it
-//! at run time (compact, the same string escapes; `_meta` objects in source
-//! order, kept as written, custom plan fields with their keys sorted).
-//! The expansion tests in `tests/plan_macro.rs` hold the two producers to
-//! one output.
+//! JSON written in tokens (`meta: {...}`, `fields: {...}` in `plan!`), read
+//! into the macros' one JSON value (`json_reader::Node`, which a file's JSON
+//! is read into too), and the one writer of that value: compact, byte for
+//! byte as plan-core writes it at run time (the same string escapes;
+//! `_meta` objects in source order, kept as written, custom plan fields with
+//! their keys sorted). The expansion tests in `tests/plan_macro.rs` hold the
+//! two producers to one output.
 
 use std::fmt::Write as _;
 
+use crate::json_reader::{Node, NodeKind};
 use crate::rules;
 use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 
-/// A JSON value known at compile time. Floats are left out on purpose: their
-/// shortest round-trip text is `serde_json`'s business, not ours.
-pub(crate) enum Json {
-    Null,
-    Bool(bool),
-    Int(i128),
-    Str(String),
-    Array(Vec<Json>),
-    /// Members in source order (keys are unique).
-    Object(Vec<(String, Json)>),
-}
-
-impl Json {
-    /// Writes compact JSON, object members in source order.
-    pub(crate) fn write(&self, out: &mut String) {
-        self.write_in(out, false);
-    }
-
-    /// Writes compact JSON, every object's members sorted by key.
-    pub(crate) fn write_sorted(&self, out: &mut String) {
-        self.write_in(out, true);
-    }
-
-    fn write_in(&self, out: &mut String, sorted: bool) {
-        match self {
-            Self::Null => out.push_str("null"),
-            Self::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-            Self::Int(i) => {
-                let _ = write!(out, "{i}");
-            }
-            Self::Str(s) => write_str(out, s),
-            Self::Array(items) => {
-                out.push('[');
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    item.write_in(out, sorted);
+/// Writes `node` as compact JSON (the one writer of the macros' JSON, for
+/// values read from a file or from tokens alike): every object's members in
+/// source order, or sorted by key if `sorted`; numbers as their text.
+pub(crate) fn write(node: &Node, out: &mut String, sorted: bool) {
+    match &node.kind {
+        NodeKind::Null => out.push_str("null"),
+        NodeKind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        NodeKind::Number(text) => out.push_str(text),
+        NodeKind::String(s) => write_str(out, s),
+        NodeKind::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
                 }
-                out.push(']');
+                write(item, out, sorted);
             }
-            Self::Object(members) => {
-                out.push('{');
-                for (i, (key, value)) in sorted_if(members, sorted).into_iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    write_str(out, key);
-                    out.push(':');
-                    value.write_in(out, sorted);
+            out.push(']');
+        }
+        NodeKind::Object(members) => {
+            out.push('{');
+            for (i, (key, value)) in sorted_if(members, sorted).into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
                 }
-                out.push('}');
+                write_str(out, key);
+                out.push(':');
+                write(value, out, sorted);
             }
+            out.push('}');
         }
     }
 }
 
 /// The members, sorted by key if `sorted`.
-pub(crate) fn sorted_if(members: &[(String, Json)], sorted: bool) -> Vec<&(String, Json)> {
-    let mut members: Vec<&(String, Json)> = members.iter().collect();
+pub(crate) fn sorted_if(members: &[(String, Node)], sorted: bool) -> Vec<&(String, Node)> {
+    let mut members: Vec<&(String, Node)> = members.iter().collect();
     if sorted {
         members.sort_by(|a, b| a.0.cmp(&b.0));
     }
     members
+}
+
+/// A value read from tokens: it has no line and column (its tokens' spans
+/// were where any mistake in it was reported).
+fn node(kind: NodeKind) -> Node {
+    Node {
+        kind,
+        line: 0,
+        column: 0,
+    }
 }
 
 /// Writes a JSON string literal with `serde_json`'s escapes: `"`, `\`, the
@@ -100,23 +90,26 @@ pub(crate) fn write_str(out: &mut String, s: &str) {
 /// Reads the tokens of a `{ ... }` group written in `serde_json::json!`
 /// syntax as a literal JSON object. `Err` carries the span of the first token
 /// that is not literal JSON (an interpolated expression, a float, ...) and why.
-pub(crate) fn parse_object(group: &Group) -> Result<Vec<(String, Json)>, (Span, String)> {
+pub(crate) fn parse_object(group: &Group) -> Result<Node, (Span, String)> {
     match parse_group(group)? {
-        Json::Object(map) => Ok(map),
+        object @ Node {
+            kind: NodeKind::Object(_),
+            ..
+        } => Ok(object),
         _ => Err((group.span(), "expected a JSON object".into())),
     }
 }
 
-fn parse_group(group: &Group) -> Result<Json, (Span, String)> {
+fn parse_group(group: &Group) -> Result<Node, (Span, String)> {
     let parts = split_commas(group.stream());
     match group.delimiter() {
         Delimiter::Bracket => parts
             .iter()
             .map(|p| parse_value(p, group.span()))
             .collect::<Result<_, _>>()
-            .map(Json::Array),
+            .map(|items| node(NodeKind::Array(items))),
         Delimiter::Brace => {
-            let mut members: Vec<(String, Json)> = Vec::new();
+            let mut members: Vec<(String, Node)> = Vec::new();
             for part in &parts {
                 let (key, value) = match part.as_slice() {
                     [TokenTree::Literal(key), TokenTree::Punct(colon), value @ ..]
@@ -132,7 +125,7 @@ fn parse_group(group: &Group) -> Result<Json, (Span, String)> {
                     }
                     [] => continue,
                 };
-                let Json::Str(name) = parse_literal(key)? else {
+                let NodeKind::String(name) = parse_literal(key)?.kind else {
                     return Err((key.span(), "a JSON key must be a string literal".into()));
                 };
                 if members.iter().any(|(known, _)| *known == name) {
@@ -141,25 +134,26 @@ fn parse_group(group: &Group) -> Result<Json, (Span, String)> {
                 let value = parse_value(value, key.span())?;
                 members.push((name, value));
             }
-            Ok(Json::Object(members))
+            Ok(node(NodeKind::Object(members)))
         }
         _ => Err((group.span(), "expected `{...}` or `[...]`".into())),
     }
 }
 
-fn parse_value(tokens: &[TokenTree], near: Span) -> Result<Json, (Span, String)> {
+fn parse_value(tokens: &[TokenTree], near: Span) -> Result<Node, (Span, String)> {
     match tokens {
         [TokenTree::Group(g)] if g.delimiter() != Delimiter::Parenthesis => parse_group(g),
         [TokenTree::Literal(lit)] => parse_literal(lit),
         [TokenTree::Punct(minus), TokenTree::Literal(lit)] if minus.as_char() == '-' => {
-            match parse_literal(lit)? {
-                Json::Int(i) => Ok(Json::Int(-i)),
+            match parse_literal(lit)?.kind {
+                NodeKind::Number(n) if n != "0" => Ok(node(NodeKind::Number(format!("-{n}")))),
+                NodeKind::Number(n) => Ok(node(NodeKind::Number(n))),
                 _ => Err((lit.span(), "only a number can be negative".into())),
             }
         }
-        [TokenTree::Ident(id)] if id == "null" => Ok(Json::Null),
-        [TokenTree::Ident(id)] if id == "true" => Ok(Json::Bool(true)),
-        [TokenTree::Ident(id)] if id == "false" => Ok(Json::Bool(false)),
+        [TokenTree::Ident(id)] if id == "null" => Ok(node(NodeKind::Null)),
+        [TokenTree::Ident(id)] if id == "true" => Ok(node(NodeKind::Bool(true))),
+        [TokenTree::Ident(id)] if id == "false" => Ok(node(NodeKind::Bool(false))),
         [first, ..] => Err((
             first.span(),
             "not literal JSON: an expression is only known at run time".into(),
@@ -168,16 +162,17 @@ fn parse_value(tokens: &[TokenTree], near: Span) -> Result<Json, (Span, String)>
     }
 }
 
-fn parse_literal(lit: &proc_macro2::Literal) -> Result<Json, (Span, String)> {
+fn parse_literal(lit: &proc_macro2::Literal) -> Result<Node, (Span, String)> {
     let span = lit.span();
     let tokens: TokenStream = TokenTree::Literal(lit.clone()).into();
     match syn::parse2::<syn::Lit>(tokens) {
-        Ok(syn::Lit::Str(s)) => Ok(Json::Str(s.value())),
+        Ok(syn::Lit::Str(s)) => Ok(node(NodeKind::String(s.value()))),
+        // The number's JSON text: its decimal digits (`0x10` and `1_000` as
+        // JSON writes them).
         Ok(syn::Lit::Int(i)) if i.suffix().is_empty() => i
-            .base10_parse::<i128>()
+            .base10_parse::<u64>()
             .ok()
-            .filter(|v| i64::try_from(*v).is_ok() || u64::try_from(*v).is_ok())
-            .map(Json::Int)
+            .map(|v| node(NodeKind::Number(v.to_string())))
             .ok_or((span, "this integer does not fit JSON's 64 bits".into())),
         Ok(syn::Lit::Float(_)) => {
             Err((span, "a float's JSON text is only known at run time".into()))
@@ -315,18 +310,43 @@ mod tests {
         let Some(TokenTree::Group(group)) = tokens.into_iter().next() else {
             panic!()
         };
-        let object = Json::Object(parse_object(&group).unwrap());
+        let object = parse_object(&group).unwrap();
         let mut ours = String::new();
-        object.write_sorted(&mut ours);
+        write(&object, &mut ours, true);
         let theirs =
             serde_json::json!({ "b": [1, -2, true, null, "x"], "a": { "z": "é\n", "y": {} } });
         assert_eq!(ours, theirs.to_string());
         let mut in_order = String::new();
-        object.write(&mut in_order);
+        write(&object, &mut in_order, false);
         assert_eq!(
             in_order,
             r#"{"b":[1,-2,true,null,"x"],"a":{"z":"é\n","y":{}}}"#
         );
+    }
+
+    #[test]
+    fn a_file_and_tokens_read_into_one_value_written_by_one_writer() {
+        let text = r#"{ "b": [1, -2, true, null, "x\ty"], "a": { "z": "é\n", "y": {} } }"#;
+        let from_file = crate::json_reader::parse(text).unwrap();
+        let tokens: TokenStream = text.parse().unwrap();
+        let Some(TokenTree::Group(group)) = tokens.into_iter().next() else {
+            panic!()
+        };
+        let from_tokens = parse_object(&group).unwrap();
+        for sorted in [false, true] {
+            let (mut a, mut b) = (String::new(), String::new());
+            write(&from_file, &mut a, sorted);
+            write(&from_tokens, &mut b, sorted);
+            assert_eq!(a, b);
+        }
+        // Rust's integer spellings are written as JSON writes the number.
+        let tokens: TokenStream = "{ \"h\": 0x10, \"u\": 1_000, \"z\": -0 }".parse().unwrap();
+        let Some(TokenTree::Group(group)) = tokens.into_iter().next() else {
+            panic!()
+        };
+        let mut out = String::new();
+        write(&parse_object(&group).unwrap(), &mut out, false);
+        assert_eq!(out, r#"{"h":16,"u":1000,"z":0}"#);
     }
 
     #[test]

@@ -7,7 +7,8 @@ use syn::ext::IdentExt;
 
 use super::ast::{Input, Name, Text, Value};
 use super::valid::{CheckedEntry, CheckedName, CheckedPlan, Shape};
-use crate::json_tokens::{self as json, Json};
+use crate::json_reader::{Node, NodeKind};
+use crate::json_tokens as json;
 use crate::rules;
 
 /// The expression `plan!` expands to: a `PlanContent`, or a v1 `Plan`.
@@ -286,12 +287,14 @@ fn update_json(plan: &CheckedPlan, id_key: &str, dynamic: &mut Vec<(Span, String
                 }
                 Shape::Custom(_, _, Some(fields)) => {
                     // Custom fields are written with sorted keys, as at run time.
-                    if let Some(Json::Object(members)) = literal_json(fields, dynamic) {
+                    if let Some(NodeKind::Object(members)) =
+                        literal_json(fields, dynamic).map(|n| n.kind)
+                    {
                         for (key, value) in json::sorted_if(&members, true) {
                             out.push(',');
                             json::write_str(&mut out, key);
                             out.push(':');
-                            value.write_sorted(&mut out);
+                            json::write(value, &mut out, true);
                         }
                     }
                 }
@@ -304,9 +307,9 @@ fn update_json(plan: &CheckedPlan, id_key: &str, dynamic: &mut Vec<(Span, String
     out
 }
 
-fn literal_json(group: &Group, dynamic: &mut Vec<(Span, String)>) -> Option<Json> {
+fn literal_json(group: &Group, dynamic: &mut Vec<(Span, String)>) -> Option<Node> {
     match json::parse_object(group) {
-        Ok(map) => Some(Json::Object(map)),
+        Ok(object) => Some(object),
         Err(found) => {
             dynamic.push(found);
             None
@@ -314,10 +317,10 @@ fn literal_json(group: &Group, dynamic: &mut Vec<(Span, String)>) -> Option<Json
     }
 }
 
-fn meta_json(out: &mut String, meta: Option<&Option<Json>>) {
+fn meta_json(out: &mut String, meta: Option<&Option<Node>>) {
     if let Some(Some(meta)) = meta {
         out.push_str(r#","_meta":"#);
-        meta.write(out);
+        json::write(meta, out, false);
     }
 }
 
@@ -367,9 +370,9 @@ fn run_time(dynamic: &mut Vec<(Span, String)>, span: Span) {
 /// `serde_json::json!` at run time.
 fn meta_value(group: &Group) -> TokenStream {
     match json::parse_object(group) {
-        Ok(members) => {
+        Ok(object) => {
             let mut text = String::new();
-            Json::Object(members).write(&mut text);
+            json::write(&object, &mut text, false);
             quote!(__plan::meta_json(#text))
         }
         Err(_) => quote!(__plan::meta(__plan::serde_json::json!(#group))),
