@@ -193,8 +193,9 @@ fn reversed(value: &Value) -> Value {
     }
 }
 
-/// The text reader (`from_json`) and the reference reader
-/// (`from_value`) agree: the same value or both an error, in both modes.
+/// Reading a text (`from_json`) and reading its parsed `Value`
+/// (`from_value`, the same visitors with each tag moved first) agree: the
+/// same value or both an error, in both modes.
 fn readers_agree(text: &str) -> Result<(), TestCaseError> {
     let Ok(value) = serde_json::from_str::<Value>(text) else {
         prop_assert!(SessionNotification::from_json(text).is_err());
@@ -217,7 +218,7 @@ fn readers_agree(text: &str) -> Result<(), TestCaseError> {
 
 proptest! {
     #[test]
-    fn the_streaming_reader_agrees_with_the_reference_reader(message in notification(), junk in any_json()) {
+    fn reading_a_text_and_reading_its_value_agree(message in notification(), junk in any_json()) {
         let value = message.to_value(Spelling::Acp);
         readers_agree(&value.to_string())?;
         readers_agree(&reversed(&value).to_string())?;

@@ -3,13 +3,12 @@
 use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 
-use crate::codec::entry::{self, Entries};
+use crate::codec::entry::Entries;
 use crate::codec::{self, Reading, Wire};
 use crate::error::{Error, Path};
 use crate::protocol::content::{OWN_KEYS, PlanContent};
-use crate::protocol::naming::{self, TypeName};
 use crate::protocol::spelling::Spelling;
-use crate::rules::{KEY_CONTENT, KEY_ENTRIES, KEY_PATH, KEY_URI, PlanType};
+use crate::rules::{KEY_CONTENT, KEY_ENTRIES, KEY_PATH, KEY_URI};
 
 impl Wire for PlanContent {
     fn write<S: Serializer>(&self, spelling: Spelling, s: S) -> Result<S::Ok, S::Error> {
@@ -59,44 +58,7 @@ impl Wire for PlanContent {
     }
 
     fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
-        let mut map = codec::expect_object(value, at)?;
-        let kind = codec::take_string(&mut map, crate::rules::KEY_TYPE, at)?;
-        let id = codec::take_plan_id(&mut map, reading, at)?;
-        let meta = codec::take_meta(&mut map, reading, at)?;
-        Ok(match naming::classify_plan_type(kind) {
-            TypeName::Known(PlanType::Items) => {
-                let items = codec::take_array(&mut map, KEY_ENTRIES, at)?;
-                let entries = entry::read_entries(items, reading, &at.key(KEY_ENTRIES))?;
-                PlanContent::Items { id, entries, meta }
-            }
-            TypeName::Known(PlanType::File) => {
-                let uri = codec::take_string(&mut map, KEY_URI, at)?;
-                let uri = codec::file_uri(uri, reading, &at.key(KEY_URI))?;
-                PlanContent::File { id, uri, meta }
-            }
-            TypeName::Known(PlanType::Markdown) => {
-                let content = codec::owned(codec::take_string(&mut map, KEY_CONTENT, at)?);
-                let path = codec::markdown_path(map.remove(KEY_PATH), reading, at)?;
-                PlanContent::Markdown {
-                    id,
-                    content,
-                    path,
-                    meta,
-                }
-            }
-            TypeName::Custom(kind) => PlanContent::Custom {
-                kind,
-                id,
-                fields: map,
-                meta,
-            },
-            TypeName::Reserved(kind) => PlanContent::Reserved {
-                kind,
-                id,
-                fields: map,
-                meta,
-            },
-        })
+        crate::codec::text_reader::content_value(value, reading, at)
     }
 }
 

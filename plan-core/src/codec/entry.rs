@@ -24,12 +24,7 @@ impl Wire for PlanEntry {
     }
 
     fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
-        let mut map = codec::expect_object(value, at)?;
-        let content = codec::take_string(&mut map, crate::rules::KEY_CONTENT, at)?;
-        let priority = codec::take_string(&mut map, crate::rules::KEY_PRIORITY, at)?;
-        let status = codec::take_string(&mut map, crate::rules::KEY_STATUS, at)?;
-        let meta = codec::take_meta(&mut map, reading, at)?;
-        Ok(from_wire(content, priority, status, meta))
+        crate::codec::text_reader::entry_value(value, reading, at)
     }
 }
 
@@ -56,16 +51,7 @@ pub(crate) fn read_entries(
     reading: &mut Reading,
     at: &Path<'_>,
 ) -> Result<Vec<PlanEntry>, Error> {
-    let mut entries = Vec::with_capacity(items.len());
-    for (index, item) in items.into_iter().enumerate() {
-        match PlanEntry::read(item, reading, &at.index(index)) {
-            Ok(entry) => entries.push(entry),
-            Err(err) => {
-                reading.skip_or_fail::<()>(err)?;
-            }
-        }
-    }
-    Ok(entries)
+    crate::codec::text_reader::entries_value(items, reading, at)
 }
 
 /// Writes a list of entries.

@@ -208,45 +208,8 @@ pub(crate) fn expect_string(value: Value, at: &Path<'_>) -> Result<String, Error
     }
 }
 
-/// Removes and returns a required string field.
-pub(crate) fn take_string(
-    map: &mut Map<String, Value>,
-    key: &'static str,
-    at: &Path<'_>,
-) -> Result<String, Error> {
-    let value = map.remove(key).ok_or_else(|| at.missing(key))?;
-    expect_string(value, &at.key(key))
-}
-
-/// Removes and returns a required array field.
-pub(crate) fn take_array(
-    map: &mut Map<String, Value>,
-    key: &'static str,
-    at: &Path<'_>,
-) -> Result<Vec<Value>, Error> {
-    match map.remove(key) {
-        Some(Value::Array(items)) => Ok(items),
-        Some(other) => Err(type_error(&at.key(key), "an array", &other)),
-        None => Err(at.missing(key)),
-    }
-}
-
-/// Removes and returns the plan id, in either spelling; both at once is an error.
-pub(crate) fn take_plan_id(
-    map: &mut Map<String, Value>,
-    reading: &mut Reading,
-    at: &Path<'_>,
-) -> Result<PlanId, Error> {
-    let rfd = map.remove(Spelling::Rfd.plan_id_key());
-    let acp = map.remove(Spelling::Acp.plan_id_key());
-    let (key, value) = one_plan_id(rfd, acp, at)?;
-    let at = at.key(key);
-    let id = expect_string(value, &at)?;
-    plan_id(id, reading, &at)
-}
-
 /// The plan id's value under whichever key it came, and that key: exactly
-/// one of the two spellings must be there (both readers use this).
+/// one of the two spellings must be there.
 pub(crate) fn one_plan_id<V>(
     rfd_value: Option<V>,
     acp_value: Option<V>,

@@ -4,11 +4,8 @@ use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 
 use crate::codec::{self, Reading, Spelling, Wire};
-use crate::error::{Error, ErrorKind, Path};
-use crate::protocol::id::SessionId;
+use crate::error::{Error, Path};
 use crate::protocol::notification::{METHOD, SessionNotification};
-use crate::protocol::update::SessionUpdate;
-use crate::rules::{EnvelopeProblem, check_envelope};
 
 /// Framing, beside the `Wire` methods every type has.
 impl SessionNotification {
@@ -67,44 +64,8 @@ impl Wire for SessionNotification {
     }
 
     fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
-        let mut envelope = codec::expect_object(value, at)?;
-        let version = codec::take_string(&mut envelope, crate::rules::KEY_JSONRPC, at)?;
-        let method = codec::take_string(&mut envelope, crate::rules::KEY_METHOD, at)?;
-        if let Err(problem) = check_envelope(&version, &method) {
-            let key = match problem {
-                EnvelopeProblem::Version(_) => "jsonrpc",
-                EnvelopeProblem::Method(_) | EnvelopeProblem::HasId => "method",
-            };
-            return Err(at.key(key).invalid(problem));
-        }
-        if envelope.contains_key("id") {
-            return Err(at.key("id").invalid(EnvelopeProblem::HasId));
-        }
-        let params = envelope
-            .remove(crate::rules::KEY_PARAMS)
-            .ok_or_else(|| at.error(ErrorKind::Missing { field: "params" }))?;
-        read_params(params, reading, &at.key(crate::rules::KEY_PARAMS))
+        crate::codec::text_reader::notification_value(value, reading, at)
     }
-}
-
-/// Reads the `params` object of a `session/update` (`at` is where it is).
-pub(crate) fn read_params(
-    params: Value,
-    reading: &mut Reading,
-    at: &Path<'_>,
-) -> Result<SessionNotification, Error> {
-    let mut params = codec::expect_object(params, at)?;
-    let session_id = codec::take_string(&mut params, crate::rules::KEY_SESSION_ID, at)?;
-    let update = params
-        .remove(crate::rules::KEY_UPDATE)
-        .ok_or_else(|| at.missing(crate::rules::KEY_UPDATE))?;
-    let update = SessionUpdate::read(update, reading, &at.key(crate::rules::KEY_UPDATE))?;
-    let meta = codec::take_meta(&mut params, reading, at)?;
-    Ok(SessionNotification {
-        session_id: SessionId::new(session_id),
-        update,
-        meta,
-    })
 }
 
 codec::wire_methods!(SessionNotification, "a whole `session/update` notification");

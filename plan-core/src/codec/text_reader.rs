@@ -1,12 +1,15 @@
-//! The text reader: JSON text straight into our types, on serde's
-//! `Deserializer`, without building a `serde_json::Value` of the message.
+//! The one reader of plan messages: serde visitors that read JSON text
+//! straight into our types (`from_json`, without building a
+//! `serde_json::Value` of the message) and read an already-parsed `Value`
+//! alike (`from_value`, `Deserialize`, the SDK's untyped messages: `Value`
+//! is a serde `Deserializer` too, as `serde_json`'s own `Value` reading is).
 //!
-//! It is the fast path of `from_json` for notifications, updates and plan
-//! content. It needs each object's tag (`sessionUpdate`, `type`) to be its
+//! The visitors need each object's tag (`sessionUpdate`, `type`) to be its
 //! first key, as every writer we know puts it; when it is not, the object is
-//! collected into a `Value` and read by the `Wire::read` reference reader,
-//! which applies the same rules. The tests hold the two readers to the same
-//! results (`tests/roundtrip.rs`).
+//! collected into a `Value` and handed to the same visitors again with its
+//! tag first (as serde's internally tagged enums buffer and replay a late
+//! tag). `tests/roundtrip.rs` holds reading a text and reading its `Value`
+//! to the same results.
 //!
 //! Errors: a rule broken inside a visitor is recorded in [`ReadState`] as our
 //! [`Error`] (with its path) and parsing stops; `serde_json`'s own error is
@@ -81,6 +84,133 @@ fn run<T>(
         (Ok(value), None) => Ok(value),
         (Err(err), None) => Err(Error::syntax(&err)),
     }
+}
+
+/// Reads an already-parsed `value` at `at` with the same visitors as text:
+/// the one reader. An object's tag (`tag`: `sessionUpdate`, `type`) is
+/// handed to the visitors first, as they expect; a `Value`'s keys come in
+/// its map's order, which is not the text's. Without its tag, an object is
+/// an error here (the visitors would hand it back).
+fn from_value<T>(
+    value: Value,
+    reading: &mut Reading,
+    at: &Path<'_>,
+    tag: Option<&'static str>,
+    seed: impl FnOnce(&mut ReadState<'_>, ValueInput) -> Result<T, serde_json::Error>,
+) -> Result<T, Error> {
+    let input = match (value, tag) {
+        (Value::Object(mut object), Some(tag)) => {
+            let Some(first) = object.remove(tag) else {
+                return Err(at.missing(tag));
+            };
+            let members: Vec<(String, Value)> = std::iter::once((tag.to_owned(), first))
+                .chain(object)
+                .collect();
+            ValueInput::Tagged(de::value::MapDeserializer::new(members.into_iter()))
+        }
+        (value, _) => ValueInput::Plain(value),
+    };
+    let mut state = ReadState {
+        reading,
+        broken: None,
+    };
+    let result = seed(&mut state, input);
+    match (result, state.broken) {
+        (_, Some(broken)) => Err(broken),
+        (Ok(value), None) => Ok(value),
+        (Err(err), None) => Err(at.invalid(err)),
+    }
+}
+
+/// A `Value` as the visitors read it: as it is, or an object with its tag
+/// moved first.
+enum ValueInput {
+    Plain(Value),
+    Tagged(
+        de::value::MapDeserializer<'static, std::vec::IntoIter<(String, Value)>, serde_json::Error>,
+    ),
+}
+
+impl ValueInput {
+    fn read<'de, S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, serde_json::Error> {
+        match self {
+            Self::Plain(value) => seed.deserialize(value),
+            Self::Tagged(map) => seed.deserialize(map),
+        }
+    }
+}
+
+/// [`Wire::read`] of a notification: the visitors over a `Value`.
+pub(crate) fn notification_value(
+    value: Value,
+    reading: &mut Reading,
+    at: &Path<'_>,
+) -> Result<SessionNotification, Error> {
+    from_value(value, reading, at, None, |state, input| {
+        input.read(NotificationSeed { state, at })
+    })
+}
+
+/// The `params` of a `session/update` (`at` is where they are): what the
+/// SDK's untyped notification holds (feature `acp`).
+#[cfg(feature = "acp")]
+pub(crate) fn params_value(
+    value: Value,
+    reading: &mut Reading,
+    at: &Path<'_>,
+) -> Result<SessionNotification, Error> {
+    from_value(value, reading, at, None, |state, input| {
+        input.read(ParamsSeed { state, at })
+    })
+}
+
+/// [`Wire::read`] of an update.
+pub(crate) fn update_value(
+    value: Value,
+    reading: &mut Reading,
+    at: &Path<'_>,
+) -> Result<SessionUpdate, Error> {
+    from_value(
+        value,
+        reading,
+        at,
+        Some(KEY_SESSION_UPDATE),
+        |state, input| input.read(UpdateSeed { state, at }),
+    )
+}
+
+/// [`Wire::read`] of plan content.
+pub(crate) fn content_value(
+    value: Value,
+    reading: &mut Reading,
+    at: &Path<'_>,
+) -> Result<PlanContent, Error> {
+    from_value(value, reading, at, Some(KEY_TYPE), |state, input| {
+        input.read(ContentSeed { state, at })
+    })
+}
+
+/// [`Wire::read`] of one entry.
+pub(crate) fn entry_value(
+    value: Value,
+    reading: &mut Reading,
+    at: &Path<'_>,
+) -> Result<PlanEntry, Error> {
+    from_value(value, reading, at, None, |state, input| {
+        input.read(EntrySeed { state, at })
+    })
+    .and_then(|entry| entry)
+}
+
+/// An `entries` array already parsed; lenient reading drops malformed entries.
+pub(crate) fn entries_value(
+    items: Vec<Value>,
+    reading: &mut Reading,
+    at: &Path<'_>,
+) -> Result<Vec<PlanEntry>, Error> {
+    from_value(Value::Array(items), reading, at, None, |state, input| {
+        input.read(EntriesSeed { state, at })
+    })
 }
 
 pub(crate) fn notification(
@@ -494,7 +624,7 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_, '_> {
                         at: &update_at,
                     })?);
                 }
-                Key::Meta => meta = Some(map.next_value::<&'de RawValue>()?),
+                Key::Meta => meta = Some(map.next_value::<Box<RawValue>>()?),
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                 }
@@ -530,13 +660,13 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_, '_> {
 /// Checks a `_meta` value; lenient reading drops a bad one.
 fn read_meta<E: de::Error>(
     state: &mut ReadState<'_>,
-    meta: Option<&RawValue>,
+    meta: Option<Box<RawValue>>,
     at: &Path<'_>,
 ) -> Result<Option<Meta>, E> {
     // serde_json's recursion limit counts the containers `_meta` sits in:
     // every step of `at`, and the object that holds it.
     let max_depth = crate::protocol::meta::MAX_DEPTH.saturating_sub(at.depth() + 1);
-    match meta.map(|raw| Meta::from_raw(raw, max_depth)) {
+    match meta.map(|raw| Meta::from_raw(&raw, max_depth)) {
         None => Ok(None),
         Some(Some(Ok(meta))) => Ok(Some(meta)),
         Some(Some(Err(found))) => state.skip(codec::type_error(
@@ -609,7 +739,7 @@ impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
                 }
                 Key::Id => rfd_id = Some(map.next_value_seed(StrSeed)?),
                 Key::PlanId => acp_id = Some(map.next_value_seed(StrSeed)?),
-                Key::Meta => meta = Some(map.next_value::<&'de RawValue>()?),
+                Key::Meta => meta = Some(map.next_value::<Box<RawValue>>()?),
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                 }
@@ -656,8 +786,8 @@ fn plan_id(
     }
 }
 
-/// The tag was not the first key: collect the object and read it with the
-/// reference reader.
+/// The tag was not the first key: collect the object and read it again with
+/// the same visitors, its tag first (`read` is one of the `*_value` readers).
 fn fallback<'de, A: MapAccess<'de>, T>(
     state: &mut ReadState<'_>,
     at: &Path<'_>,
@@ -702,7 +832,7 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
             match key {
                 Key::Id => rfd_id = Some(map.next_value_seed(StrSeed)?),
                 Key::PlanId => acp_id = Some(map.next_value_seed(StrSeed)?),
-                Key::Meta => meta = Some(map.next_value::<&'de RawValue>()?),
+                Key::Meta => meta = Some(map.next_value::<Box<RawValue>>()?),
                 // Before the id, keep the entries to read after it, so a
                 // missing id is reported first, as the reference reader does.
                 Key::Entries
@@ -868,7 +998,7 @@ impl<'de> Visitor<'de> for EntrySeed<'_, '_, '_> {
                 Key::Content => content = Some(map.next_value::<Value>()?),
                 Key::Priority => priority = Some(map.next_value::<Value>()?),
                 Key::Status => status = Some(map.next_value::<Value>()?),
-                Key::Meta => meta = Some(map.next_value::<&'de RawValue>()?),
+                Key::Meta => meta = Some(map.next_value::<Box<RawValue>>()?),
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                 }

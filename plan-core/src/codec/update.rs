@@ -4,12 +4,11 @@ use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 
-use crate::codec::entry::{self, Entries};
+use crate::codec::entry::Entries;
 use crate::codec::{self, Reading, Spelling, Wire};
-use crate::error::{Error, ErrorKind, Path};
-use crate::protocol::content::PlanContent;
-use crate::protocol::update::{OtherUpdate, Plan, SessionUpdate};
-use crate::rules::{KEY_SESSION_UPDATE, UPDATE_PLAN, UPDATE_PLAN_REMOVED, UPDATE_PLAN_UPDATE};
+use crate::error::{Error, Path};
+use crate::protocol::update::SessionUpdate;
+use crate::rules::KEY_SESSION_UPDATE;
 
 impl Wire for SessionUpdate {
     fn write<S: Serializer>(&self, spelling: Spelling, s: S) -> Result<S::Ok, S::Error> {
@@ -53,45 +52,7 @@ impl Wire for SessionUpdate {
     }
 
     fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
-        let mut map = codec::expect_object(value, at)?;
-        let kind = match map.get(KEY_SESSION_UPDATE) {
-            Some(Value::String(kind)) => kind.as_str(),
-            Some(other) => {
-                return Err(codec::type_error(
-                    &at.key(KEY_SESSION_UPDATE),
-                    "a string",
-                    other,
-                ));
-            }
-            None => {
-                return Err(at.error(ErrorKind::Missing {
-                    field: KEY_SESSION_UPDATE,
-                }));
-            }
-        };
-        Ok(match kind {
-            UPDATE_PLAN => {
-                let items = codec::take_array(&mut map, crate::rules::KEY_ENTRIES, at)?;
-                let entries =
-                    entry::read_entries(items, reading, &at.key(crate::rules::KEY_ENTRIES))?;
-                let meta = codec::take_meta(&mut map, reading, at)?;
-                SessionUpdate::Plan(Plan { entries, meta })
-            }
-            UPDATE_PLAN_UPDATE => {
-                let plan = map
-                    .remove(crate::rules::KEY_PLAN)
-                    .ok_or_else(|| at.missing(crate::rules::KEY_PLAN))?;
-                let plan = PlanContent::read(plan, reading, &at.key(crate::rules::KEY_PLAN))?;
-                let meta = codec::take_meta(&mut map, reading, at)?;
-                SessionUpdate::PlanUpdate { plan, meta }
-            }
-            UPDATE_PLAN_REMOVED => {
-                let id = codec::take_plan_id(&mut map, reading, at)?;
-                let meta = codec::take_meta(&mut map, reading, at)?;
-                SessionUpdate::PlanRemoved { id, meta }
-            }
-            _ => SessionUpdate::Other(OtherUpdate(map)),
-        })
+        crate::codec::text_reader::update_value(value, reading, at)
     }
 }
 
