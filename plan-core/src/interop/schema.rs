@@ -147,6 +147,7 @@ impl JsonSchema for SessionUpdate {
     }
     fn json_schema(generator: &mut SchemaGenerator) -> Schema {
         let kind = |kind: &str, then: serde_json::Value| serde_json::json!({ "if": { "properties": { "sessionUpdate": { "const": kind } } }, "then": then });
+        let id = serde_json::json!({ "type": "string", "pattern": "\\S" });
         json_schema!({
             "description": "A session update: `plan` (v1), `plan_update`, `plan_removed`, or any other, kept whole",
             "type": "object",
@@ -161,7 +162,10 @@ impl JsonSchema for SessionUpdate {
                     "properties": { "plan": generator.subschema_for::<PlanContent>() },
                     "required": required(layout::UPDATE_PLAN_UPDATE)
                 })),
-                kind("plan_removed", one_id())
+                kind("plan_removed", serde_json::json!({
+                    "properties": { "id": id, "planId": id },
+                    "allOf": [one_id()]
+                }))
             ]
         })
     }
@@ -208,5 +212,65 @@ impl JsonSchema for ClientCapabilities {
             "type": "object",
             "properties": { "plan": capability, "planCapabilities": capability }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use schemars::JsonSchema;
+    use serde_json::Value;
+
+    use super::*;
+
+    /// Every key named under a `properties` of `schema`, its nested
+    /// conditions included, the definitions of other types left out.
+    fn property_names(schema: &Value, into: &mut BTreeSet<String>) {
+        match schema {
+            Value::Object(map) => {
+                for (key, value) in map {
+                    match (key.as_str(), value) {
+                        ("$defs" | "definitions", _) => {}
+                        ("properties", Value::Object(properties)) => {
+                            into.extend(properties.keys().cloned());
+                            properties.values().for_each(|v| property_names(v, into));
+                        }
+                        _ => property_names(value, into),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|v| property_names(v, into)),
+            _ => {}
+        }
+    }
+
+    fn keys_are_properties<T: JsonSchema>(layouts: &[&[Field]]) {
+        let schema = serde_json::to_value(schemars::schema_for!(T)).unwrap();
+        let mut names = BTreeSet::new();
+        property_names(&schema, &mut names);
+        for field in layouts.iter().flat_map(|layout| layout.iter()) {
+            assert!(
+                names.contains(field.key),
+                "{}: the layout table has `{}`, the JSON Schema has no such property: {names:?}",
+                T::schema_name(),
+                field.key
+            );
+        }
+    }
+
+    /// A key the table gains and the schema forgets fails here (a missing
+    /// optional property would pass the other tests: the schemas allow
+    /// extra keys).
+    #[test]
+    fn every_key_of_the_layout_table_is_a_property_of_its_schema() {
+        keys_are_properties::<PlanEntry>(&[layout::ENTRY]);
+        keys_are_properties::<PlanContent>(&[layout::ITEMS, layout::MARKDOWN, layout::FILE]);
+        keys_are_properties::<SessionUpdate>(&[
+            layout::UPDATE_PLAN,
+            layout::UPDATE_PLAN_UPDATE,
+            layout::UPDATE_PLAN_REMOVED,
+        ]);
+        keys_are_properties::<SessionNotification>(&[layout::NOTIFICATION, layout::PARAMS]);
     }
 }
