@@ -1,30 +1,37 @@
 //! Reading and writing client capabilities.
 
-use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 
-use crate::codec::{self, Reading, Spelling, Wire};
+use crate::codec::{self, Layout, Out, Reading, Spelling, Wire};
 use crate::error::{Error, Path};
 use crate::protocol::capabilities::{ClientCapabilities, PlanCapabilities};
 
-impl Wire for ClientCapabilities {
-    fn write<S: Serializer>(&self, spelling: Spelling, s: S) -> Result<S::Ok, S::Error> {
-        let mut map = s.serialize_map(None)?;
+impl Layout for ClientCapabilities {
+    fn members<O: Out>(&self, spelling: Spelling, out: &mut O) -> Result<(), O::Error> {
         let plan_keys = [
             Spelling::Rfd.capability_key(),
             Spelling::Acp.capability_key(),
         ];
         for (key, value) in codec::SortedMap(&self.other).entries() {
             if !plan_keys.contains(&key.as_str()) {
-                map.serialize_entry(key, &codec::Sorted(value))?;
+                out.value(key, value)?;
             }
         }
-        if let Some(plan) = &self.plan {
-            map.serialize_entry(spelling.capability_key(), &CapabilityObject(plan))?;
+        match &self.plan {
+            Some(plan) => out.object(spelling.capability_key(), plan, spelling),
+            None => Ok(()),
         }
-        map.end()
     }
+}
 
+/// The `plan` capability object: only its `_meta`.
+impl Layout for PlanCapabilities {
+    fn members<O: Out>(&self, _: Spelling, out: &mut O) -> Result<(), O::Error> {
+        out.meta(self.meta.as_ref())
+    }
+}
+
+impl Wire for ClientCapabilities {
     fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
         let mut other = codec::expect_object(value, at)?;
         let mut caps = Self::default();
@@ -56,16 +63,6 @@ fn read_capability(
             Ok(Some(PlanCapabilities { meta }))
         }
         other => reading.skip_or_fail(codec::type_error(at, "an object or null", &other)),
-    }
-}
-
-struct CapabilityObject<'a>(&'a PlanCapabilities);
-
-impl serde::Serialize for CapabilityObject<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut map = s.serialize_map(None)?;
-        codec::write_meta(&mut map, self.0.meta.as_ref())?;
-        map.end()
     }
 }
 

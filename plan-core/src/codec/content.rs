@@ -1,58 +1,39 @@
 //! Reading and writing plan content.
 
-use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 
-use crate::codec::entry::Entries;
-use crate::codec::{self, Reading, Wire};
+use crate::codec::{self, Layout, Out, Reading, Wire};
 use crate::error::{Error, Path};
 use crate::protocol::content::{OWN_KEYS, PlanContent};
 use crate::protocol::spelling::Spelling;
 use crate::rules::{KEY_CONTENT, KEY_ENTRIES, KEY_PATH, KEY_URI};
 
-impl Wire for PlanContent {
-    fn write<S: Serializer>(&self, spelling: Spelling, s: S) -> Result<S::Ok, S::Error> {
-        let own = match self {
-            PlanContent::Custom { fields, .. } | PlanContent::Reserved { fields, .. } => fields
-                .keys()
-                .filter(|k| !OWN_KEYS.contains(&k.as_str()))
-                .count(),
-            PlanContent::Markdown { path: Some(_), .. } => 2,
-            _ => 1,
-        };
-        let mut map = s.serialize_map(Some(2 + own + usize::from(self.meta().is_some())))?;
-        map.serialize_entry(crate::rules::KEY_TYPE, self.type_name())?;
-        map.serialize_entry(spelling.plan_id_key(), self.id().as_str())?;
+impl Layout for PlanContent {
+    fn members<O: Out>(&self, spelling: Spelling, out: &mut O) -> Result<(), O::Error> {
+        out.str(crate::rules::KEY_TYPE, self.type_name())?;
+        out.str(spelling.plan_id_key(), self.id().as_str())?;
         match self {
-            PlanContent::Items { entries, .. } => {
-                map.serialize_entry(KEY_ENTRIES, &Entries(entries))?;
-            }
-            PlanContent::File { uri, .. } => {
-                map.serialize_entry(KEY_URI, uri.as_str())?;
-            }
+            PlanContent::Items { entries, .. } => out.list(KEY_ENTRIES, entries, spelling)?,
+            PlanContent::File { uri, .. } => out.str(KEY_URI, uri.as_str())?,
             PlanContent::Markdown { content, path, .. } => {
-                map.serialize_entry(KEY_CONTENT, &**content)?;
+                out.str(KEY_CONTENT, content)?;
                 if let Some(path) = path {
-                    map.serialize_entry(KEY_PATH, path.as_str())?;
+                    out.str(KEY_PATH, path.as_str())?;
                 }
             }
             PlanContent::Custom { fields, .. } | PlanContent::Reserved { fields, .. } => {
-                let sorted = codec::SortedMap(fields);
-                for (key, value) in sorted.entries() {
+                for (key, value) in codec::SortedMap(fields).entries() {
                     if !OWN_KEYS.contains(&key.as_str()) {
-                        map.serialize_entry(key, &codec::Sorted(value))?;
+                        out.value(key, value)?;
                     }
                 }
             }
         }
-        codec::write_meta(&mut map, self.meta())?;
-        map.end()
+        out.meta(self.meta())
     }
+}
 
-    fn emit<W: std::io::Write>(&self, out: W, spelling: Spelling) -> std::io::Result<()> {
-        crate::codec::text_writer::Emitter::new(out, spelling).content(self)
-    }
-
+impl Wire for PlanContent {
     fn read_str(json: &str, reading: &mut Reading) -> Result<Self, Error> {
         crate::codec::text_reader::content(json, reading)
     }

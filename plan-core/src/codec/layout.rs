@@ -1,8 +1,8 @@
-//! The writers and readers held to the one layout of each message
-//! (`rules/layout.rs`): both writers (serde's, through `Wire::write`, and
-//! the direct one, through `Wire::emit`) write exactly the table's keys, in
-//! its order, with every required key; both readers (the streaming one and
-//! the reference one) refuse a message that lacks a required key, naming it.
+//! The writer and reader held to the one layout of each message
+//! (`rules/layout.rs`): the one writer through both its sinks (JSON text and
+//! serde) writes exactly the table's keys, in its order, with every
+//! required key; the one reader, from text and from a `Value`, refuses a
+//! message that lacks a required key, naming it.
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
@@ -221,13 +221,13 @@ fn samples() -> Vec<SessionNotification> {
 }
 
 #[test]
-fn both_writers_write_each_message_in_its_one_layout() {
+fn both_sinks_write_each_message_in_its_one_layout() {
     for message in samples() {
         for spelling in [Spelling::Acp, Spelling::Rfd] {
             for (writer, text) in [
-                ("text writer", message.to_json(spelling)),
+                ("text sink", message.to_json(spelling)),
                 (
-                    "serde writer",
+                    "serde sink",
                     serde_json::to_string(&Spelled(&message, spelling)).unwrap(),
                 ),
             ] {
@@ -272,7 +272,7 @@ fn required_keys(value: &Value, at: &str, out: &mut Vec<(String, &'static str)>)
 }
 
 #[test]
-fn both_readers_refuse_a_message_without_a_required_key() {
+fn text_and_values_are_refused_without_a_required_key() {
     for message in samples() {
         let whole: Value = serde_json::from_str(&message.to_json(Spelling::Acp)).unwrap();
         let mut required = Vec::new();
@@ -286,17 +286,19 @@ fn both_readers_refuse_a_message_without_a_required_key() {
                 .unwrap();
             object.remove(key);
             let text = value.to_string();
-            let streaming = SessionNotification::from_json(&text);
-            let reference = SessionNotification::from_value(value);
-            for (reader, read) in [("streaming", streaming), ("reference", reference)] {
-                let err = read.expect_err(&format!("{reader} reader read {text} without `{key}`"));
+            let from_text = SessionNotification::from_json(&text);
+            let from_value = SessionNotification::from_value(value);
+            for (reader, read) in [("text", from_text), ("value", from_value)] {
+                let err = read.expect_err(&format!(
+                    "reading from {reader} accepted {text} without `{key}`"
+                ));
                 let said = err.to_string();
                 // The jsonrpc/method checks name the envelope; the rest name the key.
                 assert!(
                     said.contains(key)
                         || said.contains("JSON-RPC")
                         || said.contains("session/update"),
-                    "{reader} reader, `{key}` missing at {pointer:?}: {said}"
+                    "from {reader}, `{key}` missing at {pointer:?}: {said}"
                 );
             }
         }

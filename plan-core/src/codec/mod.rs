@@ -1,9 +1,9 @@
 //! Reading and writing JSON: the two spellings, strict and lenient reading,
 //! and the helpers every type's reader and writer share.
 //!
-//! Each wire type implements [`Wire`] once: `write` takes the [`Spelling`] as
-//! a parameter, so there is one serializer per type, not one per spelling.
-//! `read` accepts both spellings. [`wire_methods!`] then gives every type the
+//! Each wire type implements [`Layout`] once (the one writer: its members,
+//! with the [`Spelling`] as a parameter, put out as text or through serde)
+//! and [`Wire`] (its reading, which accepts both spellings). [`wire_methods!`] then gives every type the
 //! same public surface (`from_json`, `to_json`, `Serialize`, `Deserialize`, ...).
 
 use std::borrow::Cow;
@@ -32,19 +32,15 @@ pub(crate) mod reading;
 pub(crate) mod text_reader;
 pub(crate) mod text_writer;
 pub(crate) mod update;
+pub(crate) mod writer;
 
-/// One wire type: written in a chosen spelling, read in either.
-pub(crate) trait Wire: Sized {
-    /// Writes `self` in `spelling`.
-    fn write<S: Serializer>(&self, spelling: Spelling, s: S) -> Result<S::Ok, S::Error>;
+pub(crate) use writer::{Layout, Out, Spelled};
+
+/// One wire type: written in a chosen spelling through its [`Layout`] (the
+/// one writer, `writer.rs`), read in either.
+pub(crate) trait Wire: Layout + Sized {
     /// Reads a value; `at` is where `value` sits in the whole message.
     fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error>;
-
-    /// Writes JSON text. By default through serde; the message types
-    /// override it with the text writer (`text_writer.rs`).
-    fn emit<W: std::io::Write>(&self, out: W, spelling: Spelling) -> std::io::Result<()> {
-        serde_json::to_writer(out, &Spelled(self, spelling)).map_err(std::io::Error::from)
-    }
 
     /// Reads JSON text. By default through a `Value`; the message types
     /// override it with the text reader (`text_reader.rs`).
@@ -54,13 +50,13 @@ pub(crate) trait Wire: Sized {
     }
 }
 
-/// A wire value together with the spelling to write it in.
-pub(crate) struct Spelled<'a, T>(pub(crate) &'a T, pub(crate) Spelling);
-
-impl<T: Wire> serde::Serialize for Spelled<'_, T> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.write(self.1, s)
-    }
+/// Writes `value` as JSON text in `spelling` (the text sink of the one writer).
+pub(crate) fn emit<T: Layout, W: std::io::Write>(
+    value: &T,
+    mut out: W,
+    spelling: Spelling,
+) -> std::io::Result<()> {
+    text_writer::object(value, spelling, &mut out)
 }
 
 /// Reads a whole JSON text as `T`.
@@ -80,10 +76,9 @@ pub(crate) fn utf8(bytes: &[u8]) -> Result<&str, Error> {
 
 /// Writes `value` as compact JSON. Our types hold only strings, numbers and
 /// JSON values with string keys, which `serde_json` always serializes.
-pub(crate) fn to_json<T: Wire>(value: &T, spelling: Spelling) -> String {
+pub(crate) fn to_json<T: Layout>(value: &T, spelling: Spelling) -> String {
     let mut out = Vec::with_capacity(256);
-    value
-        .emit(&mut out, spelling)
+    text_writer::object(value, spelling, &mut out)
         .unwrap_or_else(|e| unreachable!("writing to a Vec cannot fail: {e}"));
     String::from_utf8(out).unwrap_or_else(|e| unreachable!("the writers write UTF-8: {e}"))
 }
@@ -155,7 +150,7 @@ macro_rules! wire_methods {
                 writer: W,
                 spelling: $crate::codec::Spelling,
             ) -> ::std::io::Result<()> {
-                <Self as $crate::codec::Wire>::emit(self, writer, spelling)
+                $crate::codec::emit(self, writer, spelling)
             }
 
             /// Converts to a JSON value in `spelling`.
@@ -175,7 +170,7 @@ macro_rules! wire_methods {
         /// `spelled` for the other.
         impl ::serde::Serialize for $ty {
             fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                <Self as $crate::codec::Wire>::write(self, $crate::codec::Spelling::Acp, s)
+                ::serde::Serialize::serialize(&$crate::codec::Spelled(self, $crate::codec::Spelling::Acp), s)
             }
         }
 
@@ -340,16 +335,5 @@ impl serde::Serialize for SortedMap<'_> {
             map.serialize_entry(key, &Sorted(value))?;
         }
         map.end()
-    }
-}
-
-/// Writes the optional `_meta` entry.
-pub(crate) fn write_meta<M: SerializeMap>(
-    map: &mut M,
-    meta: Option<&Meta>,
-) -> Result<(), M::Error> {
-    match meta {
-        Some(meta) => map.serialize_entry(crate::rules::KEY_META, meta),
-        None => Ok(()),
     }
 }

@@ -1,9 +1,8 @@
 //! Reading and writing the `session/update` notification.
 
-use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 
-use crate::codec::{self, Reading, Spelling, Wire};
+use crate::codec::{self, Layout, Out, Reading, Spelling, Wire};
 use crate::error::{Error, Path};
 use crate::protocol::notification::{METHOD, SessionNotification};
 
@@ -25,40 +24,26 @@ impl SessionNotification {
     }
 }
 
-/// Writes the `params` object.
-pub(crate) struct Params<'a>(pub(crate) &'a SessionNotification, pub(crate) Spelling);
+/// The `params` object.
+pub(crate) struct Params<'a>(pub(crate) &'a SessionNotification);
 
-impl serde::Serialize for Params<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let Params(notification, spelling) = self;
-        let len = 2 + usize::from(notification.meta.is_some());
-        let mut map = s.serialize_map(Some(len))?;
-        map.serialize_entry(
-            crate::rules::KEY_SESSION_ID,
-            notification.session_id.as_str(),
-        )?;
-        map.serialize_entry(
-            crate::rules::KEY_UPDATE,
-            &codec::Spelled(&notification.update, *spelling),
-        )?;
-        codec::write_meta(&mut map, notification.meta.as_ref())?;
-        map.end()
+impl Layout for Params<'_> {
+    fn members<O: Out>(&self, spelling: Spelling, out: &mut O) -> Result<(), O::Error> {
+        out.str(crate::rules::KEY_SESSION_ID, self.0.session_id.as_str())?;
+        out.object(crate::rules::KEY_UPDATE, &self.0.update, spelling)?;
+        out.meta(self.0.meta.as_ref())
+    }
+}
+
+impl Layout for SessionNotification {
+    fn members<O: Out>(&self, spelling: Spelling, out: &mut O) -> Result<(), O::Error> {
+        out.str(crate::rules::KEY_JSONRPC, crate::rules::JSONRPC_VERSION)?;
+        out.str(crate::rules::KEY_METHOD, METHOD)?;
+        out.object(crate::rules::KEY_PARAMS, &Params(self), spelling)
     }
 }
 
 impl Wire for SessionNotification {
-    fn write<S: Serializer>(&self, spelling: Spelling, s: S) -> Result<S::Ok, S::Error> {
-        let mut map = s.serialize_map(Some(3))?;
-        map.serialize_entry(crate::rules::KEY_JSONRPC, "2.0")?;
-        map.serialize_entry(crate::rules::KEY_METHOD, METHOD)?;
-        map.serialize_entry(crate::rules::KEY_PARAMS, &Params(self, spelling))?;
-        map.end()
-    }
-
-    fn emit<W: std::io::Write>(&self, out: W, spelling: Spelling) -> std::io::Result<()> {
-        crate::codec::text_writer::Emitter::new(out, spelling).notification(self)
-    }
-
     fn read_str(json: &str, reading: &mut Reading) -> Result<Self, Error> {
         crate::codec::text_reader::notification(json, reading)
     }

@@ -1,201 +1,186 @@
-//! The text writer: our message types written as JSON text without going
-//! through serde's data model. It is what `to_json`, `write_json` and
-//! `write_line` use for notifications, updates, plan content and entries.
-//!
-//! The `Serialize` impls (in each type's file) stay the reference: they serve
-//! every other serializer, and `tests/roundtrip.rs` holds the two writers to
-//! the same bytes for arbitrary messages in both spellings.
+//! The text writer: the one writer's sink for JSON text (`writer.rs` says
+//! what each message holds; this says how JSON text spells it). It is what
+//! `to_json`, `write_json` and `write_line` use, without serde's data model.
+//! `tests/roundtrip.rs` holds it to the serde sink's bytes for arbitrary
+//! messages in both spellings.
 
 use std::io::{self, Write};
 
 use serde_json::Value;
 
-use crate::codec::{Sorted, Spelling};
-use crate::protocol::content::PlanContent;
-use crate::protocol::entry::PlanEntry;
+use crate::codec::Sorted;
+use crate::codec::writer::{Layout, Out};
 use crate::protocol::meta::Meta;
-use crate::protocol::notification::SessionNotification;
-use crate::protocol::update::SessionUpdate;
+use crate::protocol::spelling::Spelling;
 use crate::rules::JSON_ESCAPE;
 
-/// Writes JSON text to `W` in one spelling.
-pub(crate) struct Emitter<W> {
-    out: W,
+/// Writes `value` as one JSON object to `out`.
+#[inline]
+pub(crate) fn object<T: Layout + ?Sized, W: Write + ?Sized>(
+    value: &T,
     spelling: Spelling,
+    out: &mut W,
+) -> io::Result<()> {
+    out.write_all(b"{")?;
+    value.members(spelling, &mut Text { out, first: true })?;
+    out.write_all(b"}")
 }
 
-impl<W: Write> Emitter<W> {
-    pub(crate) fn new(out: W, spelling: Spelling) -> Self {
-        Self { out, spelling }
-    }
+/// Room for `,"key":` on the stack (the table's keys are far shorter).
+const ROOM: usize = 32;
 
-    fn raw(&mut self, bytes: &[u8]) -> io::Result<()> {
-        self.out.write_all(bytes)
-    }
+/// The members of one object as JSON text.
+struct Text<'a, W: ?Sized> {
+    out: &'a mut W,
+    /// No member written yet (no comma before the next).
+    first: bool,
+}
 
-    /// A JSON string, escaped as `serde_json` escapes it. Eight bytes at a time
-    /// are checked for anything to escape; only a chunk that has some is
-    /// looked at byte by byte.
-    fn str(&mut self, text: &str) -> io::Result<()> {
-        self.out.write_all(b"\"")?;
-        self.str_contents(text)?;
-        self.out.write_all(b"\"")
-    }
-
-    /// The inside of a JSON string: `text` escaped, without the quotes.
-    fn str_contents(&mut self, text: &str) -> io::Result<()> {
-        let bytes = text.as_bytes();
-        let mut start = 0;
-        let mut index = 0;
-        while index < bytes.len() {
-            if let Some(chunk) = bytes.get(index..index + 8)
-                && !needs_escape(chunk)
-            {
-                index += 8;
-                continue;
+impl<W: Write + ?Sized> Text<'_, W> {
+    /// `"key":`, after a comma unless it is the first member. The fixed keys
+    /// are the table's, which need no escaping (`the_tables_keys_need_no_escaping`).
+    #[expect(
+        clippy::inline_always,
+        reason = "measured: without it the caller's crate calls these per member (+30-75% on `to_json`, docs/design.md)"
+    )]
+    #[inline(always)]
+    fn key(&mut self, key: &'static str) -> io::Result<()> {
+        debug_assert!(
+            !key.bytes().any(|b| JSON_ESCAPE[usize::from(b)] != 0),
+            "{key}"
+        );
+        // `,"key":` in one write: the table's keys are short, and once
+        // inlined their length is a constant.
+        let key = key.as_bytes();
+        let skip = usize::from(std::mem::take(&mut self.first));
+        let mut text = [0u8; ROOM];
+        match text.get_mut(2..2 + key.len()) {
+            Some(room) if key.len() + 4 <= ROOM => room.copy_from_slice(key),
+            _ => {
+                let open: &[u8] = if skip == 1 { b"\"" } else { b",\"" };
+                self.out.write_all(open)?;
+                self.out.write_all(key)?;
+                return self.out.write_all(b"\":");
             }
-            let byte = bytes[index];
-            index += 1;
-            let escape = JSON_ESCAPE[usize::from(byte)];
-            if escape == 0 {
-                continue;
-            }
-            let index = index - 1;
-            self.out.write_all(&bytes[start..index])?;
-            if escape == b'u' {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                let hex = [HEX[usize::from(byte >> 4)], HEX[usize::from(byte & 0xf)]];
-                self.out
-                    .write_all(&[b'\\', b'u', b'0', b'0', hex[0], hex[1]])?;
-            } else {
-                self.out.write_all(&[b'\\', escape])?;
-            }
-            start = index + 1;
         }
-        self.out.write_all(&bytes[start..])
+        text[0] = b',';
+        text[1] = b'"';
+        text[2 + key.len()] = b'"';
+        text[3 + key.len()] = b':';
+        self.out.write_all(&text[skip..4 + key.len()])
+    }
+}
+
+impl<W: Write + ?Sized> Out for Text<'_, W> {
+    type Error = io::Error;
+
+    #[expect(
+        clippy::inline_always,
+        reason = "measured: without it the caller's crate calls these per member (+30-75% on `to_json`, docs/design.md)"
+    )]
+    #[inline(always)]
+    fn str(&mut self, key: &'static str, value: &str) -> io::Result<()> {
+        self.key(key)?;
+        json_string(self.out, value)
     }
 
-    /// Any JSON value (`_meta`, custom fields), keys sorted.
-    fn value(&mut self, value: &Value) -> io::Result<()> {
-        serde_json::to_writer(&mut self.out, &Sorted(value)).map_err(io::Error::from)
+    #[inline]
+    fn object<T: Layout>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+        spelling: Spelling,
+    ) -> io::Result<()> {
+        self.key(key)?;
+        object(value, spelling, self.out)
     }
 
-    /// `,"_meta":{...}` if there is one.
+    #[inline]
+    fn list<T: Layout>(
+        &mut self,
+        key: &'static str,
+        items: &[T],
+        spelling: Spelling,
+    ) -> io::Result<()> {
+        self.key(key)?;
+        self.out.write_all(b"[")?;
+        for (index, item) in items.iter().enumerate() {
+            if index > 0 {
+                self.out.write_all(b",")?;
+            }
+            object(item, spelling, self.out)?;
+        }
+        self.out.write_all(b"]")
+    }
+
+    #[inline]
+    fn value(&mut self, key: &str, value: &Value) -> io::Result<()> {
+        if !std::mem::take(&mut self.first) {
+            self.out.write_all(b",")?;
+        }
+        json_string(self.out, key)?;
+        self.out.write_all(b":")?;
+        serde_json::to_writer(&mut *self.out, &Sorted(value)).map_err(io::Error::from)
+    }
+
+    #[expect(
+        clippy::inline_always,
+        reason = "measured: without it the caller's crate calls these per member (+30-75% on `to_json`, docs/design.md)"
+    )]
+    #[inline(always)]
     fn meta(&mut self, meta: Option<&Meta>) -> io::Result<()> {
         let Some(meta) = meta else { return Ok(()) };
-        self.raw(b",\"_meta\":")?;
-        self.raw(meta.as_json().as_bytes())
-    }
-
-    /// `,"id":"..."` or `,"planId":"..."`.
-    fn plan_id(&mut self, id: &str) -> io::Result<()> {
-        self.raw(match self.spelling {
-            Spelling::Rfd => b",\"id\":",
-            Spelling::Acp => b",\"planId\":",
-        })?;
-        self.str(id)
-    }
-
-    fn entries(&mut self, entries: &[PlanEntry]) -> io::Result<()> {
-        self.raw(b"[")?;
-        for (index, entry) in entries.iter().enumerate() {
-            if index > 0 {
-                self.raw(b",")?;
-            }
-            self.entry(entry)?;
-        }
-        self.raw(b"]")
-    }
-
-    pub(crate) fn entry(&mut self, entry: &PlanEntry) -> io::Result<()> {
-        self.raw(b"{\"content\":")?;
-        self.str(&entry.content)?;
-        self.raw(b",\"priority\":")?;
-        self.str(entry.priority.as_str())?;
-        self.raw(b",\"status\":")?;
-        self.str(entry.status.as_str())?;
-        self.meta(entry.meta.as_ref())?;
-        self.raw(b"}")
-    }
-
-    pub(crate) fn content(&mut self, plan: &PlanContent) -> io::Result<()> {
-        self.raw(b"{\"type\":")?;
-        self.str(plan.type_name())?;
-        self.plan_id(plan.id().as_str())?;
-        match plan {
-            PlanContent::Items { entries, .. } => {
-                self.raw(b",\"entries\":")?;
-                self.entries(entries)?;
-            }
-            PlanContent::File { uri, .. } => {
-                self.raw(b",\"uri\":")?;
-                self.str(uri.as_str())?;
-            }
-            PlanContent::Markdown { content, path, .. } => {
-                self.raw(b",\"content\":")?;
-                self.str(content)?;
-                if let Some(path) = path {
-                    self.raw(b",\"path\":")?;
-                    self.str(path.as_str())?;
-                }
-            }
-            PlanContent::Custom { fields, .. } | PlanContent::Reserved { fields, .. } => {
-                for (key, value) in crate::codec::SortedMap(fields).entries() {
-                    if !crate::protocol::content::OWN_KEYS.contains(&key.as_str()) {
-                        self.raw(b",")?;
-                        self.str(key)?;
-                        self.raw(b":")?;
-                        self.value(value)?;
-                    }
-                }
-            }
-        }
-        self.meta(plan.meta())?;
-        self.raw(b"}")
-    }
-
-    pub(crate) fn update(&mut self, update: &SessionUpdate) -> io::Result<()> {
-        let meta = match update {
-            SessionUpdate::Other(other) => {
-                return serde_json::to_writer(
-                    &mut self.out,
-                    &crate::codec::SortedMap(other.as_object()),
-                )
-                .map_err(io::Error::from);
-            }
-            SessionUpdate::Plan(plan) => {
-                self.raw(b"{\"sessionUpdate\":\"plan\",\"entries\":")?;
-                self.entries(&plan.entries)?;
-                plan.meta.as_ref()
-            }
-            SessionUpdate::PlanUpdate { plan, meta } => {
-                self.raw(b"{\"sessionUpdate\":\"plan_update\",\"plan\":")?;
-                self.content(plan)?;
-                meta.as_ref()
-            }
-            SessionUpdate::PlanRemoved { id, meta } => {
-                self.raw(b"{\"sessionUpdate\":\"plan_removed\"")?;
-                self.plan_id(id.as_str())?;
-                meta.as_ref()
-            }
-        };
-        self.meta(meta)?;
-        self.raw(b"}")
-    }
-
-    pub(crate) fn notification(&mut self, notification: &SessionNotification) -> io::Result<()> {
-        self.raw(NOTIFICATION_HEAD.as_bytes())?;
-        self.str_contents(notification.session_id.as_str())?;
-        self.raw(NOTIFICATION_UPDATE.as_bytes())?;
-        self.update(&notification.update)?;
-        self.meta(notification.meta.as_ref())?;
-        self.raw(NOTIFICATION_CLOSE.as_bytes())
+        self.key(crate::rules::KEY_META)?;
+        self.out.write_all(meta.as_json().as_bytes())
     }
 }
 
-/// A `session/update` notification's text up to its session id's text:
-/// the one place the envelope's head is written (the notification above,
-/// and `StaticUpdate`, which keeps the rest of its message as text).
+/// Writes `text` as a JSON string.
+#[inline]
+fn json_string<W: Write + ?Sized>(out: &mut W, text: &str) -> io::Result<()> {
+    out.write_all(b"\"")?;
+    json_string_contents(out, text)?;
+    out.write_all(b"\"")
+}
+
+/// Writes the inside of a JSON string: `text` escaped as `serde_json`
+/// escapes it, without the quotes (for `StaticUpdate`, whose fixed text
+/// holds the quotes). Eight bytes at a time are checked for anything to
+/// escape; only a chunk that has some is looked at byte by byte.
+pub(crate) fn json_string_contents<W: Write + ?Sized>(out: &mut W, text: &str) -> io::Result<()> {
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    let mut index = 0;
+    while index < bytes.len() {
+        if let Some(chunk) = bytes.get(index..index + 8)
+            && !needs_escape(chunk)
+        {
+            index += 8;
+            continue;
+        }
+        let byte = bytes[index];
+        index += 1;
+        let escape = JSON_ESCAPE[usize::from(byte)];
+        if escape == 0 {
+            continue;
+        }
+        let index = index - 1;
+        out.write_all(&bytes[start..index])?;
+        if escape == b'u' {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            let hex = [HEX[usize::from(byte >> 4)], HEX[usize::from(byte & 0xf)]];
+            out.write_all(&[b'\\', b'u', b'0', b'0', hex[0], hex[1]])?;
+        } else {
+            out.write_all(&[b'\\', escape])?;
+        }
+        start = index + 1;
+    }
+    out.write_all(&bytes[start..])
+}
+
+/// A `session/update` notification's text up to its session id's text, as
+/// the one writer writes it (a test below holds them together), for
+/// `StaticUpdate`, which keeps the rest of its message as text.
 pub(crate) const NOTIFICATION_HEAD: &str =
     r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":""#;
 /// Between the session id's text and the update.
@@ -220,37 +205,58 @@ fn needs_escape(chunk: &[u8]) -> bool {
     below(0x20) | equal(b'"') | equal(b'\\') != 0
 }
 
-/// Writes `text` as a JSON string.
-#[cfg(test)]
-fn json_string<W: Write>(out: W, text: &str) -> io::Result<()> {
-    Emitter::new(out, Spelling::Rfd).str(text)
-}
-
-/// Writes the inside of a JSON string: `text` escaped, without the quotes
-/// (for `StaticUpdate`, whose fixed text holds the quotes).
-pub(crate) fn json_string_contents<W: Write>(out: W, text: &str) -> io::Result<()> {
-    Emitter::new(out, Spelling::Rfd).str_contents(text)
-}
-
 #[cfg(test)]
 mod tests {
 
+    use super::*;
+
     #[test]
-    fn the_envelope_text_is_made_of_the_tables_keys() {
-        use crate::rules::{
-            JSONRPC_VERSION, KEY_JSONRPC, KEY_METHOD, KEY_PARAMS, KEY_SESSION_ID, KEY_UPDATE,
-            SESSION_UPDATE,
-        };
-        assert_eq!(
-            super::NOTIFICATION_HEAD,
-            format!(
-                "{{\"{KEY_JSONRPC}\":\"{JSONRPC_VERSION}\",\"{KEY_METHOD}\":\"{SESSION_UPDATE}\",\"{KEY_PARAMS}\":{{\"{KEY_SESSION_ID}\":\""
-            )
-        );
-        assert_eq!(super::NOTIFICATION_UPDATE, format!("\",\"{KEY_UPDATE}\":"));
+    fn the_envelope_text_is_what_the_one_writer_writes() {
+        use crate::protocol::id::SessionId;
+        use crate::protocol::notification::SessionNotification;
+        use crate::protocol::update::{Plan, SessionUpdate};
+        for id in ["sess_1", "a \"quoted\" \\ id\n", ""] {
+            let update = SessionUpdate::Plan(Plan::new(Vec::new()));
+            let message = SessionNotification::new(SessionId::new(id), update.clone());
+            for spelling in [Spelling::Acp, Spelling::Rfd] {
+                let mut by_hand = NOTIFICATION_HEAD.as_bytes().to_vec();
+                json_string_contents(&mut by_hand, id).unwrap();
+                by_hand.extend_from_slice(NOTIFICATION_UPDATE.as_bytes());
+                by_hand.extend_from_slice(update.to_json(spelling).as_bytes());
+                by_hand.extend_from_slice(NOTIFICATION_CLOSE.as_bytes());
+                assert_eq!(
+                    String::from_utf8(by_hand).unwrap(),
+                    message.to_json(spelling)
+                );
+            }
+        }
     }
 
-    use super::*;
+    #[test]
+    fn the_tables_keys_need_no_escaping() {
+        use crate::rules::layout::*;
+        let tables = [
+            ENTRY,
+            ITEMS,
+            MARKDOWN,
+            FILE,
+            CUSTOM,
+            UPDATE_PLAN,
+            UPDATE_PLAN_UPDATE,
+            UPDATE_PLAN_REMOVED,
+            NOTIFICATION,
+            PARAMS,
+        ];
+        let spelled = [Spelling::Acp, Spelling::Rfd]
+            .into_iter()
+            .flat_map(|s| [s.plan_id_key(), s.capability_key()]);
+        let keys = tables.iter().flat_map(|t| t.iter().map(|f| f.key));
+        for key in keys.chain(spelled) {
+            let mut escaped = Vec::new();
+            json_string(&mut escaped, key).unwrap();
+            assert_eq!(escaped, format!("\"{key}\"").into_bytes(), "{key}");
+        }
+    }
 
     #[test]
     fn the_chunk_test_finds_exactly_the_bytes_to_escape() {

@@ -117,7 +117,7 @@ impl JsonRpcMessage for SessionNotification {
     fn to_untyped_message(&self) -> Result<UntypedMessage, SdkError> {
         UntypedMessage::new(
             METHOD,
-            crate::codec::notification::Params(self, Spelling::Acp),
+            crate::codec::Spelled(&crate::codec::notification::Params(self), Spelling::Acp),
         )
     }
 
