@@ -5,17 +5,14 @@
 //! a run that saw no plan says so; repeats are noted; each turn rule is said
 //! where its source says it.
 
-#[allow(dead_code, unreachable_pub)]
-#[path = "../examples/check.rs"]
-mod check;
 mod common;
 
 use std::io::{self, BufReader};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use check::check_files::FileReport;
-use check::conformance::{self, KindRun, Options};
+use acp_plan::check::conformance::{self, KindRun, Options};
+use acp_plan::check::files::FileReport;
 use common::real_agents::{TRANSCRIPTS, replay_agent, transcript, without};
 use plan_core::wire::{ClientKind, ProtocolVersion};
 use serde_json::Value;
@@ -25,7 +22,7 @@ fn check_finds_each_transcript_clean_from_the_file() {
     for (name, _) in TRANSCRIPTS {
         let mut out = Vec::new();
         let report =
-            check::check_files::check_file(name, transcript(name).as_bytes(), None, &mut out)
+            acp_plan::check::files::check_file(name, transcript(name).as_bytes(), None, &mut out)
                 .unwrap();
         assert_eq!(
             report.problems,
@@ -87,7 +84,8 @@ fn codex_cancelled_before_inserting_the_prompt_is_clean_under_v2() {
 
 fn check_text(name: &str, text: &str, protocol: Option<ProtocolVersion>) -> (FileReport, String) {
     let mut out = Vec::new();
-    let report = check::check_files::check_file(name, text.as_bytes(), protocol, &mut out).unwrap();
+    let report =
+        acp_plan::check::files::check_file(name, text.as_bytes(), protocol, &mut out).unwrap();
     (report, String::from_utf8(out).unwrap())
 }
 

@@ -8,15 +8,12 @@
 #[allow(dead_code, unreachable_pub)]
 #[path = "../examples/agent.rs"]
 mod agent;
-#[allow(dead_code, unreachable_pub)]
-#[path = "../examples/check.rs"]
-mod check;
 
 use std::io::{self, BufRead, BufReader, Write};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use check::conformance::{self, KindRun, Options};
+use acp_plan::check::conformance::{self, KindRun, Options};
 use plan_core::{
     agent::{InitializeRequest, PlanSender},
     plan,

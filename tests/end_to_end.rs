@@ -10,15 +10,6 @@
 #[allow(dead_code, unreachable_pub)]
 #[path = "../examples/agent.rs"]
 mod agent;
-#[allow(dead_code, unreachable_pub)]
-#[path = "../examples/board.rs"]
-mod board;
-// check.rs and board.rs each have the examples' `agent_process` module
-// (each example is its own crate); included side by side here, it is two
-// modules, which is harmless.
-#[allow(dead_code, unreachable_pub, clippy::duplicate_mod)]
-#[path = "../examples/check.rs"]
-mod check;
 mod common;
 
 use std::time::Duration;
@@ -29,12 +20,12 @@ use serde_json::{Value, json};
 #[path = "common/talk.rs"]
 mod talk;
 
-fn client(protocol: ProtocolVersion, plan_capability: bool) -> board::Options {
-    board::Options {
+fn client(protocol: ProtocolVersion, plan_capability: bool) -> acp_plan::board::Options {
+    acp_plan::board::Options {
         json: true,
         protocol,
         plan_capability,
-        ..board::Options::default()
+        ..acp_plan::board::Options::default()
     }
 }
 
@@ -174,7 +165,7 @@ fn the_validator_finds_a_problem_in_exactly_the_bad_vectors() {
             continue;
         }
         let mut out = Vec::new();
-        let problems = check::check_files::check_file(&name, text.as_bytes(), None, &mut out)
+        let problems = acp_plan::check::files::check_file(&name, text.as_bytes(), None, &mut out)
             .unwrap()
             .problems;
         let expected_bad = bad.iter().any(|prefix| name.starts_with(prefix));
@@ -199,7 +190,7 @@ fn the_validator_finds_a_problem_in_exactly_the_bad_vectors() {
             .fold(String::new(), |text, l| text + l + "\n");
         for rules in [None, Some(protocol)] {
             let mut report = Vec::new();
-            let problems = check::check_files::check_file(
+            let problems = acp_plan::check::files::check_file(
                 "agent.ndjson",
                 updates.as_bytes(),
                 rules,
@@ -363,14 +354,14 @@ fn hostile_input_gets_json_rpc_errors_never_a_hang() {
 #[test]
 fn the_client_says_why_when_an_agent_dies_breaks_the_protocol_or_goes_quiet() {
     let run = |script: &str| {
-        let options = board::Options {
+        let options = acp_plan::board::Options {
             json: true,
             command: vec!["sh".into(), "-c".into(), script.into()],
             timeout: Duration::from_secs(2),
-            ..board::Options::default()
+            ..acp_plan::board::Options::default()
         };
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        board::board_live::client(
+        acp_plan::board::live::client(
             &options,
             &mut out,
             &mut err,
@@ -389,10 +380,10 @@ fn the_client_says_why_when_an_agent_dies_breaks_the_protocol_or_goes_quiet() {
     assert!(refused.contains("refused request 0"), "{refused}");
     let quiet = run("read line; sleep 5");
     assert!(quiet.contains("sent nothing for 2 s"), "{quiet}");
-    let missing = board::board_live::client(
-        &board::Options {
+    let missing = acp_plan::board::live::client(
+        &acp_plan::board::Options {
             command: vec!["/no/such/agent".into()],
-            ..board::Options::default()
+            ..acp_plan::board::Options::default()
         },
         &mut Vec::new(),
         &mut Vec::new(),
@@ -464,10 +455,10 @@ fn agent_requiring_authentication(input: impl std::io::BufRead, mut out: impl st
 
 /// The board driving that agent with `auth`; its outcome and what it drew.
 fn drive_authenticating(auth: Option<&str>) -> (Result<(), String>, String) {
-    let options = board::Options {
+    let options = acp_plan::board::Options {
         auth: auth.map(str::to_owned),
         timeout: Duration::from_secs(10),
-        ..board::Options::default()
+        ..acp_plan::board::Options::default()
     };
     let (done, outcome) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -477,7 +468,7 @@ fn drive_authenticating(auth: Option<&str>) -> (Result<(), String>, String) {
             agent_requiring_authentication(std::io::BufReader::new(agent_reads), agent_writes);
         });
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let result = board::board_live::drive(
+        let result = acp_plan::board::live::drive(
             &options,
             std::io::BufReader::new(board_reads),
             board_writes,
@@ -543,15 +534,15 @@ fn the_board_ends_its_agents_children_when_the_agent_fails_or_goes_quiet() {
         std::fs::create_dir_all(&dir).unwrap();
         let pid_file = dir.join("child.pid");
         let script = format!("sleep 1000 & echo $! > '{}'; {tail}", pid_file.display());
-        let options = board::Options {
+        let options = acp_plan::board::Options {
             command: vec!["sh".into(), "-c".into(), script],
             timeout: Duration::from_secs(1),
-            ..board::Options::default()
+            ..acp_plan::board::Options::default()
         };
         let (done, outcome) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let (mut out, mut err) = (Vec::new(), Vec::new());
-            let result = board::board_live::client(
+            let result = acp_plan::board::live::client(
                 &options,
                 &mut out,
                 &mut err,

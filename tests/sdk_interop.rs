@@ -13,9 +13,6 @@
 #[allow(dead_code, unreachable_pub)]
 #[path = "../examples/agent.rs"]
 mod agent;
-#[allow(dead_code, unreachable_pub)]
-#[path = "../examples/board.rs"]
-mod board;
 mod common;
 #[path = "common/talk.rs"]
 mod talk;
@@ -125,11 +122,11 @@ fn the_agent_example_is_read_by_the_sdk_in_every_mode() {
         (ProtocolVersion::V2, true),
     ] {
         let mode = format!("{protocol}, plan capability: {plan_capability}");
-        let talk = talk::converse(board::Options {
+        let talk = talk::converse(acp_plan::board::Options {
             json: true,
             protocol,
             plan_capability,
-            ..board::Options::default()
+            ..acp_plan::board::Options::default()
         });
         let updates: Vec<&String> = talk
             .agent_lines
@@ -308,10 +305,10 @@ fn a_lifecycle_written_with_the_sdks_v1_types_reads_into_the_same_board() {
 fn the_boards_initialize_says_plan_to_v1_readers_in_both_offers() {
     use common::{Schema, Version};
     let initialize = |protocol, plan_capability| {
-        board::board_live::initialize_params(&board::Options {
+        acp_plan::board::live::initialize_params(&acp_plan::board::Options {
             protocol,
             plan_capability,
-            ..board::Options::default()
+            ..acp_plan::board::Options::default()
         })
     };
     let v1 = initialize(ProtocolVersion::V1, true);

@@ -13,15 +13,6 @@
 #[path = "../examples/agent.rs"]
 mod agent;
 #[allow(dead_code, unreachable_pub)]
-#[path = "../examples/board.rs"]
-mod board;
-// check.rs and board.rs each have the examples' `agent_process` module
-// (each example is its own crate); included side by side here, it is two
-// modules, which is harmless.
-#[allow(dead_code, unreachable_pub, clippy::duplicate_mod)]
-#[path = "../examples/check.rs"]
-mod check;
-#[allow(dead_code, unreachable_pub)]
 #[path = "../examples/sdk_agent.rs"]
 mod sdk_agent;
 
@@ -192,7 +183,7 @@ fn a_client_written_with_the_sdk_drives_our_agent() {
 /// `examples/sdk_agent.rs` (an agent written with the SDK's own v1 API)
 /// on a thread, driven by our board with `options` over OS pipes; the
 /// board's final state as JSON.
-fn sdk_agent_driven_by_our_board(options: board::Options) -> Value {
+fn sdk_agent_driven_by_our_board(options: acp_plan::board::Options) -> Value {
     let (outcome, out, err) = bounded(move || {
         let (sdk_reads, client_writes) = io::pipe().unwrap();
         let (client_reads, sdk_writes) = io::pipe().unwrap();
@@ -202,13 +193,13 @@ fn sdk_agent_driven_by_our_board(options: board::Options) -> Value {
                 Duration::ZERO,
             ))
         });
-        let options = board::Options {
+        let options = acp_plan::board::Options {
             json: true,
             timeout: Duration::from_secs(20),
             ..options
         };
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let outcome = board::board_live::drive(
+        let outcome = acp_plan::board::live::drive(
             &options,
             BufReader::new(client_reads),
             client_writes,
@@ -235,7 +226,7 @@ fn an_agent_written_with_the_sdk_is_driven_by_our_client() {
     // The board's defaults: v1, `clientCapabilities.plan: {}`. So the agent
     // sends its identified plans; the notes (markdown with a path) were
     // removed at the end of the turn.
-    let state = sdk_agent_driven_by_our_board(board::Options::default());
+    let state = sdk_agent_driven_by_our_board(acp_plan::board::Options::default());
     let plans = &state["sessions"][0]["plans"];
     assert_eq!(plans.as_array().unwrap().len(), 1, "{plans}");
     assert_eq!(plans[0]["id"], "release");
@@ -383,9 +374,9 @@ fn offering_v2_to_a_rust_sdk_v1_agent_loses_plan_which_is_why_v1_is_the_default(
     // `plan: {}`) gives the identified plans (the test above). If a newer SDK
     // carries `plan` across, this test fails: then `--protocol 2` loses
     // nothing and this can say so.
-    let state = sdk_agent_driven_by_our_board(board::Options {
+    let state = sdk_agent_driven_by_our_board(acp_plan::board::Options {
         protocol: ProtocolVersion::V2,
-        ..board::Options::default()
+        ..acp_plan::board::Options::default()
     });
     let ids: Vec<&str> = state["sessions"][0]["plans"]
         .as_array()
@@ -398,9 +389,9 @@ fn offering_v2_to_a_rust_sdk_v1_agent_loses_plan_which_is_why_v1_is_the_default(
 
 #[test]
 fn without_the_plan_capability_a_v1_sdk_agent_falls_back_to_the_v1_plan() {
-    let state = sdk_agent_driven_by_our_board(board::Options {
+    let state = sdk_agent_driven_by_our_board(acp_plan::board::Options {
         plan_capability: false,
-        ..board::Options::default()
+        ..acp_plan::board::Options::default()
     });
     let plans = state["sessions"][0]["plans"].as_array().unwrap();
     assert_eq!(plans.len(), 1);
@@ -511,10 +502,10 @@ fn a_sender_is_shaped_by_the_sdks_initialize_request_in_one_call() {
 #[test]
 fn the_sdk_agent_passes_the_conformance_check_for_every_kind_of_client() {
     // `check --cancel -- sdk_agent`, with the agent on a thread.
-    let options = check::conformance::Options {
+    let options = acp_plan::check::conformance::Options {
         cancel: true,
         timeout: Duration::from_secs(20),
-        ..check::conformance::Options::default()
+        ..acp_plan::check::conformance::Options::default()
     };
     let runs = bounded(move || {
         plan_core::wire::ClientKind::ALL
@@ -528,13 +519,24 @@ fn the_sdk_agent_passes_the_conformance_check_for_every_kind_of_client() {
                         Duration::from_millis(50),
                     ))
                 });
-                check::conformance::run_kind(kind, &options, BufReader::new(from_agent), to_agent)
+                acp_plan::check::conformance::run_kind(
+                    kind,
+                    &options,
+                    BufReader::new(from_agent),
+                    to_agent,
+                )
             })
             .collect::<Vec<_>>()
     });
-    let report =
-        check::conformance::report::report_text(&check::conformance::Options::default(), &runs);
-    assert_eq!(check::conformance::report::exit_code(&runs), 0, "{report}");
+    let report = acp_plan::check::conformance::report::report_text(
+        &acp_plan::check::conformance::Options::default(),
+        &runs,
+    );
+    assert_eq!(
+        acp_plan::check::conformance::report::exit_code(&runs),
+        0,
+        "{report}"
+    );
     for run in &runs {
         assert_eq!(run.stop_reasons, ["end_turn", "cancelled"], "{report}");
     }

@@ -1,7 +1,7 @@
-//! Our client (`examples/board.rs`) driving our agent (`examples/agent.rs`)
+//! Our client (`acp_plan::board`) driving our agent (`examples/agent.rs`)
 //! over OS pipes, each in its own thread, as two processes would; what the
 //! agent wrote is recorded. Every wait is bounded. A test that includes this
-//! file declares `mod agent;` and `mod board;` (the examples) beside it.
+//! file declares `mod agent;` (the example) beside it.
 #![allow(dead_code, unreachable_pub)]
 
 use std::io::{self, BufReader, Write};
@@ -11,7 +11,7 @@ use std::time::Duration;
 use plan_core::client::TerminalStyle;
 use serde_json::Value;
 
-use super::{agent, board};
+use super::agent;
 
 /// How long a whole conversation may take before the test fails.
 pub const TIMEOUT: Duration = Duration::from_mins(1);
@@ -68,7 +68,7 @@ impl Conversation {
 }
 
 /// Runs `client` against our agent (no pauses) and waits at most [`TIMEOUT`].
-pub fn converse(client: board::Options) -> Conversation {
+pub fn converse(client: acp_plan::board::Options) -> Conversation {
     let (done, result) = mpsc::channel();
     std::thread::spawn(move || {
         let (agent_reads, client_writes) = io::pipe().unwrap();
@@ -82,7 +82,7 @@ pub fn converse(client: board::Options) -> Conversation {
             agent::serve(BufReader::new(agent_reads), tee, io::sink(), options)
         });
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let outcome = board::board_live::drive(
+        let outcome = acp_plan::board::live::drive(
             &client,
             BufReader::new(client_reads),
             client_writes,

@@ -5,9 +5,11 @@
 # SIGTERM sent to the board. Also: a caller capturing the board's output
 # (`out=$(board ...)`) gets it back, which a surviving child holding the
 # output would prevent. Run by .ci/run after the examples are built; every
-# wait is bounded. Usage: board-ends-its-agent.sh PATH/TO/board
+# wait is bounded. Usage: board-ends-its-agent.sh PROGRAM SUBCOMMAND
+# (the installed command: `board-ends-its-agent.sh acp-plan board`)
 set -euo pipefail
-board=$1
+program=$1
+sub=${2:?usage: board-ends-its-agent.sh PROGRAM SUBCOMMAND}
 work=$(mktemp -d)
 # On the way out, whatever a failed check left running (only our agents' children).
 cleanup() {
@@ -50,8 +52,8 @@ child_gone() {
 # the output then hangs that shell (exit 124), not this script.
 for how in hang die; do
   status=0
-  timeout 40 bash -c 'out=$("$0" --timeout 1 -- "$1" "$2" "$3" 2>&1); code=$?; printf "%s" "$out" > "$4"; exit $code' \
-    "$board" "$work/agent.sh" "$work/$how.pid" "$how" "$work/$how.out" </dev/null >/dev/null 2>&1 || status=$?
+  timeout 40 bash -c 'out=$("$0" "$5" --timeout 1 -- "$1" "$2" "$3" 2>&1); code=$?; printf "%s" "$out" > "$4"; exit $code' \
+    "$program" "$work/agent.sh" "$work/$how.pid" "$how" "$work/$how.out" "$sub" </dev/null >/dev/null 2>&1 || status=$?
   [ "$status" -ne 124 ] || fail "$how: capturing the board's output hung (the agent's child holds it)"
   [ "$status" -ne 0 ] || fail "$how: exit 0"
   grep -q "board:" "$work/$how.out" || fail "$how: no reason given: $(cat "$work/$how.out")"
@@ -63,7 +65,7 @@ done
 set -m # background jobs keep SIGINT, as in an interactive shell
 for signal in INT TERM; do
   rm -f "$work/$signal.pid"
-  timeout 30 "$board" --timeout 60 -- "$work/agent.sh" "$work/$signal.pid" hang >/dev/null 2>&1 &
+  timeout 30 "$program" "$sub" --timeout 60 -- "$work/agent.sh" "$work/$signal.pid" hang >/dev/null 2>&1 &
   board_pid=$!
   for _ in $(seq 100); do [ -s "$work/$signal.pid" ] && break; sleep 0.05; done
   [ -s "$work/$signal.pid" ] || fail "$signal: the agent did not start"

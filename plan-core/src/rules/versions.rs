@@ -13,7 +13,7 @@
 //! board's report, the fixtures generator, the proptest strategies and the
 //! macros. `tests/sender.rs` (`every_cell_of_the_version_table`) walks every
 //! cell. How a turn ends and is cancelled, by version, is beside it in the
-//! checker (`examples/conformance/turns.rs`), the one reader of those rules.
+//! checker (`acp-plan/src/check/conformance/turns.rs`), the one reader of those rules.
 
 // Each crate reads the part of the table it needs (plan-macros: the plan
 // types and rule wordings); the tests in `rules/mod.rs` read all of it.

@@ -19,8 +19,8 @@ use plan_core::{
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
-use super::agent_process::{self, AgentProcess};
 use super::{Options, PlanTally, draw, state_json};
+use crate::process::{self as agent_process, AgentProcess};
 
 /// The id of the `authenticate` request (`--auth`).
 const AUTHENTICATE: u64 = 3;

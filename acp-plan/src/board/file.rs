@@ -199,7 +199,7 @@ mod tests {
         // claude-agent-acp with its task tools: 13 `plan` updates, 6 of them
         // the plan as it already was.
         let recorded =
-            include_str!("../tests/data/real-agents/transcripts/claude-tasks-v1caps.ndjson");
+            include_str!("../../../tests/data/real-agents/transcripts/claude-tasks-v1caps.ndjson");
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let options = Options::default();
         run(

@@ -29,7 +29,7 @@ impl<W: Write> Conversation<'_, W> {
                 return Event::Other;
             }
         };
-        if let Some(problems) = super::super::check_files::other_json_rpc(&text, &value) {
+        if let Some(problems) = super::super::files::other_json_rpc(&text, &value) {
             for problem in problems {
                 let (path, message) = (problem.path().to_owned(), problem.kind().to_string());
                 self.find(rule::JSON_RPC, line, path, message, None);
@@ -37,7 +37,7 @@ impl<W: Write> Conversation<'_, W> {
             return self.envelope(&text);
         }
         // A `session/update` notification: the plan rules, for this client.
-        for v in super::super::check_files::rfd_spelling(&value) {
+        for v in super::super::files::rfd_spelling(&value) {
             self.find(
                 v.rule(),
                 line,
@@ -62,7 +62,7 @@ impl<W: Write> Conversation<'_, W> {
                 None,
             ),
             Ok(read) => {
-                if super::super::check_files::is_plan(&read.value.update) {
+                if super::super::files::is_plan(&read.value.update) {
                     self.run.plans += 1;
                     if let Applied::Unchanged { .. } = self.boards.apply(read.value.clone()) {
                         self.run.repeats += 1;

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use plan_core::{client::SessionBoards, wire::ClientKind};
 use serde_json::{Value, json};
 
-use super::agent_process::{self, AgentProcess};
+use crate::process::{self as agent_process, AgentProcess};
 
 mod judge;
 pub mod report;
@@ -48,6 +48,7 @@ pub mod rule {
 
 /// What the command line asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[allow(clippy::struct_excessive_bools)] // command-line switches, each on its own
 pub struct Options {
     /// A machine-readable report on standard output.
     pub json: bool,
@@ -63,6 +64,9 @@ pub struct Options {
     pub expect_plans: bool,
     /// The agent's command and its arguments.
     pub command: Vec<String>,
+    /// Say on standard error which kind of client and which step the run
+    /// is on (the command turns it on when standard error is a terminal).
+    pub progress: bool,
 }
 
 impl Default for Options {
@@ -75,6 +79,7 @@ impl Default for Options {
             timeout: Duration::from_mins(1),
             expect_plans: false,
             command: Vec::new(),
+            progress: false,
         }
     }
 }
@@ -380,6 +385,11 @@ impl<W: Write> Conversation<'_, W> {
     }
 
     pub(super) fn send(&mut self, message: &Value) -> Result<(), String> {
+        if self.options.progress
+            && let Some(method) = message.get("method").and_then(Value::as_str)
+        {
+            eprintln!("check: {}: {method}", self.run.kind);
+        }
         let line = message.to_string();
         self.run.transcript.push(line.clone());
         writeln!(self.agent_in, "{line}")

@@ -325,7 +325,7 @@ mod tests {
     fn a_recorded_conversation_passes_and_its_envelopes_are_checked() {
         // A real recorded run of our agent (v2): responses, requests and
         // notifications of every kind among the plan updates.
-        let recorded = include_str!("../tests/fixtures/recorded-agent-v2.ndjson");
+        let recorded = include_str!("../../../tests/fixtures/recorded-agent-v2.ndjson");
         assert_eq!(report("run.ndjson", recorded), (0, String::new()));
         let broken = [
             r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"x"}}"#,

@@ -1,0 +1,593 @@
+//! The command line: one command, three subcommands, the same flag meaning
+//! the same thing in each (`--json`, `--protocol`, `--timeout`, `--prompt`,
+//! `--expect-plans`, `--no-plan-capability`).
+//!
+//! Exit statuses, for CI: 0 clean, 1 findings (or invalid input lines),
+//! 2 the agent could not be driven, a file could not be read, or the
+//! command line is wrong.
+
+use std::ffi::OsString;
+use std::io::{self, IsTerminal as _, Write as _};
+use std::time::Duration;
+
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use plan_core::fixtures::{ClientProfile, Scenario};
+use plan_core::wire::{ProtocolVersion, Spelling};
+
+use crate::check::{FileOptions, conformance};
+use crate::{board, check, fixtures};
+
+/// What one command line asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Request {
+    /// `board`: drive an agent or read a stream, and draw its plans.
+    Board(board::Options),
+    /// `check FILE...`: judge recorded transcripts.
+    CheckFiles {
+        /// The files and how to judge them.
+        options: FileOptions,
+        /// A JSON report instead of lines.
+        json: bool,
+    },
+    /// `check -- COMMAND`: judge an agent as every kind of client.
+    CheckAgent(conformance::Options),
+    /// `fixtures`: a scripted stream, or the boards it ends with.
+    Fixtures(fixtures::Options),
+}
+
+const BOARD_EXAMPLES: &str = "\
+Examples:
+  acp-plan board -- npx @zed-industries/claude-code-acp     drive an agent, draw its plans live
+  acp-plan board --protocol 2 -- ./my-agent --acp           offer the v2 draft
+  acp-plan board --json -- ./my-agent                       the final state as JSON
+  acp-plan board recorded.ndjson                            read a recorded stream
+  acp-plan board --strict < recorded.ndjson                 refuse what the SDKs would let through
+
+Exit status: 0 done, 1 the input had invalid lines, 2 the agent could not be
+driven or the input not read.";
+
+const CHECK_EXAMPLES: &str = "\
+Examples:
+  acp-plan check --expect-plans -- npx @zed-industries/codex-acp   check an agent in CI
+  acp-plan check --cancel --json -- ./my-agent --acp               a cancelled turn too; JSON
+  acp-plan check transcript.ndjson                                 judge a recorded transcript
+  acp-plan check --protocol 1 recorded.ndjson                      as a v1 client reads it
+
+With an agent's command after `--`, starts it once per kind of client (v1
+without `plan`, v1 with `plan`, the v2 draft), runs a turn and judges what it
+sends. A file is one JSON message, a JSON array, or NDJSON; each problem is
+one line, FILE:LINE: at PATH: WHAT [RULE].
+
+Exit status: 0 clean, 1 findings, 2 the agent could not be driven or a file
+could not be read.";
+
+const FIXTURES_EXAMPLES: &str = "\
+Examples:
+  acp-plan fixtures --seed 7 --plans 3 --steps 20 > stream.ndjson
+  acp-plan fixtures --seed 7 --plans 3 --steps 20 --expected > expected.json
+
+Feed stream.ndjson to your client line by line, then compare its state with
+expected.json: one object per session with its live plans in order of
+creation, each with `id`, `type`, `version`, `content`, `progress` for items
+plans and `\"v1Plan\": true` for the v1 plan. The output is JSON either way.";
+
+fn json() -> Arg {
+    Arg::new("json")
+        .long("json")
+        .action(ArgAction::SetTrue)
+        .help("Write JSON on standard output instead of text")
+}
+
+fn protocol(help: &'static str) -> Arg {
+    Arg::new("protocol")
+        .long("protocol")
+        .value_name("1|2")
+        .value_parser(["1", "2"])
+        .help(help)
+}
+
+fn timeout() -> Arg {
+    Arg::new("timeout")
+        .long("timeout")
+        .value_name("SECONDS")
+        .value_parser(seconds)
+        .help("How long to wait for the agent (each message; a turn for check) [default: 60]")
+}
+
+fn prompt() -> Arg {
+    Arg::new("prompt")
+        .long("prompt")
+        .value_name("TEXT")
+        .help("The prompt of the turn")
+}
+
+fn expect_plans() -> Arg {
+    Arg::new("expect-plans")
+        .long("expect-plans")
+        .action(ArgAction::SetTrue)
+        .help("No plan message at all is a finding, not a note")
+}
+
+fn no_plan_capability() -> Arg {
+    Arg::new("no-plan-capability")
+        .long("no-plan-capability")
+        .action(ArgAction::SetTrue)
+        .help("Be a v1 client that does not send `clientCapabilities.plan`")
+}
+
+fn rest(name: &'static str) -> Arg {
+    Arg::new("rest")
+        .value_name(name)
+        .num_args(1..)
+        .trailing_var_arg(true)
+        .allow_hyphen_values(true)
+}
+
+fn seconds(text: &str) -> Result<Duration, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| format!("a positive number of seconds, not `{text}`"))
+}
+
+/// The whole command, with every subcommand's help.
+pub fn command() -> Command {
+    let count = |name: &'static str, help: &'static str| {
+        Arg::new(name)
+            .long(name)
+            .value_name("N")
+            .value_parser(clap::value_parser!(u64))
+            .help(help)
+    };
+    Command::new("acp-plan")
+        .version(env!("CARGO_PKG_VERSION"))
+        .about("Draw, check and generate the plans ACP agents show")
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .subcommand(board_command())
+        .subcommand(check_command())
+        .subcommand(fixtures_command(count))
+}
+
+fn board_command() -> Command {
+    Command::new("board")
+        .about("Drive an agent (or read a recorded stream) and draw its plans")
+        .arg(json())
+        .arg(
+            Arg::new("strict")
+                .long("strict")
+                .action(ArgAction::SetTrue)
+                .help("Refuse what the published SDKs would let through (reading a file)"),
+        )
+        .arg(protocol(
+            "The version to offer: 1, the stable protocol [default], or the v2 draft",
+        ))
+        .arg(no_plan_capability())
+        .arg(prompt())
+        .arg(timeout())
+        .arg(
+            Arg::new("auth")
+                .long("auth")
+                .value_name("ID")
+                .help("Authenticate with the agent's method ID before `session/new`"),
+        )
+        .arg(rest("FILE | -- COMMAND [ARGS]..."))
+        .after_help(BOARD_EXAMPLES)
+}
+
+fn check_command() -> Command {
+    Command::new("check")
+                .about("Judge an agent's plans as every kind of client, or recorded transcripts")
+                .arg(json())
+                .arg(protocol(
+                    "Files: also what that version's readers reject or drop (a file that records its `initialize` is judged for that client)",
+                ))
+                .arg(expect_plans())
+                .arg(prompt())
+                .arg(timeout())
+                .arg(
+                    Arg::new("cancel")
+                        .long("cancel")
+                        .action(ArgAction::SetTrue)
+                        .help("An agent: also run a turn the client cancels"),
+                )
+                .arg(
+                    Arg::new("record")
+                        .long("record")
+                        .value_name("DIR")
+                        .help("An agent: write each kind's transcript to DIR/KIND.ndjson"),
+                )
+                .arg(rest("FILE... | -- COMMAND [ARGS]...").required(true))
+                .after_help(CHECK_EXAMPLES)
+}
+
+fn fixtures_command(count: impl Fn(&'static str, &'static str) -> Arg) -> Command {
+    Command::new("fixtures")
+        .about("Print a scripted stream of plan notifications, or the boards it ends with")
+        .arg(json())
+        .arg(count("seed", "The script's seed [default: 0]"))
+        .arg(count("sessions", "Sessions interleaved [default: 1]"))
+        .arg(count(
+            "plans",
+            "Most plans live at once per session [default: 3]",
+        ))
+        .arg(count("steps", "Notifications [default: 20]"))
+        .arg(protocol(
+            "1: the stable protocol, a client that sent `plan` [default]; 2: the v2 draft",
+        ))
+        .arg(no_plan_capability())
+        .arg(
+            Arg::new("rfd")
+                .long("rfd")
+                .action(ArgAction::SetTrue)
+                .conflicts_with("no-plan-capability")
+                .help("v1: a client that advertised `planCapabilities` (the RFD spelling)"),
+        )
+        .arg(
+            Arg::new("pre-stable-file")
+                .long("pre-stable-file")
+                .action(ArgAction::SetTrue)
+                .help("A client on a pre-stable SDK: design documents as `file` plans"),
+        )
+        .arg(
+            Arg::new("no-custom")
+                .long("no-custom")
+                .action(ArgAction::SetTrue)
+                .help("No custom `_x` values or types"),
+        )
+        .arg(
+            Arg::new("expected")
+                .long("expected")
+                .action(ArgAction::SetTrue)
+                .help("Print the boards a correct client ends with, not the stream"),
+        )
+        .after_help(FIXTURES_EXAMPLES)
+}
+
+/// Parses a command line (the program's name first).
+///
+/// # Errors
+/// clap's error: a mistake in the command line, or `--help`/`--version`
+/// (which clap reports as errors that print to standard output).
+pub fn parse<I, T>(args: I) -> Result<Request, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    // Words after `--` are an agent's command, never files.
+    let dashes = args.iter().any(|a| a == "--");
+    let mut cmd = command();
+    let matches = cmd.try_get_matches_from_mut(&args)?;
+    match matches.subcommand() {
+        Some(("board", m)) => Ok(Request::Board(board_options(m, dashes))),
+        Some(("check", m)) => check_request(m, dashes, &mut cmd),
+        Some(("fixtures", m)) => fixtures_request(m, &mut cmd),
+        _ => Err(cmd.error(
+            clap::error::ErrorKind::MissingSubcommand,
+            "a subcommand: board, check or fixtures",
+        )),
+    }
+}
+
+/// A mistake clap cannot see: two flags that do not go together.
+fn invalid(cmd: &mut Command, message: String) -> clap::Error {
+    cmd.error(clap::error::ErrorKind::ArgumentConflict, message)
+}
+
+fn board_options(m: &ArgMatches, dashes: bool) -> board::Options {
+    let mut options = board::Options {
+        json: m.get_flag("json"),
+        strict: m.get_flag("strict"),
+        plan_capability: !m.get_flag("no-plan-capability"),
+        auth: m.get_one::<String>("auth").cloned(),
+        ..board::Options::default()
+    };
+    if let Some(version) = version(m) {
+        options.protocol = version;
+    }
+    if let Some(prompt) = m.get_one::<String>("prompt") {
+        options.prompt.clone_from(prompt);
+    }
+    if let Some(timeout) = m.get_one::<Duration>("timeout") {
+        options.timeout = *timeout;
+    }
+    let rest = strings(m);
+    match rest.as_slice() {
+        [one] if !dashes && !is_program(one) => options.path = Some(one.clone()),
+        _ => options.command = rest,
+    }
+    options
+}
+
+fn check_request(m: &ArgMatches, dashes: bool, cmd: &mut Command) -> Result<Request, clap::Error> {
+    let rest = strings(m);
+    if dashes {
+        if m.contains_id("protocol") && m.get_one::<String>("protocol").is_some() {
+            return Err(invalid(
+                cmd,
+                "`--protocol` is for files: an agent is checked as every kind of client".to_owned(),
+            ));
+        }
+        let mut options = conformance::Options {
+            json: m.get_flag("json"),
+            cancel: m.get_flag("cancel"),
+            expect_plans: m.get_flag("expect-plans"),
+            record: m.get_one::<String>("record").map(Into::into),
+            command: rest,
+            ..conformance::Options::default()
+        };
+        if let Some(prompt) = m.get_one::<String>("prompt") {
+            options.prompt.clone_from(prompt);
+        }
+        if let Some(timeout) = m.get_one::<Duration>("timeout") {
+            options.timeout = *timeout;
+        }
+        return Ok(Request::CheckAgent(options));
+    }
+    for agent_only in ["cancel", "record", "prompt", "timeout"] {
+        if m.value_source(agent_only) == Some(clap::parser::ValueSource::CommandLine) {
+            return Err(invalid(
+                cmd,
+                format!(
+                    "`--{agent_only}` is for checking an agent: give its command after `--` (acp-plan check [OPTIONS] -- COMMAND)"
+                ),
+            ));
+        }
+    }
+    Ok(Request::CheckFiles {
+        options: FileOptions {
+            protocol: version(m),
+            expect_plans: m.get_flag("expect-plans"),
+            paths: rest,
+        },
+        json: m.get_flag("json"),
+    })
+}
+
+fn fixtures_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request, clap::Error> {
+    let number = |name: &str| m.get_one::<u64>(name).copied();
+    let count = |cmd: &mut Command, name: &str| {
+        number(name)
+            .map(|n| {
+                usize::try_from(n).map_err(|_| invalid(cmd, format!("`--{name}` {n} is too large")))
+            })
+            .transpose()
+    };
+    let mut scenario = Scenario::new(number("seed").unwrap_or(0));
+    if let Some(n) = count(cmd, "sessions")? {
+        scenario = scenario.sessions(n);
+    }
+    if let Some(n) = count(cmd, "plans")? {
+        scenario = scenario.plans(n);
+    }
+    if let Some(n) = count(cmd, "steps")? {
+        scenario = scenario.steps(n);
+    }
+    let capability = if m.get_flag("no-plan-capability") {
+        None
+    } else if m.get_flag("rfd") {
+        Some(Spelling::Rfd)
+    } else {
+        Some(Spelling::Acp)
+    };
+    let client = ClientProfile::of(version(m).unwrap_or(ProtocolVersion::V1))
+        .plan_capability(capability)
+        .pre_stable_file(m.get_flag("pre-stable-file"));
+    Ok(Request::Fixtures(fixtures::Options {
+        scenario: scenario
+            .custom_values(!m.get_flag("no-custom"))
+            .for_client(client),
+        expected: m.get_flag("expected"),
+    }))
+}
+
+fn version(m: &ArgMatches) -> Option<ProtocolVersion> {
+    m.get_one::<String>("protocol").map(|v| match v.as_str() {
+        "2" => ProtocolVersion::V2,
+        _ => ProtocolVersion::V1,
+    })
+}
+
+fn strings(m: &ArgMatches) -> Vec<String> {
+    m.get_many::<String>("rest")
+        .map(|values| values.cloned().collect())
+        .unwrap_or_default()
+}
+
+/// Whether `path` is a file this user may run (on Unix: a file with an
+/// execute bit), which the board starts as an agent rather than reads.
+fn is_program(path: &str) -> bool {
+    let Ok(metadata) = std::fs::metadata(path) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        metadata.is_file() && metadata.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        metadata.is_file()
+            && std::path::Path::new(path)
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("exe"))
+    }
+}
+
+/// Does what `request` asks on this process's standard streams; the exit status.
+pub fn run(request: &Request) -> u8 {
+    let broken_pipe = |e: &io::Error| e.kind() == io::ErrorKind::BrokenPipe;
+    match request {
+        Request::Board(options) => board::board(options),
+        Request::CheckAgent(options) => {
+            let progress = io::stderr().is_terminal();
+            let options = conformance::Options {
+                progress,
+                ..options.clone()
+            };
+            match conformance::run(&options, &mut io::stdout().lock()) {
+                Ok(code) => code,
+                Err(e) if broken_pipe(&e) => 0,
+                Err(e) => {
+                    eprintln!("check: {e}");
+                    2
+                }
+            }
+        }
+        Request::CheckFiles { options, json } => {
+            let result = if *json {
+                check::check_files_json(options, &mut io::stdout().lock(), &mut io::stderr())
+            } else {
+                check::check_files(options, &mut io::stdout().lock(), &mut io::stderr())
+            };
+            match result {
+                Ok(code) => code,
+                Err(e) if broken_pipe(&e) => 0,
+                Err(e) => {
+                    eprintln!("check: {e}");
+                    2
+                }
+            }
+        }
+        Request::Fixtures(options) => match fixtures::write(options, io::stdout().lock()) {
+            Ok(()) => 0,
+            Err(e) if broken_pipe(&e) => 0,
+            Err(e) => {
+                eprintln!("fixtures: {e}");
+                2
+            }
+        },
+    }
+}
+
+/// The whole program: parses `args` (the program's name first), runs, and
+/// returns the exit status. `--help` and `--version` print and return 0; a
+/// mistake prints clap's message and returns 2.
+pub fn main<I, T>(args: I) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    match parse(args) {
+        Ok(request) => run(&request),
+        Err(e) => {
+            let _ = e.print();
+            let _ = io::stdout().flush();
+            if e.use_stderr() { 2 } else { 0 }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_line(args: &[&str]) -> Result<Request, clap::Error> {
+        parse(std::iter::once("acp-plan").chain(args.iter().copied()))
+    }
+
+    fn board(args: &[&str]) -> board::Options {
+        match parse_line(&[&["board"][..], args].concat()) {
+            Ok(Request::Board(options)) => options,
+            other => panic!("{args:?}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_board_reads_a_file_and_starts_a_program_or_a_command() {
+        let data = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+        assert_eq!(board(&[data]).path.as_deref(), Some(data));
+        // A program (an executable file) without `--` is started, not read.
+        let exe = std::env::current_exe().unwrap();
+        let exe = exe.to_str().unwrap();
+        assert_eq!(board(&[exe]).command, [exe]);
+        // Several words are a command, their flags the agent's.
+        assert_eq!(board(&["./agent", "--fast"]).command, ["./agent", "--fast"]);
+        let after = board(&["--json", "--", "my-agent", "--help"]);
+        assert!(after.json);
+        assert_eq!(after.command, ["my-agent", "--help"]);
+        let set = board(&[
+            "--protocol",
+            "2",
+            "--no-plan-capability",
+            "--prompt",
+            "hi",
+            "--timeout",
+            "5",
+            "--auth",
+            "key",
+            "--",
+            "x",
+        ]);
+        assert_eq!(set.protocol, ProtocolVersion::V2);
+        assert!(!set.plan_capability);
+        assert_eq!((set.prompt.as_str(), set.timeout.as_secs()), ("hi", 5));
+        assert_eq!(set.auth.as_deref(), Some("key"));
+        assert_eq!(board(&[]), board::Options::default());
+    }
+
+    #[test]
+    fn check_is_files_or_an_agent_after_the_dashes() {
+        match parse_line(&["check", "--protocol", "2", "a.ndjson", "b.ndjson"]).unwrap() {
+            Request::CheckFiles { options, json } => {
+                assert_eq!(options.paths, ["a.ndjson", "b.ndjson"]);
+                assert_eq!(options.protocol, Some(ProtocolVersion::V2));
+                assert!(!json);
+            }
+            other => panic!("{other:?}"),
+        }
+        let agent = parse_line(&[
+            "check",
+            "--json",
+            "--cancel",
+            "--timeout",
+            "2.5",
+            "--record",
+            "out",
+            "--",
+            "a",
+            "--fast",
+        ]);
+        match agent.unwrap() {
+            Request::CheckAgent(options) => {
+                assert!(options.json && options.cancel);
+                assert_eq!(options.timeout, Duration::from_millis(2500));
+                assert_eq!(options.record, Some("out".into()));
+                assert_eq!(options.command, ["a", "--fast"]);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn fixtures_build_the_scenario_the_flags_say() {
+        let Request::Fixtures(options) = parse_line(&[
+            "fixtures",
+            "--seed",
+            "7",
+            "--plans",
+            "3",
+            "--steps",
+            "20",
+            "--protocol",
+            "2",
+            "--expected",
+        ])
+        .unwrap() else {
+            panic!("not fixtures")
+        };
+        assert!(options.expected);
+        let v2 = Scenario::new(7)
+            .plans(3)
+            .steps(20)
+            .for_client(ClientProfile::v2());
+        assert_eq!(options.scenario, v2);
+        let Request::Fixtures(rfd) = parse_line(&["fixtures", "--rfd"]).unwrap() else {
+            panic!("not fixtures")
+        };
+        assert_eq!(rfd.scenario.spelling(), Spelling::Rfd);
+        assert!(parse_line(&["fixtures", "--rfd", "--no-plan-capability"]).is_err());
+    }
+}

@@ -1,0 +1,209 @@
+//! The `acp-plan` command run as a process, as a user or a CI job runs it:
+//! exit statuses, `--json` shapes, `--help`, and mistakes on the command
+//! line. Every run is bounded by a timeout. (The logic behind each
+//! subcommand is tested in-process in the workspace's `tests/`.)
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// How long one run may take before the test fails.
+const TIMEOUT: Duration = Duration::from_mins(1);
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `acp-plan ARGS` with `stdin` as its input; kills it after [`TIMEOUT`].
+fn acp_plan(args: &[&str], stdin: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_acp-plan"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut input = child.stdin.take().unwrap();
+    let stdin = stdin.to_owned();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(stdin.as_bytes());
+    });
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        out.read_to_string(&mut text).map(|_| text)
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        err.read_to_string(&mut text).map(|_| text)
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > TIMEOUT {
+            let _ = child.kill();
+            panic!("acp-plan {args:?} ran over {TIMEOUT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    writer.join().unwrap();
+    Run {
+        code: status.code().expect("exited, not killed"),
+        stdout: reader.join().unwrap().unwrap(),
+        stderr: err_reader.join().unwrap().unwrap(),
+    }
+}
+
+/// A recorded transcript of a real agent (the workspace's test data).
+fn transcript(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/data/real-agents/transcripts")
+        .join(name);
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn every_subcommand_has_help_with_examples_and_exit_statuses() {
+    for sub in ["board", "check", "fixtures"] {
+        let run = acp_plan(&[sub, "--help"], "");
+        assert_eq!(run.code, 0, "{sub} --help: {}", run.stderr);
+        assert!(run.stdout.contains("Examples:"), "{sub}: {}", run.stdout);
+        assert!(run.stdout.contains("--json"), "{sub}: {}", run.stdout);
+        if sub != "fixtures" {
+            assert!(run.stdout.contains("Exit status"), "{sub}: {}", run.stdout);
+        }
+    }
+    let top = acp_plan(&["--help"], "");
+    assert_eq!(top.code, 0);
+    for sub in ["board", "check", "fixtures"] {
+        assert!(top.stdout.contains(sub), "{}", top.stdout);
+    }
+    assert_eq!(acp_plan(&["--version"], "").code, 0);
+}
+
+#[test]
+fn a_mistake_on_the_command_line_is_status_2_and_names_it() {
+    for (args, says) in [
+        (&["board", "--colour"][..], "--colour"),
+        (&["check", "--protocol", "3", "x.ndjson"], "3"),
+        (&["check"], "FILE"),
+        (&["fixtures", "--steps", "many"], "many"),
+        (&["check", "--cancel", "x.ndjson"], "after `--`"),
+        (
+            &["check", "--protocol", "1", "--", "agent"],
+            "every kind of client",
+        ),
+        (&["board", "--timeout", "0", "--", "agent"], "positive"),
+        (&[], "Usage"),
+    ] {
+        let run = acp_plan(args, "");
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
+    }
+}
+
+#[test]
+fn check_judges_transcripts_in_text_and_json() {
+    let clean = transcript("claude-v1caps.ndjson");
+    let run = acp_plan(&["check", "--expect-plans", &clean], "");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(run.stdout, "");
+
+    let run = acp_plan(&["check", "--json", &clean], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(report["clean"], true);
+    assert_eq!(report["files"][0]["path"], clean.as_str());
+    assert_eq!(report["files"][0]["problems"], Value::Array(Vec::new()));
+
+    // A file with no plan message: a note, or with --expect-plans a finding.
+    let dir = std::env::temp_dir().join(format!("acp-plan-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let empty = dir.join("no-plans.ndjson");
+    std::fs::write(&empty, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n").unwrap();
+    let empty = empty.to_string_lossy().into_owned();
+    let run = acp_plan(&["check", &empty], "");
+    assert_eq!(run.code, 0);
+    assert!(run.stderr.contains("no plan message"), "{}", run.stderr);
+    let run = acp_plan(&["check", "--json", "--expect-plans", &empty], "");
+    assert_eq!(run.code, 1);
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(report["clean"], false);
+    assert!(
+        report["files"][0]["problems"][0]
+            .as_str()
+            .unwrap()
+            .contains("expect-plans")
+    );
+    let run = acp_plan(&["check", "no/such/file.ndjson"], "");
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("cannot read"), "{}", run.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_agent_that_cannot_start_is_status_2() {
+    let run = acp_plan(
+        &["check", "--json", "--timeout", "5", "--", "/no/such/agent"],
+        "",
+    );
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert!(report.is_object(), "{report}");
+    let run = acp_plan(&["board", "--timeout", "5", "--", "/no/such/agent"], "");
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("/no/such/agent"), "{}", run.stderr);
+}
+
+#[test]
+fn the_board_ends_where_the_fixtures_say_it_ends() {
+    let stream = acp_plan(
+        &[
+            "fixtures",
+            "--seed",
+            "7",
+            "--sessions",
+            "2",
+            "--steps",
+            "30",
+        ],
+        "",
+    );
+    assert_eq!(stream.code, 0, "{}", stream.stderr);
+    assert_eq!(stream.stdout.lines().count(), 30);
+    let expected = acp_plan(
+        &[
+            "fixtures",
+            "--seed",
+            "7",
+            "--sessions",
+            "2",
+            "--steps",
+            "30",
+            "--expected",
+        ],
+        "",
+    );
+    let expected: Value = serde_json::from_str(&expected.stdout).unwrap();
+    // The board reads the stream from standard input and says where it ended.
+    let board = acp_plan(&["board", "--json", "--strict"], &stream.stdout);
+    assert_eq!(board.code, 0, "{}", board.stderr);
+    let state: Value = serde_json::from_str(&board.stdout).unwrap();
+    let sessions = state["sessions"].as_array().unwrap();
+    assert_eq!(sessions.len(), 2);
+    assert_eq!(Value::Array(sessions.clone()), expected);
+    // A line that is not JSON is reported and makes the status 1.
+    let bad = acp_plan(
+        &["board", "--json"],
+        &format!("{}not json\n", stream.stdout),
+    );
+    assert_eq!(bad.code, 1, "{}", bad.stderr);
+}

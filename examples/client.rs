@@ -1,0 +1,79 @@
+//! A minimal ACP client that draws an agent's plans with plan-core: start
+//! the agent, say `initialize` (v1, with `clientCapabilities.plan`), open a
+//! session, send one prompt, and redraw the board on each plan message
+//! until the prompt is answered. Copy it and grow it; `acp-plan board` is
+//! the full one (timeouts, permissions, v2, `--json`).
+//!
+//! ```text
+//! cargo run --example client -- cargo run -q --example agent -- --fast
+//! ```
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, ExitCode, Stdio};
+
+use plan_core::client::{Applied, SessionBoards, TerminalStyle, render_board};
+use serde_json::{Value, json};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some((program, rest)) = args.split_first() else {
+        eprintln!("usage: client AGENT [ARGS...]");
+        return ExitCode::from(2);
+    };
+    let mut agent = match Command::new(program)
+        .args(rest)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+    {
+        Ok(agent) => agent,
+        Err(e) => {
+            eprintln!("client: cannot start {program}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let (Some(mut to_agent), Some(from_agent)) = (agent.stdin.take(), agent.stdout.take()) else {
+        unreachable!("both pipes were asked for");
+    };
+    let mut send = |id: u64, method: &str, params: Value| {
+        let message = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
+        writeln!(to_agent, "{message}").and_then(|()| to_agent.flush())
+    };
+    let capabilities = json!({ "protocolVersion": 1, "clientCapabilities": { "plan": {} } });
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let mut boards = SessionBoards::new();
+    let mut result = send(0, "initialize", capabilities)
+        .and_then(|()| send(1, "session/new", json!({ "cwd": cwd, "mcpServers": [] })));
+    for line in BufReader::new(from_agent).lines() {
+        let Ok(line) = line else { break };
+        let message: Value = serde_json::from_str(&line).unwrap_or_default();
+        if let Some(session) = message["result"]["sessionId"].as_str() {
+            let prompt = [json!({ "type": "text", "text": "Show me your plan." })];
+            result = send(
+                2,
+                "session/prompt",
+                json!({ "sessionId": session, "prompt": prompt }),
+            );
+        } else if message["id"] == 2 {
+            println!("turn ended: {}", message["result"]["stopReason"]);
+            break;
+        } else if let Ok(read) = boards.apply_json(&line)
+            && matches!(
+                read.value,
+                Applied::Updated { .. } | Applied::Removed { .. }
+            )
+        {
+            for board in boards.boards() {
+                print!("{}", render_board(board, TerminalStyle::PLAIN));
+            }
+        }
+    }
+    drop(agent.kill());
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("client: the agent stopped reading: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
