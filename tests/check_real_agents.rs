@@ -20,16 +20,8 @@ use serde_json::Value;
 #[test]
 fn check_finds_each_transcript_clean_from_the_file() {
     for (name, _) in TRANSCRIPTS {
-        let mut out = Vec::new();
-        let report =
-            acp_plan::check::files::check_file(name, transcript(name).as_bytes(), None, &mut out)
-                .unwrap();
-        assert_eq!(
-            report.problems,
-            0,
-            "{name}: {}",
-            String::from_utf8_lossy(&out)
-        );
+        let report = acp_plan::check::files::check_file(transcript(name).as_bytes(), None);
+        assert_eq!(report.findings, [], "{name}");
     }
 }
 
@@ -83,9 +75,9 @@ fn codex_cancelled_before_inserting_the_prompt_is_clean_under_v2() {
 }
 
 fn check_text(name: &str, text: &str, protocol: Option<ProtocolVersion>) -> (FileReport, String) {
+    let report = acp_plan::check::files::check_file(text.as_bytes(), protocol);
     let mut out = Vec::new();
-    let report =
-        acp_plan::check::files::check_file(name, text.as_bytes(), protocol, &mut out).unwrap();
+    report.write_text(name, &mut out).unwrap();
     (report, String::from_utf8(out).unwrap())
 }
 
@@ -98,7 +90,7 @@ fn a_file_with_the_clients_initialize_is_judged_for_that_client() {
     for protocol in [None, Some(ProtocolVersion::V1), Some(ProtocolVersion::V2)] {
         let (report, out) = check_text("edited.ndjson", &edited, protocol);
         assert_eq!(report.recorded_client, Some(ClientKind::V1), "{protocol:?}");
-        assert_eq!(report.problems, 1, "{protocol:?}: {out}");
+        assert_eq!(report.findings.len(), 1, "{protocol:?}: {out}");
         assert!(
             out.starts_with("edited.ndjson:29: at `params.update.sessionUpdate`: ")
                 && out.ends_with("[v1-no-opt-in]\n"),
@@ -113,7 +105,7 @@ fn a_file_with_the_clients_initialize_is_judged_for_that_client() {
             protocol,
         );
         assert_eq!(report.recorded_client, Some(ClientKind::V1Plan));
-        assert_eq!((report.problems, report.plans), (0, 1), "{out}");
+        assert_eq!((report.findings.len(), report.plans), (0, 1), "{out}");
     }
 }
 
@@ -125,12 +117,12 @@ fn a_file_without_an_initialize_is_judged_by_the_protocol_option() {
     let text = whole.lines().skip(2).collect::<Vec<_>>().join("\n");
     let (report, out) = check_text("todo.ndjson", &text, None);
     assert_eq!(
-        (report.recorded_client, report.problems, report.plans),
+        (report.recorded_client, report.findings.len(), report.plans),
         (None, 0, 3),
         "{out}"
     );
     let (report, out) = check_text("todo.ndjson", &text, Some(ProtocolVersion::V2));
-    assert_eq!(report.problems, 3, "{out}");
+    assert_eq!(report.findings.len(), 3, "{out}");
     assert!(out.lines().all(|l| l.ends_with("[v2-no-v1-plan]")), "{out}");
     // With them, the client they record decides: v1 with `plan`, clean.
     let (report, out) = check_text(
@@ -139,7 +131,7 @@ fn a_file_without_an_initialize_is_judged_by_the_protocol_option() {
         Some(ProtocolVersion::V2),
     );
     assert_eq!(
-        (report.recorded_client, report.problems),
+        (report.recorded_client, report.findings.len()),
         (Some(ClientKind::V1Plan), 0),
         "{out}"
     );
@@ -196,7 +188,7 @@ fn no_plan_at_all_is_said_and_can_be_a_finding() {
     assert_eq!(conformance::report::exit_code(&[run]), 1);
     // The file mode counts what it judged too.
     let (report, _) = check_text("silent.ndjson", &silent, None);
-    assert_eq!((report.plans, report.problems), (0, 0));
+    assert_eq!((report.plans, report.findings.len()), (0, 0));
     // And a run that saw plans says how many.
     let run = check_replayed("claude-v1caps", ClientKind::V1Plan, &options);
     let text = conformance::report::report_text(&options, &[run]);

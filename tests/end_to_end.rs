@@ -164,17 +164,9 @@ fn the_validator_finds_a_problem_in_exactly_the_bad_vectors() {
         if name.contains("client-capabilities") {
             continue;
         }
-        let mut out = Vec::new();
-        let problems = acp_plan::check::files::check_file(&name, text.as_bytes(), None, &mut out)
-            .unwrap()
-            .problems;
+        let findings = acp_plan::check::files::check_file(text.as_bytes(), None).findings;
         let expected_bad = bad.iter().any(|prefix| name.starts_with(prefix));
-        assert_eq!(
-            problems > 0,
-            expected_bad,
-            "{name}: {}",
-            String::from_utf8_lossy(&out)
-        );
+        assert_eq!(!findings.is_empty(), expected_bad, "{name}: {findings:#?}");
     }
     // And the agent's own stream, in every mode, under its version's rules.
     for (protocol, capability) in [
@@ -189,16 +181,8 @@ fn the_validator_finds_a_problem_in_exactly_the_bad_vectors() {
             .filter(|l| l.contains("session/update") && !l.contains("state_update"))
             .fold(String::new(), |text, l| text + l + "\n");
         for rules in [None, Some(protocol)] {
-            let mut report = Vec::new();
-            let problems = acp_plan::check::files::check_file(
-                "agent.ndjson",
-                updates.as_bytes(),
-                rules,
-                &mut report,
-            )
-            .unwrap()
-            .problems;
-            assert_eq!(problems, 0, "{}", String::from_utf8_lossy(&report));
+            let findings = acp_plan::check::files::check_file(updates.as_bytes(), rules).findings;
+            assert_eq!(findings, [], "{rules:?}");
         }
     }
 }

@@ -437,11 +437,8 @@ pub fn run(request: &Request) -> u8 {
             }
         }
         Request::CheckFiles { options, json } => {
-            let result = if *json {
-                check::check_files_json(options, &mut io::stdout().lock(), &mut io::stderr())
-            } else {
-                check::check_files(options, &mut io::stdout().lock(), &mut io::stderr())
-            };
+            let result =
+                check::check_files(options, *json, &mut io::stdout().lock(), &mut io::stderr());
             match result {
                 Ok(code) => code,
                 Err(e) if broken_pipe(&e) => 0,

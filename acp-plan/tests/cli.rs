@@ -122,7 +122,9 @@ fn check_judges_transcripts_in_text_and_json() {
     let report: Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(report["clean"], true);
     assert_eq!(report["files"][0]["path"], clean.as_str());
-    assert_eq!(report["files"][0]["problems"], Value::Array(Vec::new()));
+    assert_eq!(report["files"][0]["judgedAs"], "v1-plan");
+    assert!(report["files"][0]["plans"].as_u64() > Some(0), "{report}");
+    assert_eq!(report["files"][0]["findings"], Value::Array(Vec::new()));
 
     // A file with no plan message: a note, or with --expect-plans a finding.
     let dir = std::env::temp_dir().join(format!("acp-plan-cli-{}", std::process::id()));
@@ -137,11 +139,35 @@ fn check_judges_transcripts_in_text_and_json() {
     assert_eq!(run.code, 1);
     let report: Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(report["clean"], false);
+    let finding = &report["files"][0]["findings"][0];
+    assert_eq!(finding["rule"], "expect-plans", "{finding}");
+    assert_eq!(finding["line"], 0, "{finding}");
+    assert!(finding["fix"].is_string(), "{finding}");
+
+    // A finding in text and in JSON: the same rule, line and path.
+    let bad = dir.join("bad.ndjson");
+    let second = r#"{"sessionUpdate":"plan","entries":[{"content":"a","priority":"urgent","status":"pending"}]}"#;
+    std::fs::write(&bad, format!("{second}\n{second}\n")).unwrap();
+    let bad = bad.to_string_lossy().into_owned();
+    let run = acp_plan(&["check", &bad], "");
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.stdout.lines().nth(1),
+        Some(format!("{bad}:2: at `entries[0].priority`: custom names must begin with `_`; `urgent` is reserved for future ACP versions (write `_urgent`) [reserved-name]").as_str()),
+    );
+    let run = acp_plan(&["check", "--json", &bad], "");
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(report["findings"], 2);
+    let finding = &report["files"][0]["findings"][1];
+    assert_eq!(finding["rule"], "reserved-name", "{finding}");
+    assert_eq!(finding["line"], 2, "{finding}");
+    assert_eq!(finding["path"], "entries[0].priority", "{finding}");
     assert!(
-        report["files"][0]["problems"][0]
+        finding["message"]
             .as_str()
             .unwrap()
-            .contains("expect-plans")
+            .starts_with("custom names"),
+        "{finding}"
     );
     let run = acp_plan(&["check", "no/such/file.ndjson"], "");
     assert_eq!(run.code, 2);
@@ -157,7 +183,9 @@ fn an_agent_that_cannot_start_is_status_2() {
     );
     assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
     let report: Value = serde_json::from_str(&run.stdout).unwrap();
-    assert!(report.is_object(), "{report}");
+    assert_eq!(report["exit"], 2, "{report}");
+    let failure = report["kinds"][0]["failure"].as_str().unwrap_or_default();
+    assert!(failure.contains("/no/such/agent"), "{report}");
     let run = acp_plan(&["board", "--timeout", "5", "--", "/no/such/agent"], "");
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("/no/such/agent"), "{}", run.stderr);

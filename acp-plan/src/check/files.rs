@@ -1,7 +1,7 @@
-//! The file mode of `check` (a module of the `check` example): each message
-//! of a file judged by the protocol's rules and by what the published SDKs
-//! read, one line per problem. The agent mode (`conformance.rs`) judges an
-//! agent's lines with the same functions.
+//! The file mode of `check`: each message of a file judged by the
+//! protocol's rules and by what the published SDKs read, one [`Finding`]
+//! per problem. The agent mode (`conformance`) judges an agent's lines with
+//! the same functions.
 
 use std::io::{self, Write};
 
@@ -13,13 +13,15 @@ use plan_core::{
 };
 use serde_json::Value;
 
-use super::ACP_SPELLING;
+use super::{ACP_SPELLING, Finding, conformance::rule};
 
 /// What checking one file found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileReport {
-    /// How many problems were written.
-    pub problems: usize,
+    /// The problems, in the order of the file. A message that cannot be
+    /// read is [`rule::UNREADABLE`]; a JSON-RPC envelope that is malformed,
+    /// [`rule::JSON_RPC`].
+    pub findings: Vec<Finding>,
     /// How many plan messages (`plan`, `plan_update`, `plan_removed`, or a
     /// plan alone) were judged; none means nothing was judged.
     pub plans: usize,
@@ -39,27 +41,19 @@ enum Judge {
     Version(Option<ProtocolVersion>),
 }
 
-/// Checks one file's bytes; writes a line per problem and says what it judged.
-///
-/// # Errors
-/// Only an error writing the report.
-pub fn check_file(
-    name: &str,
-    bytes: &[u8],
-    protocol: Option<ProtocolVersion>,
-    out: &mut impl Write,
-) -> io::Result<FileReport> {
+/// Checks one file's bytes: each problem, and what was judged.
+pub fn check_file(bytes: &[u8], protocol: Option<ProtocolVersion>) -> FileReport {
     let Ok(text) = std::str::from_utf8(bytes) else {
-        let err = SessionNotification::from_slice(bytes)
+        let findings = SessionNotification::from_slice(bytes)
             .err()
-            .map(|e| e.to_string())
-            .unwrap_or_default();
-        writeln!(out, "{name}:1: {err}")?;
-        return Ok(FileReport {
-            problems: 1,
+            .map(|e| Finding::of_error(rule::UNREADABLE, 1, &e))
+            .into_iter()
+            .collect();
+        return FileReport {
+            findings,
             plans: 0,
             recorded_client: None,
-        });
+        };
     };
     // One message over several lines, an array of messages, or one message per line.
     let document = serde_json::from_str::<serde_json::Value>(text).ok();
@@ -81,19 +75,31 @@ pub fn check_file(
     let recorded_client = recorded_client(&messages);
     let judge = recorded_client.map_or(Judge::Version(protocol), Judge::Client);
     let mut report = FileReport {
-        problems: 0,
+        findings: Vec::new(),
         plans: 0,
         recorded_client,
     };
     for (line, message) in messages {
-        let (problems, plan) = check_message(message, judge);
-        report.plans += usize::from(plan);
-        for problem in problems {
-            writeln!(out, "{name}:{line}: {problem}")?;
-            report.problems += 1;
-        }
+        report.plans += usize::from(check_message(message, line, judge, &mut report.findings));
     }
-    Ok(report)
+    report
+}
+
+impl FileReport {
+    /// Writes each finding as a line, `NAME:LINE: at PATH: WHAT [RULE]`
+    /// (`NAME: WHAT [RULE]` for one about the whole file).
+    ///
+    /// # Errors
+    /// Only an error writing to `out`.
+    pub fn write_text(&self, name: &str, out: &mut impl Write) -> io::Result<()> {
+        for finding in &self.findings {
+            match finding.line {
+                0 => writeln!(out, "{name}: {finding}")?,
+                line => writeln!(out, "{name}:{line}: {finding}")?,
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The kind of client of a recorded conversation: its `initialize` request
@@ -135,15 +141,21 @@ fn recorded_client(messages: &[(usize, &str)]) -> Option<ClientKind> {
     None
 }
 
-/// The problems of one message: why it cannot be read, or what a sender must
-/// not send; and whether it was a plan message. A notification, an update or
-/// plan content, told apart by their keys. Other JSON-RPC messages of a
-/// recorded conversation (responses, requests, other notifications) have
-/// their envelope checked, as `board` and `include_plan_stream!` read them.
-fn check_message(text: &str, judge: Judge) -> (Vec<String>, bool) {
+/// Judges one message (line `line` of its file), adding its problems to
+/// `found`: why it cannot be read, or what a sender must not send. Says
+/// whether it was a plan message. A notification, an update or plan
+/// content, told apart by their keys. Other JSON-RPC messages of a recorded
+/// conversation (responses, requests, other notifications) have their
+/// envelope checked, as `board` and `include_plan_stream!` read them.
+fn check_message(text: &str, line: usize, judge: Judge, found: &mut Vec<Finding>) -> bool {
     let value = serde_json::from_str::<Value>(text).ok();
     if let Some(problems) = value.as_ref().and_then(|v| other_json_rpc(text, v)) {
-        return (problems.iter().map(ToString::to_string).collect(), false);
+        found.extend(
+            problems
+                .iter()
+                .map(|e| Finding::of_error(rule::JSON_RPC, line, e)),
+        );
+        return false;
     }
     let kind = value.as_ref().and_then(|value| {
         let object = value.as_object()?;
@@ -174,16 +186,18 @@ fn check_message(text: &str, judge: Judge) -> (Vec<String>, bool) {
     };
     match read {
         Ok((result, plan)) => {
-            let mut found = value.as_ref().map(rfd_spelling).unwrap_or_default();
-            found.extend(result.err().unwrap_or_default());
-            let problems = found
+            let spelling = value.as_ref().map(rfd_spelling).unwrap_or_default();
+            let violations = spelling
                 .iter()
-                .map(|v| format!("{v} [{}]", v.rule()))
-                .collect();
-            (problems, plan)
+                .chain(result.as_ref().err().into_iter().flatten());
+            found.extend(violations.map(|v| Finding::of_violation(line, v)));
+            plan
         }
         // An unreadable message counts as judged: it was meant as a plan.
-        Err(err) => (vec![err.to_string()], true),
+        Err(err) => {
+            found.push(Finding::of_error(rule::UNREADABLE, line, &err));
+            true
+        }
     }
 }
 
@@ -244,9 +258,10 @@ mod tests {
     use super::*;
 
     fn report(name: &str, text: &str) -> (usize, String) {
+        let report = check_file(text.as_bytes(), None);
         let mut out = Vec::new();
-        let report = check_file(name, text.as_bytes(), None, &mut out).unwrap();
-        (report.problems, String::from_utf8(out).unwrap())
+        report.write_text(name, &mut out).unwrap();
+        (report.findings.len(), String::from_utf8(out).unwrap())
     }
 
     #[test]
@@ -272,8 +287,8 @@ mod tests {
             out,
             "rec.ndjson:1: at `entries[0].priority`: custom names must begin with `_`; `urgent` is reserved for future ACP versions (write `_urgent`) [reserved-name]\n\
              rec.ndjson:1: at `entries[0].status`: `cancelled` does not exist in protocol v1, only `pending`, `in_progress` and `completed`; a v1 reader drops this entry without a word [v1-values]\n\
-             rec.ndjson:2: at `entries[0]`: missing required field `status`\n\
-             rec.ndjson:3: invalid JSON at line 1, column 2: expected ident\n"
+             rec.ndjson:2: at `entries[0]`: missing required field `status` [unreadable-update]\n\
+             rec.ndjson:3: invalid JSON at line 1, column 2: expected ident [unreadable-update]\n"
         );
     }
 
@@ -285,7 +300,9 @@ mod tests {
         let text = [rfd, removed, v1_plan].join("\n");
         let rules = |protocol| {
             let mut out = Vec::new();
-            check_file("r.ndjson", text.as_bytes(), protocol, &mut out).unwrap();
+            check_file(text.as_bytes(), protocol)
+                .write_text("r.ndjson", &mut out)
+                .unwrap();
             let out = String::from_utf8(out).unwrap();
             out.lines()
                 .map(|line| {

@@ -18,11 +18,89 @@ pub mod files;
 
 use std::io::{self, Write};
 
-use files::check_file;
-use plan_core::wire::ProtocolVersion;
+use std::fmt;
+
+use files::{FileReport, check_file};
+use plan_core::{agent::Violation, wire::ProtocolVersion};
+use serde_json::{Value, json};
 
 /// The rule of the RFD spelling: the plan id written `id`.
 pub const ACP_SPELLING: &str = "acp-spelling";
+
+/// One problem `check` found, in a file or in an agent's transcript.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// The rule's name: one of [`Violation::RULES`], [`ACP_SPELLING`], or
+    /// one of [`conformance::rule`].
+    pub rule: String,
+    /// The line of the file or transcript (1-based; 0: the whole of it).
+    pub line: usize,
+    /// Where in the message, as a JSON path (empty: the whole message).
+    pub path: String,
+    /// What is wrong, in one sentence.
+    pub message: String,
+    /// What a conforming agent sends instead, where `check` knows.
+    pub fix: Option<String>,
+}
+
+impl Finding {
+    /// A finding of `rule`; without a `fix` of its own, the rule's usual one.
+    pub fn new(
+        rule: &str,
+        line: usize,
+        path: String,
+        message: String,
+        fix: Option<String>,
+    ) -> Self {
+        let fix = fix.or_else(|| conformance::report::fix_for(rule).map(str::to_owned));
+        Self {
+            rule: rule.to_owned(),
+            line,
+            path,
+            message,
+            fix,
+        }
+    }
+
+    /// What a sender must not send, at `line`, with the fallback the
+    /// version table gives for it where there is one.
+    pub fn of_violation(line: usize, violation: &Violation) -> Self {
+        Self::new(
+            violation.rule(),
+            line,
+            violation.path().to_owned(),
+            violation.message().to_owned(),
+            violation.fix().map(str::to_owned),
+        )
+    }
+
+    /// A message that could not be read, as `rule`. Its path is the
+    /// error's; a JSON syntax error keeps its line and column in the message.
+    pub fn of_error(rule: &str, line: usize, error: &plan_core::Error) -> Self {
+        let message = match error.kind() {
+            plan_core::ErrorKind::Syntax { .. } => error.to_string(),
+            kind => kind.to_string(),
+        };
+        Self::new(rule, line, error.path().to_owned(), message, None)
+    }
+
+    /// The finding as a JSON object: `rule`, `line`, `path`, `message`,
+    /// `fix` (`null` where there is none).
+    pub fn to_json(&self) -> Value {
+        json!({ "rule": self.rule, "line": self.line, "path": self.path,
+                "message": self.message, "fix": self.fix })
+    }
+}
+
+/// `at `PATH`: WHAT [RULE]` (without the path where it is the whole message).
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.path.is_empty() {
+            write!(f, "at `{}`: ", self.path)?;
+        }
+        write!(f, "{} [{}]", self.message, self.rule)
+    }
+}
 
 /// What the command line of the file mode asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,30 +113,24 @@ pub struct FileOptions {
     pub paths: Vec<String>,
 }
 
-/// Checks each file of `options`, writing the problems to `out` and notes
-/// to `notes`; the exit status: 0 clean, 1 problems, 2 a file could not be
-/// read (said on `notes`).
-///
-/// # Errors
-/// Writing to `out` failed (a closed pipe is the caller's to decide).
-pub fn check_files(
+/// Each file of `options` judged, in order, with an [`rule::EXPECT_PLANS`]
+/// finding (line 0) for a file without plans where they were expected;
+/// `None` if a file could not be read (said on `notes`). Notes on `notes`.
+fn judge_files(
     options: &FileOptions,
-    out: &mut impl Write,
     notes: &mut impl Write,
-) -> io::Result<u8> {
-    let files = options;
-    let mut problems = 0;
-    for path in &files.paths {
+) -> io::Result<Option<Vec<(String, FileReport)>>> {
+    let mut reports = Vec::new();
+    for path in &options.paths {
         let bytes = match std::fs::read(path) {
             Ok(bytes) => bytes,
             Err(e) => {
                 writeln!(notes, "check: cannot read {path}: {e}")?;
-                return Ok(2);
+                return Ok(None);
             }
         };
-        let report = check_file(path, &bytes, files.protocol, out)?;
-        problems += report.problems;
-        if let (Some(kind), Some(protocol)) = (report.recorded_client, files.protocol) {
+        let mut report = check_file(&bytes, options.protocol);
+        if let (Some(kind), Some(protocol)) = (report.recorded_client, options.protocol) {
             writeln!(
                 notes,
                 "check: {path} holds the client's `initialize` and the agent's answer: judged as {kind}, not by `--protocol {}`",
@@ -66,51 +138,68 @@ pub fn check_files(
             )?;
         }
         if report.plans == 0 {
-            let line = format!("{path}: no plan message seen: nothing judged");
-            if files.expect_plans {
-                writeln!(out, "{line} [{}]", conformance::rule::EXPECT_PLANS)?;
-                problems += 1;
+            let message = "no plan message seen: nothing judged".to_owned();
+            if options.expect_plans {
+                let rule = conformance::rule::EXPECT_PLANS;
+                let finding = Finding::new(rule, 0, String::new(), message, None);
+                report.findings.push(finding);
             } else {
-                writeln!(notes, "check: {line}")?;
+                writeln!(notes, "check: {path}: {message}")?;
             }
         }
+        reports.push((path.clone(), report));
     }
-    Ok(u8::from(problems > 0))
+    Ok(Some(reports))
 }
 
-/// [`check_files`] with a JSON report on `out`: per file its path, how many
-/// plan messages it held, the client it was judged for where it records
-/// one, and its problems as the text lines `check_files` writes; the exit
-/// status as there.
+/// Checks each file of `options`; writes the problems to `out` and notes
+/// to `notes`. The exit status: 0 clean, 1 problems, 2 a file could not be
+/// read (said on `notes`, with nothing on `out`).
+///
+/// As text, a line per problem (`FILE:LINE: at PATH: WHAT [RULE]`). As
+/// JSON (`json`), one object: `files`, each with its `path`, how many
+/// `plans` it held, the client it was `judgedAs` where it records one (else
+/// `null`) and its `findings` (see [`Finding::to_json`]); then `findings`
+/// (how many in all) and `clean`.
 ///
 /// # Errors
-/// Writing to `out` failed.
-pub fn check_files_json(
+/// Writing to `out` failed (a closed pipe is the caller's to decide).
+pub fn check_files(
     options: &FileOptions,
+    json: bool,
     out: &mut impl Write,
     notes: &mut impl Write,
 ) -> io::Result<u8> {
-    let mut files = Vec::new();
-    let mut code = 0;
-    for path in &options.paths {
-        let one = FileOptions {
-            paths: vec![path.clone()],
-            ..options.clone()
-        };
-        let mut lines = Vec::new();
-        let status = check_files(&one, &mut lines, notes)?;
-        if status == 2 {
-            return Ok(2);
+    let Some(reports) = judge_files(options, notes)? else {
+        return Ok(2);
+    };
+    let code = exit_status(&reports);
+    if !json {
+        for (path, report) in &reports {
+            report.write_text(path, out)?;
         }
-        code = code.max(status);
-        let problems: Vec<serde_json::Value> = String::from_utf8_lossy(&lines)
-            .lines()
-            .map(|line| serde_json::Value::from(line.to_owned()))
-            .collect();
-        files.push(serde_json::json!({ "path": path, "problems": problems }));
+        return Ok(code);
     }
-    let report = serde_json::json!({ "files": files, "clean": code == 0 });
+    let files: Vec<Value> = reports
+        .iter()
+        .map(|(path, report)| {
+            let findings: Vec<Value> = report.findings.iter().map(Finding::to_json).collect();
+            json!({
+                "path": path,
+                "plans": report.plans,
+                "judgedAs": report.recorded_client.map(conformance::slug),
+                "findings": findings,
+            })
+        })
+        .collect();
+    let total: usize = reports.iter().map(|(_, r)| r.findings.len()).sum();
+    let report = json!({ "files": files, "findings": total, "clean": code == 0 });
     serde_json::to_writer_pretty(&mut *out, &report)?;
     writeln!(out)?;
     Ok(code)
+}
+
+/// 1 if any file has a finding, else 0.
+fn exit_status(reports: &[(String, FileReport)]) -> u8 {
+    u8::from(reports.iter().any(|(_, r)| !r.findings.is_empty()))
 }

@@ -8,7 +8,7 @@ use plan_core::wire::Message;
 use plan_core::{SessionNotification, client::Applied};
 use serde_json::Value;
 
-use super::{Conversation, Event, agent_process, rule};
+use super::{Conversation, Event, Finding, agent_process, rule};
 
 impl<W: Write> Conversation<'_, W> {
     /// Records a line of the agent's and judges it.
@@ -30,21 +30,16 @@ impl<W: Write> Conversation<'_, W> {
             }
         };
         if let Some(problems) = super::super::files::other_json_rpc(&text, &value) {
-            for problem in problems {
-                let (path, message) = (problem.path().to_owned(), problem.kind().to_string());
-                self.find(rule::JSON_RPC, line, path, message, None);
+            for problem in &problems {
+                self.run
+                    .findings
+                    .push(Finding::of_error(rule::JSON_RPC, line, problem));
             }
             return self.envelope(&text);
         }
         // A `session/update` notification: the plan rules, for this client.
         for v in super::super::files::rfd_spelling(&value) {
-            self.find(
-                v.rule(),
-                line,
-                v.path().to_owned(),
-                v.message().to_owned(),
-                None,
-            );
+            self.run.findings.push(Finding::of_violation(line, &v));
         }
         let update = &value["params"]["update"];
         if update["sessionUpdate"] == "state_update"
@@ -80,13 +75,7 @@ impl<W: Write> Conversation<'_, W> {
                     .err()
                     .unwrap_or_default()
                 {
-                    self.find(
-                        v.rule(),
-                        line,
-                        v.path().to_owned(),
-                        v.message().to_owned(),
-                        v.fix().map(str::to_owned),
-                    );
+                    self.run.findings.push(Finding::of_violation(line, &v));
                 }
             }
         }

@@ -19,12 +19,13 @@ use std::time::{Duration, Instant};
 use plan_core::{client::SessionBoards, wire::ClientKind};
 use serde_json::{Value, json};
 
+use super::Finding;
 use crate::process::{self as agent_process, AgentProcess};
 
 mod judge;
 pub mod report;
 pub mod turns;
-use report::{exit_code, finish, fix_for};
+use report::{exit_code, finish};
 
 /// The rules of a conversation, beside `check`'s rules of a message.
 pub mod rule {
@@ -37,7 +38,8 @@ pub mod rule {
     /// An answer to `initialize` with a version the client did not offer
     /// and cannot speak.
     pub const NEGOTIATION: &str = "version-negotiation";
-    /// A `session/update` that no client can read (no usable plan).
+    /// A message that no client can read (in a transcript, a `session/update`
+    /// with no usable plan; in a file, any plan message).
     pub const UNREADABLE: &str = "unreadable-update";
     /// Part of a message a lenient client drops without a word (and a strict
     /// one refuses the message for).
@@ -82,21 +84,6 @@ impl Default for Options {
             progress: false,
         }
     }
-}
-
-/// One problem the run found.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
-    /// The rule's name (`check`'s, or one of [`rule`]).
-    pub rule: String,
-    /// The line of the kind's transcript (1-based; 0: the run as a whole).
-    pub line: usize,
-    /// Where in the message, as a JSON path (empty: the whole line).
-    pub path: String,
-    /// What is wrong, in one sentence.
-    pub message: String,
-    /// What a conforming agent sends instead, where there is a fallback.
-    pub fix: Option<String>,
 }
 
 /// What one kind of client saw.
@@ -363,14 +350,9 @@ impl<W: Write> Conversation<'_, W> {
         message: String,
         fix: Option<String>,
     ) {
-        let fix = fix.or_else(|| fix_for(rule).map(str::to_owned));
-        self.run.findings.push(Finding {
-            rule: rule.to_owned(),
-            line,
-            path,
-            message,
-            fix,
-        });
+        self.run
+            .findings
+            .push(Finding::new(rule, line, path, message, fix));
     }
 
     pub(super) fn request(

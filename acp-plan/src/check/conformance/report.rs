@@ -114,14 +114,7 @@ pub fn report_json(options: &Options, runs: &[KindRun]) -> Value {
     let kinds: Vec<Value> = runs
         .iter()
         .map(|run| {
-            let findings: Vec<Value> = run
-                .findings
-                .iter()
-                .map(|f| {
-                    json!({ "rule": f.rule, "line": f.line, "path": f.path,
-                            "message": f.message, "fix": f.fix })
-                })
-                .collect();
+            let findings: Vec<Value> = run.findings.iter().map(super::Finding::to_json).collect();
             json!({
                 "kind": slug(run.kind),
                 "label": run.kind.to_string(),
