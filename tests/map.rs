@@ -72,6 +72,7 @@ const LAYERS: &[&[&str]] = &[
     &["protocol"],
     &["codec"],
     &["agent", "client"],
+    &["tools"],
     &["interop"],
     &["fixtures"],
 ];

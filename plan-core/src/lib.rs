@@ -17,6 +17,9 @@ pub mod guide;
 mod interop;
 mod protocol;
 mod rules;
+#[cfg(feature = "tools")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tools")))]
+pub mod tools;
 
 #[cfg(feature = "acp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "acp")))]

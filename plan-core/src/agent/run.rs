@@ -80,12 +80,24 @@ pub trait Steps: Sized + 'static {
 /// By default any status can follow any other. Opt-in rules
 /// ([`one_at_a_time`](Self::one_at_a_time), [`forward_only`](Self::forward_only))
 /// make the transitions that break them return a [`StepError`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct PlanRun<T: Steps> {
     statuses: Box<[Status]>,
     one_at_a_time: bool,
     forward_only: bool,
     steps: PhantomData<T>,
+}
+
+/// A run is its statuses and rules: it clones whether or not the step type does.
+impl<T: Steps> Clone for PlanRun<T> {
+    fn clone(&self) -> Self {
+        Self {
+            statuses: self.statuses.clone(),
+            one_at_a_time: self.one_at_a_time,
+            forward_only: self.forward_only,
+            steps: PhantomData,
+        }
+    }
 }
 
 /// A transition a run's rules forbid.
@@ -189,7 +201,21 @@ impl<T: Steps> PlanRun<T> {
     /// With `one_at_a_time`, if another step is in progress; with
     /// `forward_only`, if the step is settled.
     pub fn begin(&mut self, step: T) -> Result<(), StepError> {
-        let index = step.index();
+        self.begin_at(step.index())
+    }
+
+    /// Moves the step at `index` of [`Steps::STEPS`] to `status`, under the
+    /// run's rules: `in_progress` as [`begin`](Self::begin), `completed` and
+    /// `cancelled` as [`finish`](Self::finish) and [`cancel`](Self::cancel),
+    /// any other status as a step not yet settled may be moved.
+    pub(crate) fn move_at(&mut self, index: usize, status: Status) -> Result<(), StepError> {
+        match status {
+            Status::InProgress => self.begin_at(index),
+            status => self.settle(index, status),
+        }
+    }
+
+    fn begin_at(&mut self, index: usize) -> Result<(), StepError> {
         self.check_open(index)?;
         if self.one_at_a_time
             && let Some(running) = (0..self.statuses.len())

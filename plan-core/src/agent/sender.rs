@@ -164,6 +164,20 @@ impl PlanSender {
         &self.live
     }
 
+    /// Whether `plan` is the plan last sent under its id, and still live:
+    /// sending it again would change nothing for the client.
+    pub fn is_unchanged(&self, plan: &PlanContent) -> bool {
+        self.live.iter().any(|live| live == plan)
+    }
+
+    /// [`update`](Self::update), unless the plan is the one last sent under
+    /// its id ([`is_unchanged`](Self::is_unchanged)): then `None`, and
+    /// nothing changes. Models resend their whole list on every tool call,
+    /// often as it was; a client need not be told twice.
+    pub fn update_if_changed(&mut self, plan: PlanContent) -> Option<SessionNotification> {
+        (!self.is_unchanged(&plan)).then(|| self.update(plan))
+    }
+
     /// Creates or replaces a plan; returns the notification to send.
     pub fn update(&mut self, plan: PlanContent) -> SessionNotification {
         let update = match self.kind {

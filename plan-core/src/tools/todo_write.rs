@@ -1,0 +1,229 @@
+//! `TodoWrite`, Claude Code's todo list tool.
+
+use serde_json::{Map, Value, json};
+
+use super::definition::ToolDefinition;
+use super::plans::{ActiveForm, PlanOptions};
+use super::read::{Reader, ToolCall, ToolError, join};
+use crate::agent::Fallback;
+use crate::protocol::content::PlanContent;
+use crate::protocol::entry::{PlanEntry, Status};
+use crate::protocol::id::PlanId;
+use crate::protocol::meta::Meta;
+
+/// The arguments of `TodoWrite`: the whole todo list, every call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TodoWrite {
+    /// The list, in order.
+    pub todos: Vec<Todo>,
+}
+
+/// One todo of [`TodoWrite`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Todo {
+    /// What to do, in the imperative ("Fix the parser").
+    pub content: String,
+    /// `pending`, `in_progress` or `completed` in the schema; `cancelled`
+    /// only where a model's word for it was read leniently.
+    pub status: Status,
+    /// The same task while it is being done ("Fixing the parser").
+    pub active_form: String,
+}
+
+/// The key under an entry's `_meta` that keeps a todo's two labels.
+pub(crate) const META_KEY: &str = "todo";
+
+const EXAMPLE: &str = r#"{"todos":[{"content":"Fix the parser","status":"in_progress","activeForm":"Fixing the parser"}]}"#;
+
+impl TodoWrite {
+    /// The tool's name.
+    pub const NAME: &'static str = "TodoWrite";
+
+    /// The tool to hand a model: Claude Code's schema (2.1.318), field for
+    /// field, with our descriptions.
+    pub fn definition() -> ToolDefinition {
+        let schema = json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "properties": {
+                "todos": {
+                    "type": "array",
+                    "description": "The whole todo list, in order. Every call replaces the list.",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "content": {
+                                "type": "string",
+                                "minLength": 1,
+                                "description": "The task, in the imperative: \"Fix the parser\"."
+                            },
+                            "status": {
+                                "type": "string",
+                                "enum": ["pending", "in_progress", "completed"],
+                                "description": "Mark a task in_progress as you start it and completed as soon as it is done."
+                            },
+                            "activeForm": {
+                                "type": "string",
+                                "minLength": 1,
+                                "description": "The task while it is being done: \"Fixing the parser\"."
+                            }
+                        },
+                        "required": ["content", "status", "activeForm"],
+                        "additionalProperties": false
+                    }
+                }
+            },
+            "required": ["todos"],
+            "additionalProperties": false
+        });
+        ToolDefinition::new(
+            Self::NAME,
+            "Write the todo list of the current work, which the user sees as your plan. Send the whole list every time: the tasks, in order, each with its status. Keep one task in_progress while you work on it.",
+            schema,
+            false,
+        )
+    }
+
+    /// Reads a model's arguments (the JSON text of the call) leniently:
+    /// status words whose meaning is plain (`"in-progress"`, `"done"`,
+    /// `"cancelled"`), a missing or blank `activeForm` (the content is
+    /// used), a missing `content` beside an `activeForm` (it is used),
+    /// unknown fields (ignored), a list or an item sent as a JSON string,
+    /// and a bare list. Each correction is said.
+    ///
+    /// # Errors
+    /// For the model: every field that could not be read, what was wrong and
+    /// what is allowed. Nothing is half read.
+    pub fn read(arguments: &str) -> Result<ToolCall<Self>, ToolError> {
+        let mut reader = Reader::new(Self::NAME);
+        let mut todos = Vec::new();
+        if let Some(mut object) = reader.arguments(arguments, "todos", EXAMPLE) {
+            reader.unknown_fields(&object, "", &["todos"]);
+            let what = "todos, each {\"content\", \"status\", \"activeForm\"}";
+            for (i, item) in reader
+                .list(&mut object, "todos", what)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                let at = format!("todos[{i}]");
+                let Some(item) = reader.item(
+                    item,
+                    &at,
+                    "an object with \"content\", \"status\" and \"activeForm\"",
+                ) else {
+                    continue;
+                };
+                todos.extend(read_todo(&mut reader, &item, &at));
+            }
+        }
+        reader.finish(Self { todos })
+    }
+
+    /// The arguments as the model sends them (for replay and resume).
+    pub fn to_json(&self) -> Value {
+        let todos: Vec<Value> = self
+            .todos
+            .iter()
+            .map(|t| json!({ "content": t.content, "status": t.status.as_str(), "activeForm": t.active_form }))
+            .collect();
+        json!({ "todos": todos })
+    }
+
+    /// The list as an items plan with the id `id`: priorities from
+    /// `options` (by each todo's `content`, so a relabel keeps its
+    /// priority), labels as [`ActiveForm`] says, and each entry's `_meta`
+    /// keeping both labels under `"todo"` (`{"content", "activeForm"}`), so
+    /// [`from_plan`](Self::from_plan) gives the list back.
+    pub fn to_plan(&self, id: PlanId, options: &PlanOptions) -> PlanContent {
+        let entries = self.todos.iter().map(|todo| {
+            let label = match options.active_form {
+                ActiveForm::WhileInProgress if todo.status == Status::InProgress => {
+                    &todo.active_form
+                }
+                _ => &todo.content,
+            };
+            let mut labels = Map::new();
+            labels.insert("content".into(), todo.content.clone().into());
+            labels.insert("activeForm".into(), todo.active_form.clone().into());
+            let meta = Meta::new(Map::from_iter([(
+                META_KEY.to_owned(),
+                Value::Object(labels),
+            )]));
+            PlanEntry::new(
+                label.clone(),
+                options.priority_of(&todo.content),
+                todo.status.clone(),
+            )
+            .with_meta(meta)
+        });
+        PlanContent::items(id, entries.collect::<Vec<_>>())
+    }
+
+    /// An items plan back as the list (for replay and resume); `None` for
+    /// any other plan. Each entry's labels come from its `_meta` where
+    /// [`to_plan`](Self::to_plan) kept them, else its content is both.
+    /// Statuses the tool lacks are mapped as a v1 client is sent them
+    /// (`cancelled`: completed, with " (cancelled)" after the content).
+    pub fn from_plan(plan: &PlanContent) -> Option<Self> {
+        let todos = plan.entries()?.iter().map(|entry| {
+            let kept = entry.meta.as_ref().and_then(|m| m.get(META_KEY));
+            let text = |key: &str| {
+                kept.as_ref()
+                    .and_then(|k| k[key].as_str())
+                    .map(str::to_owned)
+            };
+            let mut content = text("content").unwrap_or_else(|| entry.content.to_string());
+            let mut status = entry.status.clone();
+            if let Some(mapped) = Fallback::default_entry(&PlanEntry::new(
+                content.clone(),
+                entry.priority.clone(),
+                status.clone(),
+            )) {
+                content = mapped.content.into_owned();
+                status = mapped.status;
+            }
+            let active_form = text("activeForm").unwrap_or_else(|| content.clone());
+            Todo {
+                content,
+                status,
+                active_form,
+            }
+        });
+        Some(Self {
+            todos: todos.collect(),
+        })
+    }
+}
+
+/// One todo, or `None` with its problems said.
+fn read_todo(reader: &mut Reader, item: &Map<String, Value>, at: &str) -> Option<Todo> {
+    reader.unknown_fields(item, at, &["content", "status", "activeForm"]);
+    let content = reader.text(item, at, "content");
+    let active_form = reader.text(item, at, "activeForm");
+    let status = reader.status(item, at);
+    let (content, active_form) = match (content.ok()?, active_form.ok()?) {
+        (Some(content), Some(active)) => (content, active),
+        (Some(content), None) => {
+            reader.correct(join(at, "activeForm"), "missing; the content is used");
+            (content.clone(), content)
+        }
+        (None, Some(active)) => {
+            reader.correct(join(at, "content"), "missing; the activeForm is used");
+            (active.clone(), active)
+        }
+        (None, None) => {
+            reader.problem(
+                join(at, "content"),
+                "missing or blank",
+                "a string that is not blank: the task, in the imperative",
+            );
+            return None;
+        }
+    };
+    Some(Todo {
+        content,
+        status: status?,
+        active_form,
+    })
+}

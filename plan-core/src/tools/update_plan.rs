@@ -1,0 +1,186 @@
+//! `update_plan`, codex's plan tool.
+
+use serde_json::{Map, Value, json};
+
+use super::definition::ToolDefinition;
+use super::plans::PlanOptions;
+use super::read::{Reader, ToolCall, ToolError};
+use crate::agent::Fallback;
+use crate::protocol::content::PlanContent;
+use crate::protocol::entry::{PlanEntry, Status};
+use crate::protocol::id::PlanId;
+
+/// The arguments of `update_plan`: the whole plan, every call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UpdatePlan {
+    /// Why the plan changed, if the model said.
+    pub explanation: Option<String>,
+    /// The steps, in order.
+    pub plan: Vec<PlanStep>,
+}
+
+/// One step of [`UpdatePlan`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanStep {
+    /// The step, in a few words.
+    pub step: String,
+    /// `pending`, `in_progress` or `completed` in the schema; `cancelled`
+    /// only where a model's word for it was read leniently.
+    pub status: Status,
+}
+
+const EXAMPLE: &str = r#"{"explanation":"Starting with the parser","plan":[{"step":"Fix the parser","status":"in_progress"}]}"#;
+
+impl UpdatePlan {
+    /// The tool's name.
+    pub const NAME: &'static str = "update_plan";
+
+    /// The tool to hand a model: codex's schema (0.166.0), field for field,
+    /// with our descriptions. Not strict: `explanation` is optional.
+    pub fn definition() -> ToolDefinition {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "explanation": {
+                    "type": "string",
+                    "description": "Why the plan changed, in a sentence (optional)."
+                },
+                "plan": {
+                    "type": "array",
+                    "description": "The whole plan, in order. Every call replaces it.",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "status": {
+                                "type": "string",
+                                "enum": ["pending", "in_progress", "completed"],
+                                "description": "At most one step in_progress at a time."
+                            },
+                            "step": {
+                                "type": "string",
+                                "description": "The step, in a few words."
+                            }
+                        },
+                        "required": ["step", "status"],
+                        "additionalProperties": false
+                    }
+                }
+            },
+            "required": ["plan"],
+            "additionalProperties": false
+        });
+        ToolDefinition::new(
+            Self::NAME,
+            "Update the plan of the current task, which the user sees. Send every step each time, in order, with its status; mark a step completed when it is done and the next in_progress.",
+            schema,
+            false,
+        )
+    }
+
+    /// Reads a model's arguments leniently, as
+    /// [`TodoWrite::read`](super::TodoWrite::read) does: status words whose
+    /// meaning is plain, unknown fields ignored, a list or an item sent as
+    /// a JSON string, a bare list, an `explanation` that is not text
+    /// ignored. Each correction is said.
+    ///
+    /// # Errors
+    /// For the model: every field that could not be read.
+    pub fn read(arguments: &str) -> Result<ToolCall<Self>, ToolError> {
+        let mut reader = Reader::new(Self::NAME);
+        let mut input = Self {
+            explanation: None,
+            plan: Vec::new(),
+        };
+        if let Some(mut object) = reader.arguments(arguments, "plan", EXAMPLE) {
+            reader.unknown_fields(&object, "", &["explanation", "plan"]);
+            input.explanation = match object.get("explanation") {
+                None | Some(Value::Null) => None,
+                Some(Value::String(text)) => Some(text.clone()),
+                Some(_) => {
+                    reader.correct("explanation", "not text; ignored");
+                    None
+                }
+            };
+            let what = "steps, each {\"step\", \"status\"}";
+            for (i, item) in reader
+                .list(&mut object, "plan", what)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                let at = format!("plan[{i}]");
+                let Some(item) = reader.item(item, &at, "an object with \"step\" and \"status\"")
+                else {
+                    continue;
+                };
+                input.plan.extend(read_step(&mut reader, &item, &at));
+            }
+        }
+        reader.finish(input)
+    }
+
+    /// The arguments as the model sends them (for replay and resume).
+    pub fn to_json(&self) -> Value {
+        let plan: Vec<Value> = self
+            .plan
+            .iter()
+            .map(|s| json!({ "step": s.step, "status": s.status.as_str() }))
+            .collect();
+        let mut object = json!({ "plan": plan });
+        if let Some(explanation) = &self.explanation {
+            object["explanation"] = explanation.clone().into();
+        }
+        object
+    }
+
+    /// The steps as an items plan with the id `id`, priorities from `options`.
+    /// The explanation is not part of the plan (the protocol has no place
+    /// for it); show it as a message if it matters.
+    pub fn to_plan(&self, id: PlanId, options: &PlanOptions) -> PlanContent {
+        let entries = self.plan.iter().map(|s| {
+            PlanEntry::new(
+                s.step.clone(),
+                options.priority_of(&s.step),
+                s.status.clone(),
+            )
+        });
+        PlanContent::items(id, entries.collect::<Vec<_>>())
+    }
+
+    /// An items plan back as the tool's input (for replay and resume), with
+    /// no explanation; `None` for any other plan. Statuses the tool lacks
+    /// are mapped as a v1 client is sent them.
+    pub fn from_plan(plan: &PlanContent) -> Option<Self> {
+        let steps = plan
+            .entries()?
+            .iter()
+            .filter_map(Fallback::default_entry)
+            .map(|e| PlanStep {
+                step: e.content.into_owned(),
+                status: e.status,
+            });
+        Some(Self {
+            explanation: None,
+            plan: steps.collect(),
+        })
+    }
+}
+
+/// One step, or `None` with its problems said.
+fn read_step(reader: &mut Reader, item: &Map<String, Value>, at: &str) -> Option<PlanStep> {
+    reader.unknown_fields(item, at, &["step", "status"]);
+    let step = reader.text(item, at, "step");
+    let status = reader.status(item, at);
+    let Some(step) = step.ok()? else {
+        reader.problem(
+            format!("{at}.step"),
+            "missing or blank",
+            "a string that is not blank: the step, in a few words",
+        );
+        return None;
+    };
+    Some(PlanStep {
+        step,
+        status: status?,
+    })
+}
