@@ -540,7 +540,10 @@ fn a_plan_file_becomes_markdown_with_its_absolute_path() {
     for client in ClientProfile::every_kind() {
         let mut plans = ModelPlans::new(client.sender("s"));
         let outcome = plans.plan_file(&Scope::PLAN_MODE, &file).unwrap();
-        assert_eq!(outcome.plan.path().map(plan_core::AbsolutePath::as_str), file.to_str());
+        assert_eq!(
+            outcome.plan.path().map(plan_core::AbsolutePath::as_str),
+            file.to_str()
+        );
         let sent = outcome.notification.unwrap();
         judges.may_send(&sent, client, &format!("{client:?}"));
         let line = sent.to_json(client.spelling());

@@ -1,21 +1,22 @@
-//! The command line: one command, three subcommands, the same flag meaning
+//! The command line: one command, four subcommands, the same flag meaning
 //! the same thing in each (`--json`, `--protocol`, `--timeout`, `--prompt`,
 //! `--expect-plans`, `--no-plan-capability`).
 //!
-//! Exit statuses, for CI: 0 clean, 1 findings (or invalid input lines),
-//! 2 the agent could not be driven, a file could not be read, or the
-//! command line is wrong.
+//! Exit statuses, for CI: 0 clean, 1 findings (or invalid input lines, or
+//! a model's tool call that cannot be read), 2 the agent could not be
+//! driven, a file could not be read, or the command line is wrong.
 
 use std::ffi::OsString;
-use std::io::{self, IsTerminal as _, Write as _};
+use std::io::{self, IsTerminal as _, Read as _, Write as _};
 use std::time::Duration;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use plan_core::fixtures::{ClientProfile, Scenario};
+use plan_core::tools::Scope;
 use plan_core::wire::{ProtocolVersion, Spelling};
 
 use crate::check::{FileOptions, conformance};
-use crate::{board, check, fixtures};
+use crate::{board, check, fixtures, tool};
 
 /// What one command line asks for.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,6 +34,8 @@ pub enum Request {
     CheckAgent(conformance::Options),
     /// `fixtures`: a scripted stream, or the boards it ends with.
     Fixtures(fixtures::Options),
+    /// `tool`: what a model's plan tool call (on standard input) becomes.
+    Tool(tool::Options),
 }
 
 const BOARD_EXAMPLES: &str = "\
@@ -70,6 +73,21 @@ Feed stream.ndjson to your client line by line, then compare its state with
 expected.json: one object per session with its live plans in order of
 creation, each with `id`, `type`, `version`, `content`, `progress` for items
 plans and `\"v1Plan\": true` for the v1 plan. The output is JSON either way.";
+
+const TOOL_EXAMPLES: &str = "\
+Examples:
+  echo '{\"todos\":[{\"content\":\"Fix the parser\",\"status\":\"in_progress\",\"activeForm\":\"Fixing the parser\"}]}' \\
+    | acp-plan tool todo-write                          as a v1 client with `plan` receives it
+  acp-plan tool update-plan --protocol 2 < call.json    as a v2 client receives it
+  acp-plan tool todo-write --no-plan-capability < call.json   a v1 client without `plan`
+
+Reads the arguments of one call (JSON) on standard input, as the model sent
+them, leniently as plan_core::tools reads them: what was corrected goes to
+standard error. Prints the session/update line the client would receive.
+
+Exit status: 0 sent, 1 the call could not be read (the error the model would
+get is on standard error, nothing on standard output), 2 a wrong command line
+or unreadable input.";
 
 fn json() -> Arg {
     Arg::new("json")
@@ -148,6 +166,39 @@ pub fn command() -> Command {
         .subcommand(board_command())
         .subcommand(check_command())
         .subcommand(fixtures_command(count))
+        .subcommand(tool_command())
+}
+
+fn tool_command() -> Command {
+    Command::new("tool")
+        .about("Print what a model's plan tool call (arguments on stdin) sends a client")
+        .arg(
+            Arg::new("tool")
+                .value_name("TOOL")
+                .value_parser(["todo-write", "update-plan"])
+                .required(true)
+                .help("todo-write: Claude Code's TodoWrite; update-plan: codex's update_plan"),
+        )
+        .arg(json())
+        .arg(protocol(
+            "1: the stable protocol, a client that sent `plan` [default]; 2: the v2 draft",
+        ))
+        .arg(no_plan_capability())
+        .arg(
+            Arg::new("session")
+                .long("session")
+                .value_name("ID")
+                .help("The session id of the lines [default: sess_1]"),
+        )
+        .arg(
+            Arg::new("scope")
+                .long("scope")
+                .value_name("main|plan-mode|subagent:ID")
+                .help(
+                    "Whose plan, which gives its id: plan, plan-mode, subagent-ID [default: main]",
+                ),
+        )
+        .after_help(TOOL_EXAMPLES)
 }
 
 fn board_command() -> Command {
@@ -264,9 +315,10 @@ where
         Some(("board", m)) => Ok(Request::Board(board_options(m, dashes))),
         Some(("check", m)) => check_request(m, dashes, &mut cmd),
         Some(("fixtures", m)) => fixtures_request(m, &mut cmd),
+        Some(("tool", m)) => tool_request(m, &mut cmd),
         _ => Err(cmd.error(
             clap::error::ErrorKind::MissingSubcommand,
-            "a subcommand: board, check or fixtures",
+            "a subcommand: board, check, fixtures or tool",
         )),
     }
 }
@@ -383,6 +435,38 @@ fn fixtures_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request, clap::
     }))
 }
 
+fn tool_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request, clap::Error> {
+    let scope = match m.get_one::<String>("scope").map(String::as_str) {
+        None | Some("main") => Scope::MAIN,
+        Some("plan-mode") => Scope::PLAN_MODE,
+        Some(other) => {
+            let id = other.strip_prefix("subagent:").ok_or_else(|| {
+                invalid(
+                    cmd,
+                    format!("`--scope {other}`: main, plan-mode or subagent:ID"),
+                )
+            })?;
+            Scope::subagent(id)
+                .map_err(|e| invalid(cmd, format!("`--scope {other}`: the subagent id: {e}")))?
+        }
+    };
+    let mut options = tool::Options {
+        tool: match m.get_one::<String>("tool").map(String::as_str) {
+            Some("update-plan") => tool::Tool::UpdatePlan,
+            _ => tool::Tool::TodoWrite,
+        },
+        protocol: version(m).unwrap_or(ProtocolVersion::V1),
+        plan_capability: !m.get_flag("no-plan-capability"),
+        scope,
+        json: m.get_flag("json"),
+        ..tool::Options::default()
+    };
+    if let Some(session) = m.get_one::<String>("session") {
+        options.session.clone_from(session);
+    }
+    Ok(Request::Tool(options))
+}
+
 fn version(m: &ArgMatches) -> Option<ProtocolVersion> {
     m.get_one::<String>("protocol").map(|v| match v.as_str() {
         "2" => ProtocolVersion::V2,
@@ -444,6 +528,26 @@ pub fn run(request: &Request) -> u8 {
                 Err(e) if broken_pipe(&e) => 0,
                 Err(e) => {
                     eprintln!("check: {e}");
+                    2
+                }
+            }
+        }
+        Request::Tool(options) => {
+            let mut arguments = String::new();
+            if let Err(e) = io::stdin().read_to_string(&mut arguments) {
+                eprintln!("tool: cannot read the call's arguments on standard input: {e}");
+                return 2;
+            }
+            match tool::run(
+                options,
+                &arguments,
+                &mut io::stdout().lock(),
+                &mut io::stderr(),
+            ) {
+                Ok(code) => code,
+                Err(e) if broken_pipe(&e) => 0,
+                Err(e) => {
+                    eprintln!("tool: {e}");
                     2
                 }
             }

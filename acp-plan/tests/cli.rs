@@ -72,7 +72,7 @@ fn transcript(name: &str) -> String {
 
 #[test]
 fn every_subcommand_has_help_with_examples_and_exit_statuses() {
-    for sub in ["board", "check", "fixtures"] {
+    for sub in ["board", "check", "fixtures", "tool"] {
         let run = acp_plan(&[sub, "--help"], "");
         assert_eq!(run.code, 0, "{sub} --help: {}", run.stderr);
         assert!(run.stdout.contains("Examples:"), "{sub}: {}", run.stdout);
@@ -83,7 +83,7 @@ fn every_subcommand_has_help_with_examples_and_exit_statuses() {
     }
     let top = acp_plan(&["--help"], "");
     assert_eq!(top.code, 0);
-    for sub in ["board", "check", "fixtures"] {
+    for sub in ["board", "check", "fixtures", "tool"] {
         assert!(top.stdout.contains(sub), "{}", top.stdout);
     }
     assert_eq!(acp_plan(&["--version"], "").code, 0);
@@ -102,6 +102,8 @@ fn a_mistake_on_the_command_line_is_status_2_and_names_it() {
             "every kind of client",
         ),
         (&["board", "--timeout", "0", "--", "agent"], "positive"),
+        (&["tool", "write-todos"], "write-todos"),
+        (&["tool", "todo-write", "--scope", "team"], "subagent:ID"),
         (&[], "Usage"),
     ] {
         let run = acp_plan(args, "");
@@ -234,4 +236,67 @@ fn the_board_ends_where_the_fixtures_say_it_ends() {
         &format!("{}not json\n", stream.stdout),
     );
     assert_eq!(bad.code, 1, "{}", bad.stderr);
+}
+
+#[test]
+fn tool_prints_what_the_client_receives_or_the_models_error() {
+    let call = r#"{"todos":[{"content":"Fix the parser","status":"in-progress","activeForm":"Fixing the parser"}]}"#;
+    let run = acp_plan(&["tool", "todo-write", "--session", "s9"], call);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let line: Value = serde_json::from_str(run.stdout.trim_end()).unwrap();
+    assert_eq!(run.stdout.lines().count(), 1);
+    assert_eq!(line["params"]["sessionId"], "s9");
+    let plan = &line["params"]["update"]["plan"];
+    assert_eq!(plan["planId"], "plan");
+    assert_eq!(plan["entries"][0]["content"], "Fixing the parser");
+    assert!(
+        run.stderr.contains("corrected: todos[0].status"),
+        "{}",
+        run.stderr
+    );
+
+    // A v1 client without `plan`: a v1 `plan`; a subagent's plan id.
+    let update = r#"{"plan":[{"step":"A","status":"completed"}]}"#;
+    let run = acp_plan(&["tool", "update-plan", "--no-plan-capability"], update);
+    assert!(
+        run.stdout.contains(r#""sessionUpdate":"plan","entries""#),
+        "{}",
+        run.stdout
+    );
+    let run = acp_plan(
+        &[
+            "tool",
+            "update-plan",
+            "--protocol",
+            "2",
+            "--scope",
+            "subagent:t1",
+            "--json",
+        ],
+        update,
+    );
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        report["sent"][0]["params"]["update"]["plan"]["planId"],
+        "subagent-t1"
+    );
+    assert_eq!(report["corrections"], Value::Array(Vec::new()));
+
+    // The model's mistake: status 1, the error on stderr, nothing on stdout.
+    let run = acp_plan(
+        &["tool", "todo-write"],
+        r#"{"todos":[{"content":"A","status":"blocked"}]}"#,
+    );
+    assert_eq!((run.code, run.stdout.as_str()), (1, ""));
+    assert!(
+        run.stderr.starts_with("TodoWrite was not applied"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("todos[0].status: \"blocked\" is not a status"),
+        "{}",
+        run.stderr
+    );
 }
