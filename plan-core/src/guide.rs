@@ -15,3 +15,8 @@ pub mod sdk {}
 
 #[doc = include_str!("docs/guide/wire.md")]
 pub mod wire {}
+
+#[cfg(feature = "tools")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tools")))]
+#[doc = include_str!("docs/guide/models.md")]
+pub mod models {}

@@ -136,6 +136,11 @@ impl PlanSender {
         self
     }
 
+    /// The session the sender writes to.
+    pub fn session(&self) -> &SessionId {
+        &self.session
+    }
+
     /// The kind of client the sender writes for.
     pub fn client_kind(&self) -> ClientKind {
         self.kind

@@ -301,7 +301,7 @@ impl ModelPlans {
 
     /// A plan the model wrote to a file (Claude's `ExitPlanMode`): the file
     /// read, and sent as a markdown plan for `scope` (usually
-    /// [`Scope::PlanMode`]) with its absolute `path`, as the stabilized
+    /// [`Scope::PLAN_MODE`]) with its absolute `path`, as the stabilized
     /// protocol has it. A client that reads no markdown plan gets the
     /// sender's fallback (a v1 `plan` of its checklist).
     ///
