@@ -207,7 +207,9 @@ impl<T: Steps> PlanRun<T> {
     /// Moves the step at `index` of [`Steps::STEPS`] to `status`, under the
     /// run's rules: `in_progress` as [`begin`](Self::begin), `completed` and
     /// `cancelled` as [`finish`](Self::finish) and [`cancel`](Self::cancel),
-    /// any other status as a step not yet settled may be moved.
+    /// any other status as a step not yet settled may be moved. (For the
+    /// tool of a `Steps` type, which names steps by their position.)
+    #[cfg(feature = "tools")]
     pub(crate) fn move_at(&mut self, index: usize, status: Status) -> Result<(), StepError> {
         match status {
             Status::InProgress => self.begin_at(index),
