@@ -15,6 +15,11 @@
 //! 6. how the board scales: one update of a plan of 10 to 10,000 entries
 //!    (applying it, against parsing it), and one update among 1 to 10,000
 //!    live plans.
+//! 7. a model's `TodoWrite` call (its arguments' text) to the notification's
+//!    text: `plan_core::tools::ModelPlans` (lenient reading, both labels in
+//!    `_meta`) against the mapping an agent writes by hand on the published
+//!    crate's types (serde into a struct, statuses matched, every priority
+//!    `medium`, as claude-agent-acp does).
 //!
 //! `cargo bench -p plan-harness --bench versus`; the README quotes the ratios.
 
@@ -413,9 +418,101 @@ fn through_the_sdk(c: &mut Criterion) {
     group.finish();
 }
 
+/// A `TodoWrite` call of `todos` items, the one in the middle in progress.
+fn todo_write_call(todos: usize) -> String {
+    let items: Vec<serde_json::Value> = (0..todos)
+        .map(|i| {
+            let status = match i.cmp(&(todos / 2)) {
+                std::cmp::Ordering::Less => "completed",
+                std::cmp::Ordering::Equal => "in_progress",
+                std::cmp::Ordering::Greater => "pending",
+            };
+            serde_json::json!({"content": format!("Refactor module {i} of the codebase"),
+                "status": status, "activeForm": format!("Refactoring module {i} of the codebase")})
+        })
+        .collect();
+    serde_json::json!({ "todos": items }).to_string()
+}
+
+/// What an agent writes by hand on the published types.
+#[derive(Deserialize)]
+struct HandTodoWrite {
+    todos: Vec<HandTodo>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct HandTodo {
+    content: String,
+    status: String,
+    active_form: String,
+}
+
+fn by_hand(arguments: &str, out: &mut Vec<u8>) -> Result<(), String> {
+    let call: HandTodoWrite = serde_json::from_str(arguments).map_err(|e| e.to_string())?;
+    let entries = call
+        .todos
+        .into_iter()
+        .map(|todo| {
+            let (status, label) = match todo.status.as_str() {
+                "pending" => (acp::PlanEntryStatus::Pending, todo.content),
+                "in_progress" => (acp::PlanEntryStatus::InProgress, todo.active_form),
+                "completed" => (acp::PlanEntryStatus::Completed, todo.content),
+                other => return Err(format!("unknown status {other}")),
+            };
+            Ok(acp::PlanEntry::new(
+                label,
+                acp::PlanEntryPriority::Medium,
+                status,
+            ))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let content = acp::PlanUpdateContent::items(String::from("plan"), entries);
+    let update = acp::SessionUpdate::PlanUpdate(acp::PlanUpdate::new(content));
+    let envelope = Envelope {
+        jsonrpc: "2.0".into(),
+        method: "session/update".into(),
+        params: acp::SessionNotification::new(SESSION, update),
+    };
+    serde_json::to_writer(out, &envelope).map_err(|e| e.to_string())
+}
+
+fn model_tool_call(c: &mut Criterion) {
+    use plan_core::fixtures::ClientProfile;
+    use plan_core::tools::{ModelPlans, Scope};
+    let mut group = c.benchmark_group("7 a model's tool call");
+    let mut out = Vec::with_capacity(64 * 1024);
+    for size in [10, 100] {
+        let call = todo_write_call(size);
+        // Every call sent, as by hand: the skip of an unchanged plan is off.
+        let mut plans = ModelPlans::new(ClientProfile::v1().sender(SESSION)).resend_unchanged(true);
+        group.bench_with_input(BenchmarkId::new("plan-core", size), &call, |b, call| {
+            b.iter(|| {
+                out.clear();
+                let outcome = plans.todo_write(&Scope::MAIN, black_box(call)).unwrap();
+                let sent = outcome.notification.unwrap();
+                sent.write_json(&mut out, Spelling::Acp).unwrap();
+                black_box(out.len())
+            });
+        });
+        group.bench_with_input(
+            BenchmarkId::new("by hand on agent-client-protocol-schema", size),
+            &call,
+            |b, call| {
+                b.iter(|| {
+                    out.clear();
+                    by_hand(black_box(call), &mut out).unwrap();
+                    black_box(out.len())
+                });
+            },
+        );
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
-    targets = build_and_serialize, emit_literal, parse, board, through_the_sdk, scaling
+    targets = build_and_serialize, emit_literal, parse, board, through_the_sdk, scaling, model_tool_call
 }
 criterion_main!(benches);

@@ -238,6 +238,40 @@ fn the_quirks_of_real_models_are_read_and_each_is_said() {
 }
 
 #[test]
+fn the_exact_path_and_the_lenient_path_read_a_call_alike() {
+    // A call exactly as the schema has it is read without a `Value` tree;
+    // one field more sends it through the lenient reader, which must give
+    // the same input and say only the extra field.
+    let update = r#"{"explanation":"Why","plan":[{"step":"A \u00e9\"q\"","status":"in_progress"},{"status":"pending","step":"B"}]}"#;
+    for call in CLAUDE_CALLS {
+        let exact = TodoWrite::read(call).unwrap();
+        let lenient = TodoWrite::read(&call.replacen('{', r#"{"x":1,"#, 1)).unwrap();
+        assert_eq!(exact.corrections, []);
+        assert_eq!(lenient.corrections.len(), 1);
+        assert_eq!(exact.input, lenient.input);
+    }
+    let exact = UpdatePlan::read(update).unwrap();
+    let lenient = UpdatePlan::read(&update.replacen('{', r#"{"x":1,"#, 1)).unwrap();
+    assert_eq!((exact.corrections.len(), lenient.corrections.len()), (0, 1));
+    assert_eq!(exact.input, lenient.input);
+    assert_eq!(exact.input.plan[0].step, "A é\"q\"");
+    // Not exact, each in its own way: read leniently, with what was corrected.
+    for call in [
+        r#"{"todos":[{"content":"A","status":"done","activeForm":"A"}]}"#,
+        r#"{"todos":[{"content":"A","status":"pending","activeForm":" "}]}"#,
+        r#"{"todos":[{"content":"A","status":"pending"}]}"#,
+        r#"{"todos":[{"content":"A","status":"pending","activeForm":"A","activeForm":"B"}]}"#,
+    ] {
+        let read = TodoWrite::read(call).unwrap();
+        assert_eq!(
+            read.corrections.len(),
+            usize::from(!call.contains("\"activeForm\":\"B")),
+            "{call}"
+        );
+    }
+}
+
+#[test]
 fn a_call_that_cannot_be_read_is_an_error_for_the_model_naming_every_field() {
     let err = TodoWrite::read(
         r#"{"todos":[{"content":"A","status":"blocked","activeForm":"A"},{"content":7.5,"status":3},{"content":[1],"status":"done"},"B"]}"#,
@@ -245,7 +279,7 @@ fn a_call_that_cannot_be_read_is_an_error_for_the_model_naming_every_field() {
     .unwrap_err();
     assert_eq!(
         err.to_string(),
-        "TodoWrite was not applied, and nothing changed. Call it again with the whole list, fixing:\n\
+        "TodoWrite was not applied, and nothing changed. Fix these and call it again:\n\
          - todos[0].status: \"blocked\" is not a status. Allowed: \"pending\", \"in_progress\", \"completed\".\n\
          - todos[1].status: a number where a status belongs. Allowed: \"pending\", \"in_progress\", \"completed\".\n\
          - todos[2].content: a list where text belongs. Allowed: a string that is not blank.\n\

@@ -87,6 +87,13 @@ impl Meta {
         Self(Cow::Borrowed(json))
     }
 
+    /// JSON text of an object the caller wrote itself (made at run time,
+    /// each string escaped).
+    #[cfg(feature = "tools")]
+    pub(crate) fn from_owned_unchecked(json: String) -> Self {
+        Self(Cow::Owned(json))
+    }
+
     /// The JSON text, as it came.
     pub fn as_json(&self) -> &str {
         &self.0

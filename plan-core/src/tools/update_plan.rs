@@ -4,7 +4,7 @@ use serde_json::{Map, Value, json};
 
 use super::definition::ToolDefinition;
 use super::plans::PlanOptions;
-use super::read::{Reader, ToolCall, ToolError};
+use super::read::{Reader, ToolCall, ToolError, exact, exact_status};
 use crate::agent::Fallback;
 use crate::protocol::content::PlanContent;
 use crate::protocol::entry::{PlanEntry, Status};
@@ -86,6 +86,9 @@ impl UpdatePlan {
     /// # Errors
     /// For the model: every field that could not be read.
     pub fn read(arguments: &str) -> Result<ToolCall<Self>, ToolError> {
+        if let Some(read) = Self::read_exact(arguments) {
+            return Ok(read);
+        }
         let mut reader = Reader::new(Self::NAME);
         let mut input = Self {
             explanation: None,
@@ -109,14 +112,33 @@ impl UpdatePlan {
                 .enumerate()
             {
                 let at = format!("plan[{i}]");
-                let Some(item) = reader.item(item, &at, "an object with \"step\" and \"status\"")
+                let Some(mut item) =
+                    reader.item(item, &at, "an object with \"step\" and \"status\"")
                 else {
                     continue;
                 };
-                input.plan.extend(read_step(&mut reader, &item, &at));
+                input.plan.extend(read_step(&mut reader, &mut item, &at));
             }
         }
         reader.finish(input)
+    }
+
+    /// A call exactly as the schema has it, with nothing to correct.
+    fn read_exact(arguments: &str) -> Option<ToolCall<Self>> {
+        let (items, [explanation]) = exact(arguments, "plan", ["step", "status"], ["explanation"])?;
+        let plan = items.into_iter().map(|[step, status]| {
+            Some(PlanStep {
+                step,
+                status: exact_status(&status)?,
+            })
+        });
+        Some(ToolCall {
+            input: Self {
+                explanation,
+                plan: plan.collect::<Option<_>>()?,
+            },
+            corrections: Vec::new(),
+        })
     }
 
     /// The arguments as the model sends them (for replay and resume).
@@ -167,7 +189,7 @@ impl UpdatePlan {
 }
 
 /// One step, or `None` with its problems said.
-fn read_step(reader: &mut Reader, item: &Map<String, Value>, at: &str) -> Option<PlanStep> {
+fn read_step(reader: &mut Reader, item: &mut Map<String, Value>, at: &str) -> Option<PlanStep> {
     reader.unknown_fields(item, at, &["step", "status"]);
     let step = reader.text(item, at, "step");
     let status = reader.status(item, at);
