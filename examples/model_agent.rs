@@ -152,10 +152,7 @@ fn turn(
             }
             match &outcome.notification {
                 Some(sent) => drop(sent.write_line(&mut *out, spelling)),
-                None => eprintln!(
-                    "model-agent: {} unchanged; not sent again",
-                    outcome.plan.id()
-                ),
+                None => eprintln!("model-agent: the plan is unchanged; not sent again"),
             }
             let _ = out.flush();
             std::thread::sleep(PAUSE);

@@ -575,7 +575,11 @@ fn a_plan_file_becomes_markdown_with_its_absolute_path() {
         let mut plans = ModelPlans::new(client.sender("s"));
         let outcome = plans.plan_file(&Scope::PLAN_MODE, &file).unwrap();
         assert_eq!(
-            outcome.plan.path().map(plan_core::AbsolutePath::as_str),
+            plans
+                .plan(Scope::PLAN_MODE.plan_id())
+                .unwrap()
+                .path()
+                .map(plan_core::AbsolutePath::as_str),
             file.to_str()
         );
         let sent = outcome.notification.unwrap();

@@ -125,12 +125,12 @@ impl PlanOptions {
     }
 }
 
-/// What one tool call did.
+/// What one tool call did. The plan it made is
+/// [`ModelPlans::plan`] (the sender keeps it; a copy here would cost a
+/// third of a call).
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ToolOutcome {
-    /// The plan the call made, as the agent gives it to the sender.
-    pub plan: PlanContent,
     /// The notification to send; `None` where the plan is the one last
     /// sent under its id (skipped; see [`ModelPlans::resend_unchanged`]).
     pub notification: Option<SessionNotification>,
@@ -267,7 +267,7 @@ impl ModelPlans {
     /// The error to return to the model; nothing was sent.
     pub fn todo_write(&mut self, scope: &Scope, arguments: &str) -> Result<ToolOutcome, ToolError> {
         let call = TodoWrite::read(arguments)?;
-        let plan = call.input.to_plan(scope.plan_id().clone(), &self.options);
+        let plan = call.input.into_plan(scope.plan_id().clone(), &self.options);
         Ok(self.send(plan, call.corrections))
     }
 
@@ -281,7 +281,7 @@ impl ModelPlans {
         arguments: &str,
     ) -> Result<ToolOutcome, ToolError> {
         let call = UpdatePlan::read(arguments)?;
-        let plan = call.input.to_plan(scope.plan_id().clone(), &self.options);
+        let plan = call.input.into_plan(scope.plan_id().clone(), &self.options);
         Ok(self.send(plan, call.corrections))
     }
 
@@ -323,14 +323,20 @@ impl ModelPlans {
 
     fn send(&mut self, plan: PlanContent, corrections: Vec<Correction>) -> ToolOutcome {
         let notification = if self.resend_unchanged {
-            Some(self.sender.update(plan.clone()))
+            Some(self.sender.update(plan))
         } else {
-            self.sender.update_if_changed(plan.clone())
+            self.sender.update_if_changed(plan)
         };
         ToolOutcome {
-            plan,
             notification,
             corrections,
         }
+    }
+
+    /// The plan as it stands under `id` (a [`Scope`]'s
+    /// [`plan_id`](Scope::plan_id), or a `Steps` type's `ID`), as the last
+    /// call made it; `None` if there is none, or it was removed.
+    pub fn plan(&self, id: &PlanId) -> Option<&PlanContent> {
+        self.sender.live_plans().iter().find(|p| p.id() == id)
     }
 }

@@ -158,19 +158,21 @@ impl TodoWrite {
     /// keeping both labels under `"todo"` (`{"content", "activeForm"}`), so
     /// [`from_plan`](Self::from_plan) gives the list back.
     pub fn to_plan(&self, id: PlanId, options: &PlanOptions) -> PlanContent {
-        let entries = self.todos.iter().map(|todo| {
+        self.clone().into_plan(id, options)
+    }
+
+    /// [`to_plan`](Self::to_plan), the list's text moved into the plan.
+    pub fn into_plan(self, id: PlanId, options: &PlanOptions) -> PlanContent {
+        let entries = self.todos.into_iter().map(|todo| {
+            let meta = labels_meta(&todo);
+            let priority = options.priority_of(&todo.content);
             let label = match options.active_form {
                 ActiveForm::WhileInProgress if todo.status == Status::InProgress => {
-                    &todo.active_form
+                    todo.active_form
                 }
-                _ => &todo.content,
+                _ => todo.content,
             };
-            PlanEntry::new(
-                label.clone(),
-                options.priority_of(&todo.content),
-                todo.status.clone(),
-            )
-            .with_meta(labels_meta(todo))
+            PlanEntry::new(label, priority, todo.status).with_meta(meta)
         });
         PlanContent::items(id, entries.collect::<Vec<_>>())
     }

@@ -159,12 +159,14 @@ impl UpdatePlan {
     /// The explanation is not part of the plan (the protocol has no place
     /// for it); show it as a message if it matters.
     pub fn to_plan(&self, id: PlanId, options: &PlanOptions) -> PlanContent {
-        let entries = self.plan.iter().map(|s| {
-            PlanEntry::new(
-                s.step.clone(),
-                options.priority_of(&s.step),
-                s.status.clone(),
-            )
+        self.clone().into_plan(id, options)
+    }
+
+    /// [`to_plan`](Self::to_plan), the steps' text moved into the plan.
+    pub fn into_plan(self, id: PlanId, options: &PlanOptions) -> PlanContent {
+        let entries = self.plan.into_iter().map(|s| {
+            let priority = options.priority_of(&s.step);
+            PlanEntry::new(s.step, priority, s.status)
         });
         PlanContent::items(id, entries.collect::<Vec<_>>())
     }
