@@ -22,6 +22,10 @@
 //!    `medium`, as claude-agent-acp does).
 //!
 //! `cargo bench -p plan-harness --bench versus`; the README quotes the ratios.
+//!
+//! Why one file over 500 lines: the groups are measured side by side in one
+//! run on purpose (the ratios are only fair from one run on this noisy
+//! machine), and one bench target is one file of Criterion groups.
 
 use std::hint::black_box;
 use std::time::Duration;

@@ -22,6 +22,7 @@
 //! The guide, with the whole loop: [`guide::models`](crate::guide::models).
 
 mod definition;
+mod exact;
 mod plans;
 mod read;
 mod steps;

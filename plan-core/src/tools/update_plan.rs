@@ -3,8 +3,9 @@
 use serde_json::{Map, Value, json};
 
 use super::definition::ToolDefinition;
+use super::exact::{exact, exact_status};
 use super::plans::PlanOptions;
-use super::read::{Reader, ToolCall, ToolError, exact, exact_status};
+use super::read::{Reader, ToolCall, ToolError};
 use crate::agent::Fallback;
 use crate::protocol::content::PlanContent;
 use crate::protocol::entry::{PlanEntry, Status};
