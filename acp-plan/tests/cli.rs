@@ -195,33 +195,19 @@ fn an_agent_that_cannot_start_is_status_2() {
 
 #[test]
 fn the_board_ends_where_the_fixtures_say_it_ends() {
-    let stream = acp_plan(
-        &[
-            "fixtures",
-            "--seed",
-            "7",
-            "--sessions",
-            "2",
-            "--steps",
-            "30",
-        ],
-        "",
-    );
+    let script = [
+        "fixtures",
+        "--seed",
+        "7",
+        "--sessions",
+        "2",
+        "--steps",
+        "30",
+    ];
+    let stream = acp_plan(&script, "");
     assert_eq!(stream.code, 0, "{}", stream.stderr);
     assert_eq!(stream.stdout.lines().count(), 30);
-    let expected = acp_plan(
-        &[
-            "fixtures",
-            "--seed",
-            "7",
-            "--sessions",
-            "2",
-            "--steps",
-            "30",
-            "--expected",
-        ],
-        "",
-    );
+    let expected = acp_plan(&[&script[..], &["--expected"]].concat(), "");
     let expected: Value = serde_json::from_str(&expected.stdout).unwrap();
     // The board reads the stream from standard input and says where it ended.
     let board = acp_plan(&["board", "--json", "--strict"], &stream.stdout);

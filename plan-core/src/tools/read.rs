@@ -240,42 +240,50 @@ impl Reader {
         }
     }
 
-    /// The list under `key` (required); `items` says what belongs there.
-    pub(crate) fn list(
+    /// Each item of the tool's list under `key` (required), read by `read`
+    /// with its path (`key[i]`) once its fields other than `fields` are
+    /// noted as ignored. The list or an item sent as a JSON string is read
+    /// as what it holds; anything else that is not a list of objects is a
+    /// problem. The items `read` gives up on (having said why) are left out.
+    pub(crate) fn items<T>(
         &mut self,
         object: &mut Map<String, Value>,
         key: &str,
-        items: &str,
-    ) -> Option<Vec<Value>> {
-        let Some(value) = object.remove(key) else {
-            self.problem(key, "missing", format!("a list of {items}"));
-            return None;
+        fields: &[&str],
+        mut read: impl FnMut(&mut Self, &mut Map<String, Value>, &str) -> Option<T>,
+    ) -> Vec<T> {
+        let quoted: Vec<String> = fields.iter().map(|f| format!("\"{f}\"")).collect();
+        let shape = match quoted.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+            None => String::new(),
         };
-        match self.unwrap_string(value, key) {
-            Value::Array(list) => Some(list),
-            other => {
-                let wrong = format!("{} where a list belongs", kind(&other));
-                self.problem(key, wrong, format!("a list of {items}"));
-                None
+        let list = match object.remove(key).map(|v| self.unwrap_string(v, key)) {
+            Some(Value::Array(list)) => list,
+            found => {
+                let wrong = found.map_or_else(
+                    || "missing".to_owned(),
+                    |other| format!("{} where a list belongs", kind(&other)),
+                );
+                self.problem(key, wrong, format!("a list of objects with {shape}"));
+                return Vec::new();
+            }
+        };
+        let mut read_items = Vec::with_capacity(list.len());
+        for (i, item) in list.into_iter().enumerate() {
+            let at = format!("{key}[{i}]");
+            match self.unwrap_string(item, &at) {
+                Value::Object(mut item) => {
+                    self.unknown_fields(&item, &at, fields);
+                    read_items.extend(read(self, &mut item, &at));
+                }
+                other => {
+                    let wrong = format!("{} instead of an object", kind(&other));
+                    self.problem(at, wrong, format!("an object with {shape}"));
+                }
             }
         }
-    }
-
-    /// Each element of a list as an object (a JSON string holding one read
-    /// as the object); `what` names the elements.
-    pub(crate) fn item(
-        &mut self,
-        value: Value,
-        at: &str,
-        what: &str,
-    ) -> Option<Map<String, Value>> {
-        match self.unwrap_string(value, at) {
-            Value::Object(object) => Some(object),
-            other => {
-                self.problem(at, format!("{} instead of an object", kind(&other)), what);
-                None
-            }
-        }
+        read_items
     }
 
     /// A text field, taken out of `object`: `Ok(None)` if it is absent,

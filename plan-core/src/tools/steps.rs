@@ -130,20 +130,15 @@ impl<S: Steps> StepsTool<S> {
         });
         if let Some(mut object) = reader.arguments(arguments, "plan", &example) {
             reader.unknown_fields(&object, "", &["plan"]);
-            let list = reader.list(&mut object, "plan", "steps, each {\"step\", \"status\"}");
-            for (i, item) in list.into_iter().flatten().enumerate() {
-                let at = format!("plan[{i}]");
-                let Some(item) = reader.item(item, &at, "an object with \"step\" and \"status\"")
-                else {
-                    continue;
-                };
-                reader.unknown_fields(&item, &at, &["step", "status"]);
-                let step = Self::step(&mut reader, item.get("step"), &at);
-                let status = reader.status(&item, &at);
-                if let (Some(step), Some(status)) = (step, status) {
-                    moves.push((step, status));
-                }
-            }
+            moves = reader.items(
+                &mut object,
+                "plan",
+                &["step", "status"],
+                |reader, item, at| {
+                    let step = Self::step(reader, item.get("step"), at);
+                    Some((step?, reader.status(item, at)?))
+                },
+            );
         }
         reader.finish(moves)
     }

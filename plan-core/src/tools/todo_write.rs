@@ -104,23 +104,8 @@ impl TodoWrite {
         let mut todos = Vec::new();
         if let Some(mut object) = reader.arguments(arguments, "todos", EXAMPLE) {
             reader.unknown_fields(&object, "", &["todos"]);
-            let what = "todos, each {\"content\", \"status\", \"activeForm\"}";
-            for (i, item) in reader
-                .list(&mut object, "todos", what)
-                .into_iter()
-                .flatten()
-                .enumerate()
-            {
-                let at = format!("todos[{i}]");
-                let Some(mut item) = reader.item(
-                    item,
-                    &at,
-                    "an object with \"content\", \"status\" and \"activeForm\"",
-                ) else {
-                    continue;
-                };
-                todos.extend(read_todo(&mut reader, &mut item, &at));
-            }
+            let fields = ["content", "status", "activeForm"];
+            todos = reader.items(&mut object, "todos", &fields, read_todo);
         }
         reader.finish(Self { todos })
     }
@@ -232,7 +217,6 @@ fn labels_meta(todo: &Todo) -> Meta {
 
 /// One todo, or `None` with its problems said.
 fn read_todo(reader: &mut Reader, item: &mut Map<String, Value>, at: &str) -> Option<Todo> {
-    reader.unknown_fields(item, at, &["content", "status", "activeForm"]);
     let content = reader.text(item, at, "content");
     let active_form = reader.text(item, at, "activeForm");
     let status = reader.status(item, at);

@@ -105,21 +105,7 @@ impl UpdatePlan {
                     None
                 }
             };
-            let what = "steps, each {\"step\", \"status\"}";
-            for (i, item) in reader
-                .list(&mut object, "plan", what)
-                .into_iter()
-                .flatten()
-                .enumerate()
-            {
-                let at = format!("plan[{i}]");
-                let Some(mut item) =
-                    reader.item(item, &at, "an object with \"step\" and \"status\"")
-                else {
-                    continue;
-                };
-                input.plan.extend(read_step(&mut reader, &mut item, &at));
-            }
+            input.plan = reader.items(&mut object, "plan", &["step", "status"], read_step);
         }
         reader.finish(input)
     }
@@ -193,7 +179,6 @@ impl UpdatePlan {
 
 /// One step, or `None` with its problems said.
 fn read_step(reader: &mut Reader, item: &mut Map<String, Value>, at: &str) -> Option<PlanStep> {
-    reader.unknown_fields(item, at, &["step", "status"]);
     let step = reader.text(item, at, "step");
     let status = reader.status(item, at);
     let Some(step) = step.ok()? else {
