@@ -126,8 +126,10 @@ impl PlanOptions {
 }
 
 /// What one tool call did. The plan it made is
-/// [`ModelPlans::plan`] (the sender keeps it; a copy here would cost a
-/// third of a call).
+/// [`ModelPlans::plan`]: the sender keeps it. Dropping the copy kept here
+/// before, together with moving the call's text into the plan, took a call
+/// from 5.9 to 4.5 µs (`cargo bench -p plan-harness --bench versus -- "7 a
+/// model"`, 10 todos).
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ToolOutcome {
