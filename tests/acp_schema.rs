@@ -1,8 +1,15 @@
 //! Interop with the published `agent-client-protocol-schema` crate (feature
 //! `acp-schema`): on every vector both sides read, converting either way and
 //! serializing gives the same JSON in the ACP spelling.
+//!
+//! One file, two schemas: the root workspace builds it against the SDK's
+//! schema (1.17.0 under SDK 5.2: plans pre-stable, `file`, no markdown
+//! `path`), `schema-stable/` against the standalone schema's stable plan
+//! types (1.20 and newer). Each test asks the schema which it is
+//! ([`stable`]) and holds the conversions to what that schema expresses.
 
-mod common;
+#[path = "common/data.rs"]
+mod data;
 
 use agent_client_protocol_schema::v1 as acp;
 use plan_core::{
@@ -12,6 +19,15 @@ use plan_core::{
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
+
+/// Whether the schema in this build has the stable plan types (1.20 and
+/// newer): its reader refuses the `file` plan type the stabilization removed.
+fn stable() -> bool {
+    serde_json::from_str::<acp::PlanUpdateContent>(
+        r#"{"type":"file","planId":"p","uri":"file:///p.md"}"#,
+    )
+    .is_err()
+}
 
 /// Reads `text` both ways; when both accept it, checks that each converts
 /// into the other and serializes to the same ACP JSON as the other.
@@ -52,8 +68,8 @@ where
 
 #[test]
 fn every_vector_both_sides_read_converts_losslessly() {
-    let mut compared = 0;
-    for (name, text) in common::json_files("acp/vectors") {
+    let mut compared = Vec::new();
+    for (name, text) in data::json_files("acp/vectors") {
         // Vector 27's `planCapabilities: {}` advertises plan support for us
         // (SPEC.md: the RFD spelling) and is an unknown key for the published
         // crate: the two disagree by design, not by loss.
@@ -96,12 +112,77 @@ fn every_vector_both_sides_read_converts_losslessly() {
                 })
             }
         };
-        compared += usize::from(both);
+        if both {
+            compared.push(name[..2].to_owned());
+        }
     }
-    // 01–09, 22, 25, 26, 29, 30, 32, 33, 35: the vectors in the ACP spelling
-    // that v1 expresses (14 has a custom type, 23 `cancelled`; 10–13 are the
-    // RFD spelling; 34's relative path is refused; 36 is two messages).
-    assert_eq!(compared, 17, "vectors compared");
+    // The vectors in the ACP spelling that v1 expresses (14 has a custom
+    // type, 23 `cancelled`; 10–13 are the RFD spelling; 34's relative path
+    // is refused; 36 is two messages). The pre-stable schema has `file`
+    // (05, 30, 35) and no `path` (32: refused, not dropped); the stable one
+    // has `path` (32 round-trips it) and no `file`.
+    let expected: &[&str] = if stable() {
+        &[
+            "01", "02", "03", "04", "06", "07", "08", "09", "22", "25", "26", "29", "32", "33",
+        ]
+    } else {
+        &[
+            "01", "02", "03", "04", "05", "06", "07", "08", "09", "22", "25", "26", "29", "30",
+            "33", "35",
+        ]
+    };
+    assert_eq!(compared, expected, "vectors compared");
+}
+
+#[test]
+fn a_markdown_plans_path_goes_both_ways_or_is_refused_never_dropped() {
+    let ours: SessionUpdate =
+        plan! { id: "p", markdown: "# Plan", path: "/home/user/project/PLAN.md" }.into();
+    let converted = acp::SessionUpdate::try_from(&ours);
+    if stable() {
+        let theirs = converted.unwrap();
+        let json = serde_json::to_value(&theirs).unwrap();
+        assert_eq!(json["plan"]["path"], "/home/user/project/PLAN.md");
+        assert_eq!(SessionUpdate::try_from(&theirs).unwrap(), ours);
+        // A relative path from their side is our error, as our strict reader says.
+        // (Built from JSON: the pre-stable schema has no `.path(...)` to call.)
+        let text = r##"{"type":"markdown","planId":"p","content":"# Plan","path":"docs/PLAN.md"}"##;
+        let relative: acp::PlanUpdateContent = serde_json::from_str(text).unwrap();
+        let err = PlanContent::try_from(&relative).unwrap_err();
+        assert_eq!(err.path(), "path");
+        let strict = PlanContent::from_json(text);
+        assert_eq!(
+            err.to_string(),
+            strict.unwrap_err().to_string(),
+            "the conversion refuses it as our reader does"
+        );
+    } else {
+        let err = converted.unwrap_err();
+        assert_eq!(err.path(), "plan.path");
+        assert!(err.to_string().contains("has no markdown `path`"), "{err}");
+    }
+}
+
+#[test]
+fn a_file_plan_converts_only_where_the_schema_still_has_it() {
+    // (Built by hand: `plan!` refuses to declare the removed type.)
+    let ours = PlanContent::file(
+        plan_core::PlanId::new("p").unwrap(),
+        plan_core::wire::FileUri::new("file:///home/user/PLAN.md").unwrap(),
+    );
+    let converted = acp::PlanUpdateContent::try_from(&ours);
+    if stable() {
+        let err = converted.unwrap_err();
+        assert_eq!(err.path(), "type");
+        assert_eq!(
+            err.to_string(),
+            "at `type`: the plan type `file` left the protocol when plans were stabilized \
+             (2026-11-20): send a `markdown` plan with the file's `path`"
+        );
+    } else {
+        let theirs = converted.unwrap();
+        assert_eq!(PlanContent::try_from(&theirs).unwrap(), ours);
+    }
 }
 
 #[test]
@@ -146,8 +227,8 @@ fn a_notification_converts_with_its_envelope() {
 #[test]
 fn every_vector_both_sides_read_converts_losslessly_in_v2() {
     use agent_client_protocol_schema::v2 as acp2;
-    let mut compared = 0;
-    for (name, text) in common::json_files("acp/vectors") {
+    let mut compared = Vec::new();
+    for (name, text) in data::json_files("acp/vectors") {
         if name.contains("client-capabilities") {
             continue;
         }
@@ -162,11 +243,19 @@ fn every_vector_both_sides_read_converts_losslessly_in_v2() {
             PlanContent::from_json,
             |p| p.to_value(Spelling::Acp),
         );
-        compared += usize::from(both);
+        if both {
+            compared.push(name[..2].to_owned());
+        }
     }
-    // v2 expresses `cancelled`, custom values and custom types: 08, 09, 14, 22,
-    // 23, 24, 29, 30, 31 among the bare updates and plans in the ACP spelling.
-    assert_eq!(compared, 9, "vectors compared");
+    // v2 expresses `cancelled`, custom values and custom types, among the
+    // bare updates and plans in the ACP spelling; the stable schema's v2
+    // also the markdown `path` (not 36: two messages) and no `file`.
+    let expected: &[&str] = if stable() {
+        &["08", "09", "14", "22", "23", "24", "29", "31"]
+    } else {
+        &["08", "09", "14", "22", "23", "24", "29", "30", "31"]
+    };
+    assert_eq!(compared, expected, "vectors compared");
 
     let blocked: SessionUpdate =
         plan! { id: "p", items: [high _blocked "Wait", low cancelled "Drop"] }.into();
@@ -192,15 +281,27 @@ fn field_mappings_give_what_the_json_gives() {
         runner
             .run(&Generate::new(client).notification(), |ours| {
                 let json = ours.to_value(Spelling::Acp)["params"].clone();
-                // Their types predate the markdown `path` (the one thing the
-                // conversion leaves behind, as their JSON reader ignores it).
-                let mut expected = ours.clone();
-                if let SessionUpdate::PlanUpdate {
-                    plan: plan_core::PlanContent::Markdown { path, .. },
-                    ..
-                } = &mut expected.update
-                {
-                    *path = None;
+                let expected = ours.clone();
+                // What the schema cannot hold is refused at its key: a `path`
+                // before the stabilization, a `file` plan after it.
+                if let SessionUpdate::PlanUpdate { plan, .. } = &ours.update {
+                    let refused = match plan {
+                        PlanContent::Markdown { path: Some(_), .. } if !stable() => "path",
+                        PlanContent::File { .. } if stable() => "type",
+                        _ => "",
+                    };
+                    if !refused.is_empty() {
+                        let err = match client.protocol() {
+                            ProtocolVersion::V1 => acp::SessionNotification::try_from(&ours)
+                                .map(drop)
+                                .unwrap_err(),
+                            ProtocolVersion::V2 => acp2::UpdateSessionNotification::try_from(&ours)
+                                .map(drop)
+                                .unwrap_err(),
+                        };
+                        assert_eq!(err.path(), format!("params.update.plan.{refused}"));
+                        return Ok(());
+                    }
                 }
                 match client.protocol() {
                     ProtocolVersion::V1 => {

@@ -45,19 +45,16 @@
 
 use std::fmt;
 
-use agent_client_protocol_schema::v1 as acp;
 use serde_json::{Map, Value};
 
 use crate::codec::{Reading, Spelling};
 use crate::error::Error;
 use crate::error::Path;
-use crate::protocol::capabilities::ClientCapabilities;
-use crate::protocol::content::PlanContent;
-use crate::protocol::entry::{PlanEntry, Priority, Status};
-use crate::protocol::id::{FileUri, PlanId, SessionId};
+#[cfg(feature = "acp")]
+use crate::protocol::id::FileUri;
+use crate::protocol::id::PlanId;
 use crate::protocol::meta::Meta;
-use crate::protocol::notification::SessionNotification;
-use crate::protocol::update::{Plan, SessionUpdate};
+use crate::protocol::update::SessionUpdate;
 
 /// A value that cannot be converted: v1 has no equivalent, or the other
 /// side's reader refused it.
@@ -128,6 +125,7 @@ fn our_plan_id(id: &str, at: &Path<'_>) -> Result<PlanId, ConversionError> {
     )?)
 }
 
+#[cfg(feature = "acp")]
 fn our_uri(uri: &str, at: &Path<'_>) -> Result<FileUri, ConversionError> {
     Ok(crate::codec::file_uri(
         uri.to_owned(),
@@ -186,36 +184,46 @@ macro_rules! conversions {
     };
 }
 
-/// The plan types both versions of their crate share (`items`, `file`,
-/// `markdown`), from ours: `match` arms for `$plan`, with the entries
-/// converted by `$entries`, then the version's own arms.
+/// The plan types both versions of their crate share (`items`, `markdown`,
+/// and `file` in the SDK's pre-stable schema), from ours: `match` arms for
+/// `$plan` at `$at`, the entries converted by `$entries`, a markdown path by
+/// `$path` (`&str` to theirs), then the version's own arms.
 ///
 /// Why a macro: the v1 and v2 crates have distinct types with the same
 /// variant names, which no generic function can name; the arms are written
 /// once here, for both.
 macro_rules! their_plan {
-    ($acp:ident, $plan:expr, $entries:expr, { $($rest:tt)* }) => {{
+    ($acp:ident, $plan:expr, $at:expr, $entries:expr, $path:expr, { $($rest:tt)* }) => {{
         let plan: &PlanContent = $plan;
+        let at: &Path<'_> = $at;
         let id = plan.id().as_str().to_owned();
         let meta = their_meta(plan.meta());
         match plan {
             PlanContent::Items { entries, .. } => {
                 $acp::PlanUpdateContent::Items($acp::PlanItems::new(id, $entries(entries)?).meta(meta))
             }
+            #[cfg(feature = "acp")]
             PlanContent::File { uri, .. } => {
                 $acp::PlanUpdateContent::File($acp::PlanFile::new(id, uri.as_str()).meta(meta))
             }
-            // 1.15.1 predates the stabilized `path` and has no field for it:
-            // the one thing this conversion leaves behind (see the module docs).
-            PlanContent::Markdown { content, .. } => $acp::PlanUpdateContent::Markdown(
-                $acp::PlanMarkdown::new(id, content.as_ref()).meta(meta),
-            ),
+            #[cfg(not(feature = "acp"))]
+            PlanContent::File { .. } => return Err(no_file(at)),
+            PlanContent::Markdown { content, path, .. } => {
+                let markdown = $acp::PlanMarkdown::new(id, content.as_ref());
+                #[cfg(not(feature = "acp"))]
+                let markdown = markdown.path(path.as_ref().map(|path| $path(path.as_str())));
+                #[cfg(feature = "acp")]
+                if path.is_some() {
+                    return Err(no_path(at));
+                }
+                $acp::PlanUpdateContent::Markdown(markdown.meta(meta))
+            }
             $($rest)*
         }
     }};
 }
 
-/// The same three plan types, to ours, then the version's own arms.
+/// The same plan types, to ours, then the version's own arms.
 macro_rules! our_plan {
     ($acp:ident, $plan:expr, $at:expr, $entries:expr, { $($rest:tt)* }) => {{
         let at: &Path<'_> = $at;
@@ -226,6 +234,7 @@ macro_rules! our_plan {
                 entries: $entries(&items.entries, &at.key(crate::rules::KEY_ENTRIES))?,
                 meta: our_meta(items.meta.as_ref()),
             },
+            #[cfg(feature = "acp")]
             $acp::PlanUpdateContent::File(file) => PlanContent::File {
                 id: our_plan_id(&file.plan_id.0, &id_at)?,
                 uri: our_uri(&file.uri, &at.key(crate::rules::KEY_URI))?,
@@ -234,8 +243,11 @@ macro_rules! our_plan {
             $acp::PlanUpdateContent::Markdown(markdown) => PlanContent::Markdown {
                 id: our_plan_id(&markdown.plan_id.0, &id_at)?,
                 content: markdown.content.clone().into(),
-                // 1.15.1 predates the stabilized `path`: there is none to read.
+                // The SDK's pre-stable schema has no `path`: there is none to read.
+                #[cfg(feature = "acp")]
                 path: None,
+                #[cfg(not(feature = "acp"))]
+                path: our_path(markdown.path.as_ref().map(AsRef::as_ref), at)?,
                 meta: our_meta(markdown.meta.as_ref()),
             },
             $($rest)*
@@ -243,33 +255,46 @@ macro_rules! our_plan {
     }};
 }
 
-fn no_v1(at: &Path<'_>, what: &str, name: impl fmt::Display) -> ConversionError {
-    ConversionError::at(at, format_args!("the {what} `{name}` has no v1 equivalent"))
+/// Our `file` plan, which the stabilized protocol no longer has.
+#[cfg(not(feature = "acp"))]
+fn no_file(at: &Path<'_>) -> ConversionError {
+    ConversionError::at(
+        &at.key(crate::rules::KEY_TYPE),
+        "the plan type `file` left the protocol when plans were stabilized \
+         (2026-11-20): send a `markdown` plan with the file's `path`",
+    )
 }
 
-fn v1_entry(entry: &PlanEntry, at: &Path<'_>) -> Result<acp::PlanEntry, ConversionError> {
-    let priority = match &entry.priority {
-        Priority::High => acp::PlanEntryPriority::High,
-        Priority::Medium => acp::PlanEntryPriority::Medium,
-        Priority::Low => acp::PlanEntryPriority::Low,
-        other => {
-            return Err(no_v1(
-                &at.key(crate::rules::KEY_PRIORITY),
-                "priority",
-                other,
-            ));
-        }
-    };
-    let status = match &entry.status {
-        Status::Pending => acp::PlanEntryStatus::Pending,
-        Status::InProgress => acp::PlanEntryStatus::InProgress,
-        Status::Completed => acp::PlanEntryStatus::Completed,
-        other => return Err(no_v1(&at.key(crate::rules::KEY_STATUS), "status", other)),
-    };
-    Ok(
-        acp::PlanEntry::new(entry.content.as_ref(), priority, status)
-            .meta(their_meta(entry.meta.as_ref())),
+/// A markdown plan's `path`, which the SDK's pre-stable schema cannot hold.
+#[cfg(feature = "acp")]
+fn no_path(at: &Path<'_>) -> ConversionError {
+    ConversionError::at(
+        &at.key(crate::rules::KEY_PATH),
+        "the SDK's schema (1.17.0 and older) has no markdown `path`; send \
+         plan-core's notification through the SDK as it is (it keeps the path), \
+         or clear the path first",
     )
+}
+
+/// A markdown plan's path from theirs (any path), checked as our strict
+/// reader checks it: absolute, and text.
+#[cfg(not(feature = "acp"))]
+fn our_path(
+    path: Option<&std::path::Path>,
+    at: &Path<'_>,
+) -> Result<Option<crate::protocol::id::AbsolutePath>, ConversionError> {
+    let Some(path) = path else { return Ok(None) };
+    let Some(text) = path.to_str() else {
+        return Err(ConversionError::at(
+            &at.key(crate::rules::KEY_PATH),
+            format_args!("the path {path:?} is not UTF-8, which JSON cannot carry"),
+        ));
+    };
+    Ok(crate::codec::markdown_path(
+        Some(Value::String(text.to_owned())),
+        &mut Reading::strict(),
+        at,
+    )?)
 }
 
 /// Converts each item of a list, its path `at[i]`, into a vector of the
@@ -286,113 +311,12 @@ fn convert_all<T, U>(
     Ok(out)
 }
 
-fn v1_entries(
-    entries: &[PlanEntry],
-    at: &Path<'_>,
-) -> Result<Vec<acp::PlanEntry>, ConversionError> {
-    convert_all(entries, at, v1_entry)
-}
-
 /// A name of theirs that is not one of the known ones of this crate version.
 fn unknown(at: &Path<'_>, what: &str, name: &impl fmt::Debug) -> ConversionError {
     ConversionError::at(
         at,
         format_args!("the {what} {name:?} is not one plan-core knows"),
     )
-}
-
-fn from_v1_entry(entry: &acp::PlanEntry, at: &Path<'_>) -> Result<PlanEntry, ConversionError> {
-    let priority = match &entry.priority {
-        acp::PlanEntryPriority::High => Priority::High,
-        acp::PlanEntryPriority::Medium => Priority::Medium,
-        acp::PlanEntryPriority::Low => Priority::Low,
-        other => {
-            return Err(unknown(
-                &at.key(crate::rules::KEY_PRIORITY),
-                "priority",
-                other,
-            ));
-        }
-    };
-    let status = match &entry.status {
-        acp::PlanEntryStatus::Pending => Status::Pending,
-        acp::PlanEntryStatus::InProgress => Status::InProgress,
-        acp::PlanEntryStatus::Completed => Status::Completed,
-        other => return Err(unknown(&at.key(crate::rules::KEY_STATUS), "status", other)),
-    };
-    Ok(PlanEntry {
-        content: entry.content.clone().into(),
-        priority,
-        status,
-        meta: our_meta(entry.meta.as_ref()),
-    })
-}
-
-fn from_v1_entries(
-    entries: &[acp::PlanEntry],
-    at: &Path<'_>,
-) -> Result<Vec<PlanEntry>, ConversionError> {
-    convert_all(entries, at, from_v1_entry)
-}
-
-fn v1_content(
-    plan: &PlanContent,
-    at: &Path<'_>,
-) -> Result<acp::PlanUpdateContent, ConversionError> {
-    let entries = |entries: &[PlanEntry]| v1_entries(entries, &at.key(crate::rules::KEY_ENTRIES));
-    Ok(their_plan!(acp, plan, entries, {
-        other => return Err(no_v1(&at.key(crate::rules::KEY_TYPE), "plan type", other.type_name())),
-    }))
-}
-
-fn from_v1_content(
-    plan: &acp::PlanUpdateContent,
-    at: &Path<'_>,
-) -> Result<PlanContent, ConversionError> {
-    Ok(our_plan!(acp, plan, at, from_v1_entries, {
-        other => return Err(unknown(&at.key(crate::rules::KEY_TYPE), "plan", other)),
-    }))
-}
-
-fn v1_update(update: &SessionUpdate, at: &Path<'_>) -> Result<acp::SessionUpdate, ConversionError> {
-    Ok(match update {
-        SessionUpdate::Plan(plan) => acp::SessionUpdate::Plan(
-            acp::Plan::new(v1_entries(
-                &plan.entries,
-                &at.key(crate::rules::KEY_ENTRIES),
-            )?)
-            .meta(their_meta(plan.meta.as_ref())),
-        ),
-        SessionUpdate::PlanUpdate { plan, meta } => acp::SessionUpdate::PlanUpdate(
-            acp::PlanUpdate::new(v1_content(plan, &at.key(crate::rules::KEY_PLAN))?)
-                .meta(their_meta(meta.as_ref())),
-        ),
-        SessionUpdate::PlanRemoved { id, meta } => acp::SessionUpdate::PlanRemoved(
-            acp::PlanRemoved::new(id.as_str().to_owned()).meta(their_meta(meta.as_ref())),
-        ),
-        SessionUpdate::Other(_) => their_other(update)?,
-    })
-}
-
-fn from_v1_update(
-    update: &acp::SessionUpdate,
-    at: &Path<'_>,
-) -> Result<SessionUpdate, ConversionError> {
-    Ok(match update {
-        acp::SessionUpdate::Plan(plan) => SessionUpdate::Plan(Plan {
-            entries: from_v1_entries(&plan.entries, &at.key(crate::rules::KEY_ENTRIES))?,
-            meta: our_meta(plan.meta.as_ref()),
-        }),
-        acp::SessionUpdate::PlanUpdate(update) => SessionUpdate::PlanUpdate {
-            plan: from_v1_content(&update.plan, &at.key(crate::rules::KEY_PLAN))?,
-            meta: our_meta(update.meta.as_ref()),
-        },
-        acp::SessionUpdate::PlanRemoved(removed) => SessionUpdate::PlanRemoved {
-            id: our_plan_id(&removed.plan_id.0, &at.key(Spelling::Acp.plan_id_key()))?,
-            meta: our_meta(removed.meta.as_ref()),
-        },
-        other => our_other(other)?,
-    })
 }
 
 /// The path of the update in a notification, for errors.
@@ -403,78 +327,10 @@ fn in_params<T>(
     convert(&params.key(crate::rules::KEY_UPDATE))
 }
 
-fn v1_notification(
-    n: &SessionNotification,
-    _: &Path<'_>,
-) -> Result<acp::SessionNotification, ConversionError> {
-    let update = in_params(|at| v1_update(&n.update, at))?;
-    Ok(
-        acp::SessionNotification::new(n.session_id.as_str().to_owned(), update)
-            .meta(their_meta(n.meta.as_ref())),
-    )
-}
-
-fn from_v1_notification(
-    n: &acp::SessionNotification,
-    _: &Path<'_>,
-) -> Result<SessionNotification, ConversionError> {
-    Ok(SessionNotification {
-        session_id: SessionId::new(n.session_id.0.to_string()),
-        update: in_params(|at| from_v1_update(&n.update, at))?,
-        meta: our_meta(n.meta.as_ref()),
-    })
-}
-
-fn v1_plan(plan: &Plan, at: &Path<'_>) -> Result<acp::Plan, ConversionError> {
-    let entries = v1_entries(&plan.entries, &at.key(crate::rules::KEY_ENTRIES))?;
-    Ok(acp::Plan::new(entries).meta(their_meta(plan.meta.as_ref())))
-}
-
-fn from_v1_plan(plan: &acp::Plan, at: &Path<'_>) -> Result<Plan, ConversionError> {
-    Ok(Plan {
-        entries: from_v1_entries(&plan.entries, &at.key(crate::rules::KEY_ENTRIES))?,
-        meta: our_meta(plan.meta.as_ref()),
-    })
-}
-
-/// Capabilities: not on any hot path, and mostly fields plan-core keeps as
-/// JSON, so through the ACP spelling's JSON.
-fn v1_capabilities(
-    caps: &ClientCapabilities,
-    _: &Path<'_>,
-) -> Result<acp::ClientCapabilities, ConversionError> {
-    serde_json::from_value(caps.to_value(Spelling::Acp)).map_err(|e| their_error(&e))
-}
-
-fn from_v1_capabilities(
-    caps: &acp::ClientCapabilities,
-    _: &Path<'_>,
-) -> Result<ClientCapabilities, ConversionError> {
-    let value = serde_json::to_value(caps).map_err(|e| their_error(&e))?;
-    Ok(ClientCapabilities::from_value(value)?)
-}
-
-conversions!(PlanEntry, acp::PlanEntry, v1_entry, from_v1_entry);
-conversions!(
-    PlanContent,
-    acp::PlanUpdateContent,
-    v1_content,
-    from_v1_content
-);
-conversions!(SessionUpdate, acp::SessionUpdate, v1_update, from_v1_update);
-conversions!(
-    SessionNotification,
-    acp::SessionNotification,
-    v1_notification,
-    from_v1_notification
-);
-conversions!(Plan, acp::Plan, v1_plan, from_v1_plan);
-conversions!(
-    ClientCapabilities,
-    acp::ClientCapabilities,
-    v1_capabilities,
-    from_v1_capabilities
-);
+// Protocol v1 (`acp_schema/v1.rs`): no feature beyond `acp-schema`.
+mod v1;
 
 // Protocol v2 (`acp_schema/v2.rs`).
+#[cfg(feature = "acp-schema-v2")]
+#[cfg_attr(docsrs, doc(cfg(feature = "acp-schema-v2")))]
 pub mod v2;

@@ -6,15 +6,17 @@
 //! statuses are closed sets (anything else is a `ConversionError`), v2's are
 //! open (`Other`), so the two are written side by side rather than shared.
 
-use std::collections::BTreeMap;
-
 use agent_client_protocol_schema::v2 as acp;
 use serde_json::{Map, Value};
 
 use super::{
-    ConversionError, convert_all, in_params, our_meta, our_other, our_plan_id, our_uri, their_meta,
+    ConversionError, convert_all, in_params, our_meta, our_other, our_plan_id, their_meta,
     their_other, unknown,
 };
+#[cfg(not(feature = "acp"))]
+use super::{no_file, our_path};
+#[cfg(feature = "acp")]
+use super::{no_path, our_uri};
 use crate::codec::Spelling;
 use crate::error::Path;
 use crate::protocol::content::PlanContent;
@@ -78,24 +80,23 @@ fn from_entries(
     convert_all(entries, at, from_entry)
 }
 
-fn content(plan: &PlanContent) -> Result<acp::PlanUpdateContent, ConversionError> {
+fn content(plan: &PlanContent, at: &Path<'_>) -> Result<acp::PlanUpdateContent, ConversionError> {
     let entries =
         |entries: &[PlanEntry]| Ok::<_, ConversionError>(entries.iter().map(entry).collect());
-    Ok(their_plan!(acp, plan, entries, {
-        PlanContent::Custom { fields, .. } | PlanContent::Reserved { fields, .. } => {
-            // Their other plans keep `_meta` among the fields, as on the wire.
-            let mut fields: BTreeMap<String, Value> =
-                fields.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-            if let Some(meta) = plan.meta() {
-                fields.insert(crate::rules::KEY_META.to_owned(), meta.to_value());
+    Ok(
+        their_plan!(acp, plan, at, entries, |path: &str| acp::AbsolutePath::from(std::path::PathBuf::from(path)), {
+            PlanContent::Custom { fields, .. } | PlanContent::Reserved { fields, .. } => {
+                // Their other plans keep `_meta` among the fields, as on the wire.
+                // (A map type of their choosing: `BTreeMap` before 1.20, `IndexMap` since.)
+                let meta = plan.meta().map(|meta| (crate::rules::KEY_META.to_owned(), meta.to_value()));
+                acp::PlanUpdateContent::Other(acp::OtherPlanUpdateContent::new(
+                    plan.type_name(),
+                    plan.id().as_str().to_owned(),
+                    fields.iter().map(|(k, v)| (k.clone(), v.clone())).chain(meta).collect(),
+                ))
             }
-            acp::PlanUpdateContent::Other(acp::OtherPlanUpdateContent::new(
-                plan.type_name(),
-                plan.id().as_str().to_owned(),
-                fields,
-            ))
-        }
-    }))
+        }),
+    )
 }
 
 fn from_content(
@@ -122,10 +123,11 @@ fn from_content(
     }))
 }
 
-fn update(update: &SessionUpdate) -> Result<acp::SessionUpdate, ConversionError> {
+fn update(update: &SessionUpdate, at: &Path<'_>) -> Result<acp::SessionUpdate, ConversionError> {
     Ok(match update {
         SessionUpdate::PlanUpdate { plan, meta } => acp::SessionUpdate::PlanUpdate(
-            acp::PlanUpdate::new(content(plan)?).meta(their_meta(meta.as_ref())),
+            acp::PlanUpdate::new(content(plan, &at.key(crate::rules::KEY_PLAN))?)
+                .meta(their_meta(meta.as_ref())),
         ),
         SessionUpdate::PlanRemoved { id, meta } => acp::SessionUpdate::PlanRemoved(
             acp::PlanRemoved::new(id.as_str().to_owned()).meta(their_meta(meta.as_ref())),
@@ -156,10 +158,11 @@ fn notification(
     n: &SessionNotification,
     _: &Path<'_>,
 ) -> Result<acp::UpdateSessionNotification, ConversionError> {
-    Ok(
-        acp::UpdateSessionNotification::new(n.session_id.as_str().to_owned(), update(&n.update)?)
-            .meta(their_meta(n.meta.as_ref())),
+    Ok(acp::UpdateSessionNotification::new(
+        n.session_id.as_str().to_owned(),
+        in_params(|at| update(&n.update, at))?,
     )
+    .meta(their_meta(n.meta.as_ref())))
 }
 
 fn from_notification(
@@ -179,18 +182,8 @@ conversions!(
     |e, _: &Path<'_>| Ok(entry(e)),
     from_entry
 );
-conversions!(
-    PlanContent,
-    acp::PlanUpdateContent,
-    |plan, _: &Path<'_>| content(plan),
-    from_content
-);
-conversions!(
-    SessionUpdate,
-    acp::SessionUpdate,
-    |u, _: &Path<'_>| update(u),
-    from_update
-);
+conversions!(PlanContent, acp::PlanUpdateContent, content, from_content);
+conversions!(SessionUpdate, acp::SessionUpdate, update, from_update);
 conversions!(
     SessionNotification,
     acp::UpdateSessionNotification,

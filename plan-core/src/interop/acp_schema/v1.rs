@@ -1,0 +1,230 @@
+//! Conversions with the schema's protocol v1 types: the stable plan types
+//! (1.20 and newer), or the SDK's pre-stable ones with `acp` (see the
+//! parent module). v1's priorities and statuses are closed sets, so
+//! anything else is a `ConversionError`.
+
+use std::fmt;
+
+use agent_client_protocol_schema::v1 as acp;
+
+use super::{
+    ConversionError, convert_all, in_params, our_meta, our_other, our_plan_id, their_error,
+    their_meta, their_other, unknown,
+};
+#[cfg(not(feature = "acp"))]
+use super::{no_file, our_path};
+#[cfg(feature = "acp")]
+use super::{no_path, our_uri};
+use crate::codec::Spelling;
+use crate::error::Path;
+use crate::protocol::capabilities::ClientCapabilities;
+use crate::protocol::content::PlanContent;
+use crate::protocol::entry::{PlanEntry, Priority, Status};
+use crate::protocol::id::SessionId;
+use crate::protocol::notification::SessionNotification;
+use crate::protocol::update::{Plan, SessionUpdate};
+
+fn no_v1(at: &Path<'_>, what: &str, name: impl fmt::Display) -> ConversionError {
+    ConversionError::at(at, format_args!("the {what} `{name}` has no v1 equivalent"))
+}
+
+fn v1_entry(entry: &PlanEntry, at: &Path<'_>) -> Result<acp::PlanEntry, ConversionError> {
+    let priority = match &entry.priority {
+        Priority::High => acp::PlanEntryPriority::High,
+        Priority::Medium => acp::PlanEntryPriority::Medium,
+        Priority::Low => acp::PlanEntryPriority::Low,
+        other => {
+            return Err(no_v1(
+                &at.key(crate::rules::KEY_PRIORITY),
+                "priority",
+                other,
+            ));
+        }
+    };
+    let status = match &entry.status {
+        Status::Pending => acp::PlanEntryStatus::Pending,
+        Status::InProgress => acp::PlanEntryStatus::InProgress,
+        Status::Completed => acp::PlanEntryStatus::Completed,
+        other => return Err(no_v1(&at.key(crate::rules::KEY_STATUS), "status", other)),
+    };
+    Ok(
+        acp::PlanEntry::new(entry.content.as_ref(), priority, status)
+            .meta(their_meta(entry.meta.as_ref())),
+    )
+}
+
+fn v1_entries(
+    entries: &[PlanEntry],
+    at: &Path<'_>,
+) -> Result<Vec<acp::PlanEntry>, ConversionError> {
+    convert_all(entries, at, v1_entry)
+}
+
+fn from_v1_entry(entry: &acp::PlanEntry, at: &Path<'_>) -> Result<PlanEntry, ConversionError> {
+    let priority = match &entry.priority {
+        acp::PlanEntryPriority::High => Priority::High,
+        acp::PlanEntryPriority::Medium => Priority::Medium,
+        acp::PlanEntryPriority::Low => Priority::Low,
+        other => {
+            return Err(unknown(
+                &at.key(crate::rules::KEY_PRIORITY),
+                "priority",
+                other,
+            ));
+        }
+    };
+    let status = match &entry.status {
+        acp::PlanEntryStatus::Pending => Status::Pending,
+        acp::PlanEntryStatus::InProgress => Status::InProgress,
+        acp::PlanEntryStatus::Completed => Status::Completed,
+        other => return Err(unknown(&at.key(crate::rules::KEY_STATUS), "status", other)),
+    };
+    Ok(PlanEntry {
+        content: entry.content.clone().into(),
+        priority,
+        status,
+        meta: our_meta(entry.meta.as_ref()),
+    })
+}
+
+fn from_v1_entries(
+    entries: &[acp::PlanEntry],
+    at: &Path<'_>,
+) -> Result<Vec<PlanEntry>, ConversionError> {
+    convert_all(entries, at, from_v1_entry)
+}
+
+fn v1_content(
+    plan: &PlanContent,
+    at: &Path<'_>,
+) -> Result<acp::PlanUpdateContent, ConversionError> {
+    let entries = |entries: &[PlanEntry]| v1_entries(entries, &at.key(crate::rules::KEY_ENTRIES));
+    Ok(
+        their_plan!(acp, plan, at, entries, std::path::PathBuf::from, {
+            other => return Err(no_v1(&at.key(crate::rules::KEY_TYPE), "plan type", other.type_name())),
+        }),
+    )
+}
+
+fn from_v1_content(
+    plan: &acp::PlanUpdateContent,
+    at: &Path<'_>,
+) -> Result<PlanContent, ConversionError> {
+    Ok(our_plan!(acp, plan, at, from_v1_entries, {
+        other => return Err(unknown(&at.key(crate::rules::KEY_TYPE), "plan", other)),
+    }))
+}
+
+fn v1_update(update: &SessionUpdate, at: &Path<'_>) -> Result<acp::SessionUpdate, ConversionError> {
+    Ok(match update {
+        SessionUpdate::Plan(plan) => acp::SessionUpdate::Plan(
+            acp::Plan::new(v1_entries(
+                &plan.entries,
+                &at.key(crate::rules::KEY_ENTRIES),
+            )?)
+            .meta(their_meta(plan.meta.as_ref())),
+        ),
+        SessionUpdate::PlanUpdate { plan, meta } => acp::SessionUpdate::PlanUpdate(
+            acp::PlanUpdate::new(v1_content(plan, &at.key(crate::rules::KEY_PLAN))?)
+                .meta(their_meta(meta.as_ref())),
+        ),
+        SessionUpdate::PlanRemoved { id, meta } => acp::SessionUpdate::PlanRemoved(
+            acp::PlanRemoved::new(id.as_str().to_owned()).meta(their_meta(meta.as_ref())),
+        ),
+        SessionUpdate::Other(_) => their_other(update)?,
+    })
+}
+
+fn from_v1_update(
+    update: &acp::SessionUpdate,
+    at: &Path<'_>,
+) -> Result<SessionUpdate, ConversionError> {
+    Ok(match update {
+        acp::SessionUpdate::Plan(plan) => SessionUpdate::Plan(Plan {
+            entries: from_v1_entries(&plan.entries, &at.key(crate::rules::KEY_ENTRIES))?,
+            meta: our_meta(plan.meta.as_ref()),
+        }),
+        acp::SessionUpdate::PlanUpdate(update) => SessionUpdate::PlanUpdate {
+            plan: from_v1_content(&update.plan, &at.key(crate::rules::KEY_PLAN))?,
+            meta: our_meta(update.meta.as_ref()),
+        },
+        acp::SessionUpdate::PlanRemoved(removed) => SessionUpdate::PlanRemoved {
+            id: our_plan_id(&removed.plan_id.0, &at.key(Spelling::Acp.plan_id_key()))?,
+            meta: our_meta(removed.meta.as_ref()),
+        },
+        other => our_other(other)?,
+    })
+}
+
+fn v1_notification(
+    n: &SessionNotification,
+    _: &Path<'_>,
+) -> Result<acp::SessionNotification, ConversionError> {
+    let update = in_params(|at| v1_update(&n.update, at))?;
+    Ok(
+        acp::SessionNotification::new(n.session_id.as_str().to_owned(), update)
+            .meta(their_meta(n.meta.as_ref())),
+    )
+}
+
+fn from_v1_notification(
+    n: &acp::SessionNotification,
+    _: &Path<'_>,
+) -> Result<SessionNotification, ConversionError> {
+    Ok(SessionNotification {
+        session_id: SessionId::new(n.session_id.0.to_string()),
+        update: in_params(|at| from_v1_update(&n.update, at))?,
+        meta: our_meta(n.meta.as_ref()),
+    })
+}
+
+fn v1_plan(plan: &Plan, at: &Path<'_>) -> Result<acp::Plan, ConversionError> {
+    let entries = v1_entries(&plan.entries, &at.key(crate::rules::KEY_ENTRIES))?;
+    Ok(acp::Plan::new(entries).meta(their_meta(plan.meta.as_ref())))
+}
+
+fn from_v1_plan(plan: &acp::Plan, at: &Path<'_>) -> Result<Plan, ConversionError> {
+    Ok(Plan {
+        entries: from_v1_entries(&plan.entries, &at.key(crate::rules::KEY_ENTRIES))?,
+        meta: our_meta(plan.meta.as_ref()),
+    })
+}
+
+/// Capabilities: not on any hot path, and mostly fields plan-core keeps as
+/// JSON, so through the ACP spelling's JSON.
+fn v1_capabilities(
+    caps: &ClientCapabilities,
+    _: &Path<'_>,
+) -> Result<acp::ClientCapabilities, ConversionError> {
+    serde_json::from_value(caps.to_value(Spelling::Acp)).map_err(|e| their_error(&e))
+}
+
+fn from_v1_capabilities(
+    caps: &acp::ClientCapabilities,
+    _: &Path<'_>,
+) -> Result<ClientCapabilities, ConversionError> {
+    let value = serde_json::to_value(caps).map_err(|e| their_error(&e))?;
+    Ok(ClientCapabilities::from_value(value)?)
+}
+
+conversions!(PlanEntry, acp::PlanEntry, v1_entry, from_v1_entry);
+conversions!(
+    PlanContent,
+    acp::PlanUpdateContent,
+    v1_content,
+    from_v1_content
+);
+conversions!(SessionUpdate, acp::SessionUpdate, v1_update, from_v1_update);
+conversions!(
+    SessionNotification,
+    acp::SessionNotification,
+    v1_notification,
+    from_v1_notification
+);
+conversions!(Plan, acp::Plan, v1_plan, from_v1_plan);
+conversions!(
+    ClientCapabilities,
+    acp::ClientCapabilities,
+    v1_capabilities,
+    from_v1_capabilities
+);
