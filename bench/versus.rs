@@ -1,4 +1,5 @@
-//! plan-core against the published `agent-client-protocol-schema` crate and
+//! plan-core against the official SDK's types (`agent-client-protocol` 5.2.0,
+//! its schema 1.17.0, through the SDK's re-exports) and
 //! against `serde_json::json!`, side by side in one run, for a 10-entry and a
 //! 100-entry `items` plan in a `session/update` notification:
 //!
@@ -7,7 +8,7 @@
 //! 3. parse a notification into owned values;
 //! 4. a client board applying 1k to 1M updates across 20 plans (time per
 //!    update must stay flat);
-//! 5. through the official SDK (`agent-client-protocol` 5.0.0), its whole
+//! 5. through the official SDK (`agent-client-protocol` 5.2.0), its whole
 //!    pipeline: sending is `to_untyped_message` and writing the frame as a
 //!    line, receiving is reading the line into a JSON value and
 //!    `parse_message`, for our notification and for its own; and the
@@ -30,7 +31,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use agent_client_protocol_schema::v1 as acp;
+use agent_client_protocol::v1::schema as acp;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use plan_core::{
     PlanContent, PlanEntry, PlanId, Priority, SessionNotification, Status, agent::StaticUpdate,

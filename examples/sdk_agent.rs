@@ -1,5 +1,5 @@
 //! An ACP agent written with the official Rust SDK's own agent API
-//! (`agent-client-protocol` 5.0.0, its v1 API: the stable protocol), which
+//! (`agent-client-protocol` 5.0.0 to 5.2.x, its v1 API: the stable protocol), which
 //! shows its plans with plan-core: declared with `plan!` and
 //! `#[derive(Steps)]`, shaped for the client by a `SessionPlans` built from
 //! the `initialize` the SDK hands the agent, and sent through the SDK's

@@ -1,7 +1,8 @@
 //! What we write, the published SDK reads; what it writes, we read.
 //!
-//! The judge is `agent-client-protocol-schema` 1.15.1, the types under the
-//! official Rust SDK: its v1 reader for messages sent under protocol v1, its
+//! The judge is the official Rust SDK (`agent-client-protocol` 5.2.0, as
+//! `cargo add` gives it today) through the schema types it re-exports
+//! (`agent_client_protocol::v1::schema`, `::v2::schema`, schema 1.17.0): its v1 reader for messages sent under protocol v1, its
 //! v2 reader for v2. Every message must parse with the reader of its version
 //! **with no entry dropped and no value changed**: the SDK's own
 //! serialization of what it read equals what we sent, and the entries are
@@ -17,7 +18,7 @@ mod common;
 #[path = "common/talk.rs"]
 mod talk;
 
-use agent_client_protocol_schema::{v1 as acp1, v2 as acp2};
+use agent_client_protocol::{v1::schema as acp1, v2::schema as acp2};
 use plan_core::{
     PlanContent, PlanId, SessionNotification,
     agent::PlanSender,
@@ -332,4 +333,47 @@ fn the_boards_initialize_says_plan_to_v1_readers_in_both_offers() {
     let v1_only: acp1::InitializeRequest =
         serde_json::from_value(initialize(ProtocolVersion::V1, false)).unwrap();
     assert!(v1_only.client_capabilities.plan.is_none());
+}
+
+/// A new user's first step on the SDK: our notification into the SDK's own
+/// type and back, byte for byte; a markdown plan's `path`, which the SDK's
+/// schema cannot hold, refused by the conversion but kept when our
+/// notification goes through the SDK's connection as it is.
+#[test]
+fn a_notification_crosses_into_the_sdks_types_byte_for_byte_and_a_path_is_never_dropped() {
+    use agent_client_protocol::JsonRpcMessage;
+
+    let ours = SessionNotification::new(
+        "sess_1",
+        plan! { id: "work", items: [high in_progress "Analyze" meta: { "step": 1 }, low pending "Ship"] }
+            .into(),
+    );
+    let theirs = acp1::SessionNotification::try_from(&ours).unwrap();
+    assert_eq!(
+        serde_json::to_string(&theirs).unwrap(),
+        serde_json::to_string(&ours.to_value(Spelling::Acp)["params"]).unwrap(),
+        "the SDK writes what we write"
+    );
+    assert_eq!(SessionNotification::try_from(&theirs).unwrap(), ours);
+
+    let with_path = SessionNotification::new(
+        "sess_1",
+        plan! { id: "notes", markdown: "# Notes", path: "/home/dev/PLAN.md" }.into(),
+    );
+    let err = acp1::SessionNotification::try_from(&with_path).unwrap_err();
+    assert_eq!(err.path(), "params.update.plan.path");
+    // `?` in an SDK handler: the error is the SDK's invalid params.
+    let sdk_error: agent_client_protocol::Error = err.into();
+    assert_eq!(
+        sdk_error.code,
+        agent_client_protocol::Error::invalid_params().code
+    );
+    // Sent as it is, our notification keeps the path, and reads back whole.
+    let message = with_path.to_untyped_message().unwrap();
+    assert_eq!(
+        message.params["update"]["plan"]["path"],
+        "/home/dev/PLAN.md"
+    );
+    let read = SessionNotification::parse_message(&message.method, &message.params).unwrap();
+    assert_eq!(read, with_path);
 }

@@ -1,4 +1,4 @@
-//! The official Rust SDK (`agent-client-protocol` 5.0.0) on the other end:
+//! The official Rust SDK (`agent-client-protocol` 5.2.0, as `cargo add` gives it) on the other end:
 //! a client written with the SDK's API alone drives our agent, and an agent
 //! written with the SDK's API alone is driven by our client. With the `acp`
 //! feature the SDK carries our `SessionNotification` as it is, both ways.
@@ -366,7 +366,7 @@ fn the_sdk_agent_answers_cancel_and_cancels_what_is_unfinished() {
 
 #[test]
 fn offering_v2_to_a_rust_sdk_v1_agent_loses_plan_which_is_why_v1_is_the_default() {
-    // Measured, not wished: the Rust SDK 5.0.0 rebuilds a v2 `initialize`
+    // Measured, not wished: the Rust SDK (5.0.0, and 5.2.0) rebuilds a v2 `initialize`
     // for its v1 agents from v2's keys alone (`normalize_v1_initialize_request`
     // keeps `auth`, `elicitation`, `_meta`), so the `clientCapabilities.plan`
     // the board also sends never reaches the agent, which answers v1 and

@@ -1,8 +1,8 @@
 //! The published SDK as the judge of what we write: every line must parse
-//! with `agent-client-protocol-schema`'s reader of its protocol version with
+//! with the reader the SDK re-exports (its schema crate's) of its protocol version with
 //! no entry dropped and no value changed.
 
-use agent_client_protocol_schema::{v1 as acp1, v2 as acp2};
+use agent_client_protocol::{v1::schema as acp1, v2::schema as acp2};
 use plan_core::wire::ProtocolVersion;
 use serde_json::Value;
 
@@ -19,7 +19,7 @@ pub fn entry_count(params: &Value) -> usize {
 
 /// Parses one line we wrote with the SDK reader of `version` and checks
 /// that nothing was dropped or changed but a markdown plan's `path`, which
-/// the SDK (schema 1.15.1) predates and ignores as an unknown key: the one
+/// the SDK (5.2.0, schema 1.17.0) predates and ignores as an unknown key: the one
 /// documented exception. Returns the `sessionUpdate` kind.
 pub fn sdk_reads(line: &str, version: ProtocolVersion, context: &str) -> String {
     let message: Value = serde_json::from_str(line).unwrap();

@@ -1,4 +1,5 @@
-//! plan-core inside the official Rust SDK (`agent-client-protocol` 5.0.x):
+//! plan-core inside the official Rust SDK (`agent-client-protocol` 5.0.0 to
+//! 5.2.x):
 //! our notification is a JSON-RPC notification the SDK sends and receives
 //! as it is, the SDK's `initialize` request shapes the plan state of a
 //! connection, the SDK's session ids are ours, and plan-core's errors are
@@ -55,15 +56,41 @@
 //!
 //! # What the feature asks of your SDK
 //!
-//! It depends on `agent-client-protocol` `~5.0.0` and
-//! `agent-client-protocol-schema` `~1.15.1` with the SDK features
-//! `unstable_plan_operations` (the v1 `plan` capability and plan types the
-//! conversions read) and `unstable_protocol_v2` (the v2 `initialize` and
-//! session ids). Cargo features add up, so your SDK gets both turned on.
-//! The range is a patch range because the SDK's `unstable_*` API may change
-//! in a minor release (its stability policy); a newer minor SDK needs a new
-//! plan-core release. Reach the SDK's types through its re-exports
-//! (`agent_client_protocol::v1::schema`, `::v2::schema`), as the SDK asks.
+//! `agent-client-protocol` from 5.0.0 up to (not including) 5.3: the
+//! releases CI builds at both ends (5.0.0 and the newest served, 5.2.0 when
+//! this was written), so `cargo add agent-client-protocol` works as it is.
+//! It turns on the SDK features `unstable_plan_operations` (the v1 `plan`
+//! capability and plan types the conversions read) and
+//! `unstable_protocol_v2` (the v2 `initialize` and session ids); Cargo
+//! features add up, so your SDK gets both. The SDK pins its schema crate
+//! (1.15.1 in 5.0, 1.17.0 in 5.2: plan types before the stabilization, with
+//! `file` and without a markdown `path`); the conversions (`acp-schema`,
+//! turned on by this feature) are with those types, the ones the SDK
+//! re-exports (`agent_client_protocol::v1::schema`, `::v2::schema`). A
+//! markdown plan's `path`, which they cannot hold, is a conversion error,
+//! never dropped; a [`SessionNotification`] sent as it is keeps it:
+//!
+//! ```
+//! use agent_client_protocol::JsonRpcMessage;
+//! use agent_client_protocol::v1::schema as acp;
+//! use plan_core::{SessionNotification, plan};
+//!
+//! let notes = SessionNotification::new(
+//!     "sess_1",
+//!     plan! { id: "notes", markdown: "# Notes", path: "/home/dev/PLAN.md" }.into(),
+//! );
+//! // What `connection.send_notification(notes)` puts on the wire: the path is there.
+//! let wire = notes.to_untyped_message()?;
+//! assert_eq!(wire.params["update"]["plan"]["path"], "/home/dev/PLAN.md");
+//! // The SDK's own type has no field for it: refused, at its path.
+//! let err = acp::SessionNotification::try_from(&notes).unwrap_err();
+//! assert_eq!(err.path(), "params.update.plan.path");
+//! # Ok::<(), agent_client_protocol::Error>(())
+//! ```
+//!
+//! SDK 5.3 and later move to the stable schema; CI's drift check
+//! (`.ci/drift` in the repository) fails on the first such release, and
+//! plan-core follows in its next release.
 //!
 //! # The notification both ways
 //!

@@ -1,7 +1,7 @@
 //! Conversions to and from the published `agent-client-protocol-schema`
-//! crate's v1 types (with `unstable_plan_operations`) and, in [`v2`], its
-//! protocol v2 types (`unstable_protocol_v2`), for agents and clients built
-//! on the official SDK.
+//! crate's v1 types and, in [`v2`] (feature `acp-schema-v2`), its protocol
+//! v2 types, for agents and clients built on the official SDK or on the
+//! schema crate alone.
 //!
 //! Conversions map field to field, with no JSON in between (a `_meta` object
 //! and an update that is not about plans are the only JSON values that
@@ -9,19 +9,29 @@
 //! crates both express is lost. What v1 cannot express is an error (the
 //! published crate would otherwise silently skip an entry it cannot read):
 //! `cancelled`, custom priorities and statuses, custom plan types. What our
-//! types forbid and theirs allow (a blank plan id, a file URI that is not a
-//! URI) is an error the other way, as our strict reader reports it.
+//! types forbid and theirs allow (a blank plan id, a relative path, a file
+//! URI that is not a URI) is an error the other way, as our strict reader
+//! reports it.
 //!
-//! **One exception: a markdown plan's `path`.** 1.15.1 predates the
-//! protocol's stabilization (2026-11-20) and its `PlanMarkdown` has no
-//! `path`, so converting to it leaves the path behind, and converting from
-//! it gives none. The SDK's own reader likewise ignores a `path` in JSON;
-//! the content, which names the plan in full, is what its clients show.
+//! # Which schema: the stable one, or the SDK's
 //!
-//! An agent on the SDK reaches these types through the SDK's re-exports
-//! (`agent_client_protocol::v1::schema`, `::v2::schema`), as the SDK asks;
-//! with `acp-schema` alone they are `agent_client_protocol_schema::v1` and
-//! `::v2`, the same types.
+//! A build holds one 1.x of the schema crate, so these conversions are with
+//! the one your build has:
+//!
+//! | features | schema in the build | plan shapes | refused, never dropped |
+//! |---|---|---|---|
+//! | `acp-schema` | 1.20 or newer (`cargo add agent-client-protocol-schema`) | stable: `items`, `markdown` with its `path` | our pre-stable `file` plan |
+//! | `acp` (turns on `acp-schema`) | the SDK's: 1.15.1 (SDK 5.0), 1.17.0 (SDK 5.2) | pre-stable: `items`, `markdown` without `path`, `file` | a markdown plan's `path` |
+//!
+//! With `acp`, the types are the ones the SDK re-exports
+//! (`agent_client_protocol::v1::schema`, `::v2::schema`): the same types,
+//! one copy. A `path` the SDK's schema cannot hold is a [`ConversionError`]
+//! at `plan.path`; plan-core's own notification, sent through the SDK's
+//! connection as it is, keeps it (see `plan_core::acp`).
+//!
+//! `acp-schema` alone needs 1.20 or newer in your lockfile; if another crate
+//! holds your build at an older 1.x (the SDK pins its own), turn on `acp`
+//! instead.
 //!
 //! ```
 //! # #[cfg(feature = "acp")]
