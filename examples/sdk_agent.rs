@@ -6,7 +6,7 @@
 //! connection as they are (plan-core's `acp` feature).
 //!
 //! ```text
-//! cargo run -p acp-plan -- board cargo run -q --features sdk --example sdk_agent
+//! cargo run -p acp-plan -- board -- cargo run -q --features sdk --example sdk_agent
 //! ```
 //!
 //! The `sdk` feature of this package brings in the SDK and a `futures`

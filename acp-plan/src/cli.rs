@@ -16,7 +16,8 @@ use plan_core::tools::Scope;
 use plan_core::wire::{ProtocolVersion, Spelling};
 
 use crate::check::{FileOptions, conformance};
-use crate::{board, check, fixtures, tool};
+use crate::model::ModelChoice;
+use crate::{board, check, fixtures, model, tool};
 
 /// What one command line asks for.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,6 +37,8 @@ pub enum Request {
     Fixtures(fixtures::Options),
     /// `tool`: what a model's plan tool call (on standard input) becomes.
     Tool(tool::Options),
+    /// `model`: serve a scripted model until stopped.
+    Model(model::ServeOptions),
 }
 
 const BOARD_EXAMPLES: &str = "\
@@ -73,6 +76,16 @@ Feed stream.ndjson to your client line by line, then compare its state with
 expected.json: one object per session with its live plans in order of
 creation, each with `id`, `type`, `version`, `content`, `progress` for items
 plans and `\"v1Plan\": true` for the v1 plan. The output is JSON either way.";
+
+const MODEL_EXAMPLES: &str = "\
+Examples:
+  acp-plan model                       serve the built-in script; print how to point an agent at it
+  acp-plan model --port 8787 plan.json a plan file's plans, on a port of your choosing
+
+check and board start it themselves with --scripted-model.
+
+Exit status: 2 when it cannot start (a script that cannot be used, a port
+taken); otherwise it serves until stopped.";
 
 const TOOL_EXAMPLES: &str = "\
 Examples:
@@ -133,12 +146,61 @@ fn no_plan_capability() -> Arg {
         .help("Be a v1 client that does not send `clientCapabilities.plan`")
 }
 
-fn rest(name: &'static str) -> Arg {
-    Arg::new("rest")
-        .value_name(name)
+/// Recorded streams to read: positional, so a mistyped option is clap's
+/// error (with its suggestion), never a file name or an agent.
+fn files(help: &'static str) -> Arg {
+    Arg::new("files")
+        .value_name("FILE")
+        .num_args(0..)
+        .help(help)
+}
+
+/// The agent's command: only what follows `--`, its flags its own.
+fn command_after_dashes() -> Arg {
+    Arg::new("command")
+        .value_name("COMMAND")
         .num_args(1..)
-        .trailing_var_arg(true)
+        .last(true)
         .allow_hyphen_values(true)
+        .help("The agent to start, after `--`: its program and arguments")
+}
+
+fn scripted_model() -> Arg {
+    Arg::new("scripted-model")
+        .long("scripted-model")
+        .value_name("SCRIPT")
+        .num_args(0..=1)
+        .default_missing_value("")
+        .help("The agent's model is a script served on 127.0.0.1 (no key, no network): the built-in one, or SCRIPT, a plan file or a stream of plans")
+}
+
+fn model_command() -> Command {
+    Command::new("model")
+        .about("Serve a scripted model (Anthropic Messages and OpenAI Responses, streamed) on 127.0.0.1")
+        .arg(
+            Arg::new("port")
+                .long("port")
+                .value_name("N")
+                .value_parser(clap::value_parser!(u16))
+                .help("The port to listen on [default: any free one]"),
+        )
+        .arg(
+            Arg::new("script")
+                .value_name("SCRIPT")
+                .help("A plan file (`include_plan!`) or a stream of plans (`include_plan_stream!`, `fixtures`) [default: the built-in script]"),
+        )
+        .after_help(MODEL_EXAMPLES)
+}
+
+/// `--scripted-model`'s choice: the built-in script, or a file's.
+fn model_choice(m: &ArgMatches) -> Option<ModelChoice> {
+    m.get_one::<String>("scripted-model").map(|script| {
+        if script.is_empty() {
+            ModelChoice::BuiltIn
+        } else {
+            ModelChoice::File(script.into())
+        }
+    })
 }
 
 fn seconds(text: &str) -> Result<Duration, String> {
@@ -167,6 +229,7 @@ pub fn command() -> Command {
         .subcommand(check_command())
         .subcommand(fixtures_command(count))
         .subcommand(tool_command())
+        .subcommand(model_command())
 }
 
 fn tool_command() -> Command {
@@ -223,7 +286,11 @@ fn board_command() -> Command {
                 .value_name("ID")
                 .help("Authenticate with the agent's method ID before `session/new`"),
         )
-        .arg(rest("FILE | -- COMMAND [ARGS]..."))
+        .arg(files(
+            "A recorded stream to read (NDJSON; standard input when absent), or a program to start",
+        ))
+        .arg(scripted_model())
+        .arg(command_after_dashes())
         .after_help(BOARD_EXAMPLES)
 }
 
@@ -249,7 +316,14 @@ fn check_command() -> Command {
                         .value_name("DIR")
                         .help("An agent: write each kind's transcript to DIR/KIND.ndjson"),
                 )
-                .arg(rest("FILE... | -- COMMAND [ARGS]...").required(true))
+                .arg(scripted_model())
+                .arg(files("Recorded transcripts to judge (NDJSON)"))
+                .arg(command_after_dashes())
+                .group(
+                    clap::ArgGroup::new("what")
+                        .args(["files", "command"])
+                        .required(true),
+                )
                 .after_help(CHECK_EXAMPLES)
 }
 
@@ -307,15 +381,19 @@ where
     T: Into<OsString> + Clone,
 {
     let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
-    // Words after `--` are an agent's command, never files.
-    let dashes = args.iter().any(|a| a == "--");
     let mut cmd = command();
     let matches = cmd.try_get_matches_from_mut(&args)?;
     match matches.subcommand() {
-        Some(("board", m)) => Ok(Request::Board(board_options(m, dashes))),
-        Some(("check", m)) => check_request(m, dashes, &mut cmd),
+        Some(("board", m)) => board_options(m, &mut cmd).map(Request::Board),
+        Some(("check", m)) => check_request(m, &mut cmd),
         Some(("fixtures", m)) => fixtures_request(m, &mut cmd),
         Some(("tool", m)) => tool_request(m, &mut cmd),
+        Some(("model", m)) => Ok(Request::Model(model::ServeOptions {
+            port: m.get_one::<u16>("port").copied().unwrap_or(0),
+            script: m
+                .get_one::<String>("script")
+                .map_or(ModelChoice::BuiltIn, |path| ModelChoice::File(path.into())),
+        })),
         _ => Err(cmd.error(
             clap::error::ErrorKind::MissingSubcommand,
             "a subcommand: board, check, fixtures or tool",
@@ -328,12 +406,13 @@ fn invalid(cmd: &mut Command, message: String) -> clap::Error {
     cmd.error(clap::error::ErrorKind::ArgumentConflict, message)
 }
 
-fn board_options(m: &ArgMatches, dashes: bool) -> board::Options {
+fn board_options(m: &ArgMatches, cmd: &mut Command) -> Result<board::Options, clap::Error> {
     let mut options = board::Options {
         json: m.get_flag("json"),
         strict: m.get_flag("strict"),
         plan_capability: !m.get_flag("no-plan-capability"),
         auth: m.get_one::<String>("auth").cloned(),
+        scripted_model: model_choice(m),
         ..board::Options::default()
     };
     if let Some(version) = version(m) {
@@ -345,17 +424,46 @@ fn board_options(m: &ArgMatches, dashes: bool) -> board::Options {
     if let Some(timeout) = m.get_one::<Duration>("timeout") {
         options.timeout = *timeout;
     }
-    let rest = strings(m);
-    match rest.as_slice() {
-        [one] if !dashes && !is_program(one) => options.path = Some(one.clone()),
-        _ => options.command = rest,
+    let (files, command) = (strings(m, "files"), strings(m, "command"));
+    match (files.as_slice(), command.is_empty()) {
+        ([], _) => options.command = command,
+        ([one], true) if is_program(one) => options.command = files,
+        ([one], true) => options.path = Some(one.clone()),
+        ([_], false) => {
+            return Err(invalid(
+                cmd,
+                "give a FILE to read or an agent's command after `--`, not both".to_owned(),
+            ));
+        }
+        _ => {
+            return Err(invalid(
+                cmd,
+                format!(
+                    "the board reads one FILE, not {}; to start an agent with arguments, give them after `--` (acp-plan board -- {})",
+                    files.len(),
+                    files.join(" ")
+                ),
+            ));
+        }
     }
-    options
+    if options.scripted_model.is_some() && options.command.is_empty() {
+        return Err(invalid(
+            cmd,
+            "`--scripted-model` is for an agent: give its command after `--` (acp-plan board --scripted-model -- COMMAND)".to_owned(),
+        ));
+    }
+    Ok(options)
 }
 
-fn check_request(m: &ArgMatches, dashes: bool, cmd: &mut Command) -> Result<Request, clap::Error> {
-    let rest = strings(m);
-    if dashes {
+fn check_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request, clap::Error> {
+    let (files, command) = (strings(m, "files"), strings(m, "command"));
+    if !files.is_empty() && !command.is_empty() {
+        return Err(invalid(
+            cmd,
+            "give transcripts to judge or an agent's command after `--`, not both".to_owned(),
+        ));
+    }
+    if !command.is_empty() {
         if m.contains_id("protocol") && m.get_one::<String>("protocol").is_some() {
             return Err(invalid(
                 cmd,
@@ -367,7 +475,8 @@ fn check_request(m: &ArgMatches, dashes: bool, cmd: &mut Command) -> Result<Requ
             cancel: m.get_flag("cancel"),
             expect_plans: m.get_flag("expect-plans"),
             record: m.get_one::<String>("record").map(Into::into),
-            command: rest,
+            command,
+            scripted_model: model_choice(m),
             ..conformance::Options::default()
         };
         if let Some(prompt) = m.get_one::<String>("prompt") {
@@ -378,7 +487,7 @@ fn check_request(m: &ArgMatches, dashes: bool, cmd: &mut Command) -> Result<Requ
         }
         return Ok(Request::CheckAgent(options));
     }
-    for agent_only in ["cancel", "record", "prompt", "timeout"] {
+    for agent_only in ["cancel", "record", "prompt", "timeout", "scripted-model"] {
         if m.value_source(agent_only) == Some(clap::parser::ValueSource::CommandLine) {
             return Err(invalid(
                 cmd,
@@ -392,7 +501,7 @@ fn check_request(m: &ArgMatches, dashes: bool, cmd: &mut Command) -> Result<Requ
         options: FileOptions {
             protocol: version(m),
             expect_plans: m.get_flag("expect-plans"),
-            paths: rest,
+            paths: files,
         },
         json: m.get_flag("json"),
     })
@@ -474,8 +583,8 @@ fn version(m: &ArgMatches) -> Option<ProtocolVersion> {
     })
 }
 
-fn strings(m: &ArgMatches) -> Vec<String> {
-    m.get_many::<String>("rest")
+fn strings(m: &ArgMatches, id: &str) -> Vec<String> {
+    m.get_many::<String>(id)
         .map(|values| values.cloned().collect())
         .unwrap_or_default()
 }
@@ -532,6 +641,7 @@ pub fn run(request: &Request) -> u8 {
                 }
             }
         }
+        Request::Model(options) => model::serve(options),
         Request::Tool(options) => {
             let mut arguments = String::new();
             if let Err(e) = io::stdin().read_to_string(&mut arguments) {
@@ -604,8 +714,13 @@ mod tests {
         let exe = std::env::current_exe().unwrap();
         let exe = exe.to_str().unwrap();
         assert_eq!(board(&[exe]).command, [exe]);
-        // Several words are a command, their flags the agent's.
-        assert_eq!(board(&["./agent", "--fast"]).command, ["./agent", "--fast"]);
+        // An agent's flags follow `--`; before it they are ours.
+        assert_eq!(
+            board(&["--", "./agent", "--fast"]).command,
+            ["./agent", "--fast"]
+        );
+        assert!(parse_line(&["board", "./agent", "--fast"]).is_err());
+        assert!(parse_line(&["board", "a.ndjson", "b.ndjson"]).is_err());
         let after = board(&["--json", "--", "my-agent", "--help"]);
         assert!(after.json);
         assert_eq!(after.command, ["my-agent", "--help"]);
@@ -660,6 +775,32 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_mistyped_option_is_claps_error_with_its_suggestion_never_the_agent() {
+        for line in [
+            &["check", "--tiemout", "5", "--", "codex-acp"][..],
+            &["board", "--bogus", "x"],
+            &["check", "--auth"],
+        ] {
+            let err = parse_line(line).unwrap_err();
+            assert!(
+                matches!(
+                    err.kind(),
+                    clap::error::ErrorKind::UnknownArgument
+                        | clap::error::ErrorKind::InvalidValue
+                        | clap::error::ErrorKind::NoEquals
+                ),
+                "{line:?}: {:?}: {err}",
+                err.kind()
+            );
+        }
+        let err = parse_line(&["check", "--tiemout", "5", "--", "codex-acp"]).unwrap_err();
+        assert!(err.to_string().contains("--timeout"), "{err}");
+        // Nothing to judge at all is clap's error too.
+        assert!(parse_line(&["check"]).is_err());
+        assert!(parse_line(&["check", "a.ndjson", "--", "agent"]).is_err());
     }
 
     #[test]

@@ -6,11 +6,13 @@
 //! - [`check`]: judge an agent as every kind of client, or judge recorded transcripts;
 //! - [`fixtures`]: scripted plan streams and the boards a correct client ends with;
 //! - [`tool`]: what a model's plan tool call becomes for one kind of client;
+//! - [`model`]: a scripted model, so real agents run a turn offline;
 //! - [`cli`]: the command line (clap), parsed into one of the above.
 
 pub mod board;
 pub mod check;
 pub mod cli;
 pub mod fixtures;
+pub mod model;
 mod process;
 pub mod tool; // the agent as a child process, its whole group ended on every way out

@@ -72,7 +72,8 @@ pub(crate) struct AgentProcess {
 }
 
 impl AgentProcess {
-    /// Starts `program` with `args`, its standard input and output piped,
+    /// Starts `program` with `args` and `env` added to this process's
+    /// environment, its standard input and output piped,
     /// its standard error the client's, in a process group of its own.
     ///
     /// # Errors
@@ -80,10 +81,12 @@ impl AgentProcess {
     pub(crate) fn start(
         program: &str,
         args: &[String],
+        env: &[(String, String)],
     ) -> io::Result<(Self, ChildStdin, ChildStdout)> {
         let mut command = Command::new(program);
         command
             .args(args)
+            .envs(env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());

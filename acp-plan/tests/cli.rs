@@ -72,18 +72,20 @@ fn transcript(name: &str) -> String {
 
 #[test]
 fn every_subcommand_has_help_with_examples_and_exit_statuses() {
-    for sub in ["board", "check", "fixtures", "tool"] {
+    for sub in ["board", "check", "fixtures", "tool", "model"] {
         let run = acp_plan(&[sub, "--help"], "");
         assert_eq!(run.code, 0, "{sub} --help: {}", run.stderr);
         assert!(run.stdout.contains("Examples:"), "{sub}: {}", run.stdout);
-        assert!(run.stdout.contains("--json"), "{sub}: {}", run.stdout);
+        if sub != "model" {
+            assert!(run.stdout.contains("--json"), "{sub}: {}", run.stdout);
+        }
         if sub != "fixtures" {
             assert!(run.stdout.contains("Exit status"), "{sub}: {}", run.stdout);
         }
     }
     let top = acp_plan(&["--help"], "");
     assert_eq!(top.code, 0);
-    for sub in ["board", "check", "fixtures", "tool"] {
+    for sub in ["board", "check", "fixtures", "tool", "model"] {
         assert!(top.stdout.contains(sub), "{}", top.stdout);
     }
     assert_eq!(acp_plan(&["--version"], "").code, 0);
@@ -105,11 +107,78 @@ fn a_mistake_on_the_command_line_is_status_2_and_names_it() {
         (&["tool", "write-todos"], "write-todos"),
         (&["tool", "todo-write", "--scope", "team"], "subagent:ID"),
         (&[], "Usage"),
+        // A mistyped option is clap's error with its suggestion, never the agent.
+        (&["check", "--tiemout", "5", "--", "codex-acp"], "--timeout"),
+        (&["board", "--bogus", "x"], "--bogus"),
+        (&["board", "./agent", "--fast"], "--fast"),
+        (&["board", "--scripted-model"], "after `--`"),
+        (&["model", "--port", "http"], "http"),
     ] {
         let run = acp_plan(args, "");
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
         assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
+        assert!(
+            !run.stderr.contains("cannot start"),
+            "{args:?}: {}",
+            run.stderr
+        );
     }
+}
+
+/// A child ended whatever happens (a command that serves until stopped).
+struct Kill(std::process::Child);
+
+impl Drop for Kill {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn the_model_command_serves_the_script_on_loopback_until_stopped() {
+    use std::io::BufRead as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_acp-plan"))
+        .args(["model"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let _child = Kill(child);
+    let (sender, first) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut lines = Vec::new();
+        for _ in 0..2 {
+            let mut line = String::new();
+            let _ = out.read_line(&mut line);
+            lines.push(line);
+        }
+        let _ = sender.send(lines);
+    });
+    let lines = first
+        .recv_timeout(TIMEOUT)
+        .expect("the model says where it serves");
+    let url = lines[0]
+        .split_whitespace()
+        .find(|word| word.starts_with("http://127.0.0.1:"))
+        .unwrap_or_else(|| panic!("no loopback URL in {lines:?}"))
+        .trim_end_matches(';');
+    assert!(lines[1].starts_with("export "), "{lines:?}");
+    let address = url.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    stream.set_read_timeout(Some(TIMEOUT)).unwrap();
+    let body = r#"{"model":"gpt","stream":true,"input":[],"tools":[{"type":"function","name":"update_plan"}]}"#;
+    write!(
+        stream,
+        "POST /v1/responses HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut reply = String::new();
+    stream.read_to_string(&mut reply).unwrap();
+    assert!(reply.contains("event: response.completed"), "{reply}");
+    assert!(reply.contains(r#""name":"update_plan""#), "{reply}");
 }
 
 #[test]

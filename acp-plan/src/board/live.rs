@@ -71,8 +71,17 @@ pub fn client(
         .command
         .split_first()
         .ok_or("no agent command to start")?;
-    let (agent, agent_in, agent_out) =
-        AgentProcess::start(program, args).map_err(|e| format!("cannot start `{program}`: {e}"))?;
+    // The scripted model, when asked for, serves until the agent is done.
+    let model = options
+        .scripted_model
+        .as_ref()
+        .map(crate::model::ModelChoice::start)
+        .transpose()?;
+    let env = model
+        .as_ref()
+        .map_or(&[][..], |(_, pointing)| &pointing.env[..]);
+    let (agent, agent_in, agent_out) = AgentProcess::start(program, args, env)
+        .map_err(|e| format!("cannot start `{program}`: {e}"))?;
     let outcome = drive(
         options,
         BufReader::new(agent_out),

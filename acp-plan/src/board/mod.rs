@@ -55,6 +55,8 @@ pub struct Options {
     pub timeout: Duration,
     /// `--auth ID`: call `authenticate` with this method before `session/new`.
     pub auth: Option<String>,
+    /// `--scripted-model`: the agent's model is a script served on loopback.
+    pub scripted_model: Option<crate::model::ModelChoice>,
 }
 
 impl Default for Options {
@@ -70,6 +72,7 @@ impl Default for Options {
             prompt: "Refactor the auth module and show me your plan.".to_owned(),
             timeout: Duration::from_mins(1),
             auth: None,
+            scripted_model: None,
         }
     }
 }

@@ -69,6 +69,8 @@ pub struct Options {
     /// Say on standard error which kind of client and which step the run
     /// is on (the command turns it on when standard error is a terminal).
     pub progress: bool,
+    /// `--scripted-model`: the agent's model is a script served on loopback.
+    pub scripted_model: Option<crate::model::ModelChoice>,
 }
 
 impl Default for Options {
@@ -82,6 +84,7 @@ impl Default for Options {
             expect_plans: false,
             command: Vec::new(),
             progress: false,
+            scripted_model: None,
         }
     }
 }
@@ -130,11 +133,27 @@ pub fn slug(kind: ClientKind) -> &'static str {
 /// # Errors
 /// Only an error writing the report or a transcript.
 pub fn run(options: &Options, out: &mut impl Write) -> io::Result<u8> {
+    // One scripted model for every kind: it keeps no state between requests.
+    let model = match options
+        .scripted_model
+        .as_ref()
+        .map(crate::model::ModelChoice::start)
+    {
+        None => None,
+        Some(Ok(model)) => Some(model),
+        Some(Err(e)) => {
+            eprintln!("check: {e}");
+            return Ok(2);
+        }
+    };
+    let env = model
+        .as_ref()
+        .map_or(&[][..], |(_, pointing)| &pointing.env[..]);
     let mut runs = Vec::new();
     for kind in ClientKind::ALL {
         let run = match options.command.split_first() {
             None => failed(kind, "no agent command to start".to_owned()),
-            Some((program, args)) => match AgentProcess::start(program, args) {
+            Some((program, args)) => match AgentProcess::start(program, args, env) {
                 Err(e) => failed(kind, format!("cannot start `{program}`: {e}")),
                 Ok((agent, input, output)) => {
                     let run = run_kind(kind, options, io::BufReader::new(output), input);
@@ -168,7 +187,7 @@ fn failed(kind: ClientKind, reason: String) -> KindRun {
 /// `clientCapabilities.plan`; v2 with v1's keys too (with `plan`), so an
 /// agent that answers v1 still knows what the client reads.
 pub fn offer(kind: ClientKind) -> Value {
-    let info = json!({ "name": "plan-core-example-check", "version": env!("CARGO_PKG_VERSION") });
+    let info = json!({ "name": "acp-plan", "version": env!("CARGO_PKG_VERSION") });
     let mut v1 =
         json!({ "fs": { "readTextFile": false, "writeTextFile": false }, "terminal": false });
     if kind != ClientKind::V1 {

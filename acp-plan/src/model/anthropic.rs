@@ -1,0 +1,238 @@
+//! The Anthropic Messages API, streamed, as Claude Code calls it: a
+//! request's `tools` offer `TodoWrite`, its `messages` hold the calls made
+//! so far, and the answer is the event stream (`message_start`,
+//! `content_block_start`, `content_block_delta` with `input_json_delta` or
+//! `text_delta`, `content_block_stop`, `message_delta` with its
+//! `stop_reason`, `message_stop`).
+
+use plan_core::tools::TodoWrite;
+use serde_json::{Value, json};
+
+use super::{DONE, SIDE_ANSWER, Script, event, halves, offers};
+
+/// Claude Code's tool that loads a deferred tool (`TodoWrite` is one).
+const TOOL_SEARCH: &str = "ToolSearch";
+
+/// How many calls of `tool` the conversation already holds.
+fn calls_made(request: &Value, tool: &str) -> usize {
+    let Some(messages) = request["messages"].as_array() else {
+        return 0;
+    };
+    messages
+        .iter()
+        .filter(|message| message["role"] == "assistant")
+        .filter_map(|message| message["content"].as_array())
+        .flatten()
+        .filter(|block| block["type"] == "tool_use" && block["name"] == tool)
+        .count()
+}
+
+/// The call the model makes next, as (tool, its id's number, arguments):
+/// the script's next `TodoWrite`; or, where Claude Code defers `TodoWrite`
+/// behind `ToolSearch` (as it does for its default model), first the search
+/// that loads it; or none.
+fn next_call(script: &Script, request: &Value) -> Option<(&'static str, usize, Value)> {
+    let made = calls_made(request, TodoWrite::NAME);
+    if offers(request, TodoWrite::NAME) {
+        return script
+            .todo_write(made)
+            .map(|todos| (TodoWrite::NAME, made, todos.to_json()));
+    }
+    let searched = calls_made(request, TOOL_SEARCH);
+    (offers(request, TOOL_SEARCH) && searched == 0).then(|| {
+        (
+            TOOL_SEARCH,
+            0,
+            json!({ "query": format!("select:{}", TodoWrite::NAME), "max_results": 5 }),
+        )
+    })
+}
+
+/// Whether this is the turn's conversation (it offers the plan tool or the
+/// search that loads it), not a side request such as a title.
+fn plans_here(request: &Value) -> bool {
+    offers(request, TodoWrite::NAME) || offers(request, TOOL_SEARCH)
+}
+
+/// The event stream that answers `request`, and what it says in a few words.
+pub fn answer(script: &Script, request: &Value) -> (String, String) {
+    let model = request["model"].as_str().unwrap_or("scripted-model");
+    let made = calls_made(request, TodoWrite::NAME) + calls_made(request, TOOL_SEARCH);
+    let call = next_call(script, request);
+    let said = match &call {
+        Some((tool, n, _)) if *tool == TodoWrite::NAME => {
+            format!("calls {tool} ({} of {})", n + 1, script.len())
+        }
+        Some((tool, _, _)) => format!("calls {tool} (to load {})", TodoWrite::NAME),
+        None if plans_here(request) => "ends the turn".to_owned(),
+        None => "answers a side request with text".to_owned(),
+    };
+    let mut out = String::new();
+    event(
+        &mut out,
+        "message_start",
+        &json!({ "type": "message_start", "message": {
+            "id": format!("msg_scripted_{made}"), "type": "message", "role": "assistant",
+            "model": model, "content": [], "stop_reason": null, "stop_sequence": null,
+            "usage": { "input_tokens": 1, "output_tokens": 1 } } }),
+    );
+    let stop_reason = match call {
+        Some((tool, _, arguments)) => {
+            let arguments = arguments.to_string();
+            event(
+                &mut out,
+                "content_block_start",
+                &json!({ "type": "content_block_start", "index": 0, "content_block": {
+                    "type": "tool_use", "id": format!("toolu_scripted_{made}"),
+                    "name": tool, "input": {} } }),
+            );
+            for part in halves(&arguments) {
+                event(
+                    &mut out,
+                    "content_block_delta",
+                    &json!({ "type": "content_block_delta", "index": 0,
+                        "delta": { "type": "input_json_delta", "partial_json": part } }),
+                );
+            }
+            "tool_use"
+        }
+        None => {
+            let text = if plans_here(request) {
+                DONE
+            } else {
+                SIDE_ANSWER
+            };
+            event(
+                &mut out,
+                "content_block_start",
+                &json!({ "type": "content_block_start", "index": 0,
+                    "content_block": { "type": "text", "text": "" } }),
+            );
+            event(
+                &mut out,
+                "content_block_delta",
+                &json!({ "type": "content_block_delta", "index": 0,
+                    "delta": { "type": "text_delta", "text": text } }),
+            );
+            "end_turn"
+        }
+    };
+    event(
+        &mut out,
+        "content_block_stop",
+        &json!({ "type": "content_block_stop", "index": 0 }),
+    );
+    event(
+        &mut out,
+        "message_delta",
+        &json!({ "type": "message_delta",
+            "delta": { "stop_reason": stop_reason, "stop_sequence": null },
+            "usage": { "output_tokens": 1 } }),
+    );
+    event(&mut out, "message_stop", &json!({ "type": "message_stop" }));
+    (out, said)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The events of a stream, as (name, data).
+    fn events(stream: &str) -> Vec<(String, Value)> {
+        stream
+            .split("\n\n")
+            .filter(|e| !e.is_empty())
+            .map(|e| {
+                let (name, data) = e.split_once("\ndata: ").unwrap();
+                (
+                    name.trim_start_matches("event: ").to_owned(),
+                    serde_json::from_str(data).unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    /// The arguments a stream calls `TodoWrite` with, joined from its parts.
+    fn arguments(stream: &str) -> Option<Value> {
+        let parts: String = events(stream)
+            .iter()
+            .filter_map(|(_, data)| data["delta"]["partial_json"].as_str().map(str::to_owned))
+            .collect();
+        (!parts.is_empty()).then(|| serde_json::from_str(&parts).unwrap())
+    }
+
+    fn request(assistant_calls: usize, tools: bool) -> Value {
+        let mut messages = vec![json!({ "role": "user", "content": "Fix the parser" })];
+        for i in 0..assistant_calls {
+            messages.push(json!({ "role": "assistant", "content": [
+                { "type": "tool_use", "id": format!("t{i}"), "name": "TodoWrite", "input": {} } ] }));
+            messages.push(json!({ "role": "user", "content": [
+                { "type": "tool_result", "tool_use_id": format!("t{i}"), "content": "ok" } ] }));
+        }
+        let tools = if tools {
+            json!([{ "name": "Bash" }, { "name": "TodoWrite" }])
+        } else {
+            json!([])
+        };
+        json!({ "model": "claude-x", "stream": true, "messages": messages, "tools": tools })
+    }
+
+    #[test]
+    fn each_request_gets_the_scripts_next_call_then_the_turn_ends() {
+        let script = Script::built_in();
+        for made in 0..script.len() {
+            let (stream, said) = answer(&script, &request(made, true));
+            assert_eq!(said, format!("calls TodoWrite ({} of 3)", made + 1));
+            let read = TodoWrite::read(&arguments(&stream).unwrap().to_string()).unwrap();
+            assert_eq!(&read.input, script.todo_write(made).unwrap());
+            assert!(stream.contains(r#""stop_reason":"tool_use""#));
+        }
+        let (last, said) = answer(&script, &request(script.len(), true));
+        assert_eq!(said, "ends the turn");
+        assert_eq!(arguments(&last), None);
+        assert!(last.contains(r#""stop_reason":"end_turn""#));
+        assert!(last.contains(DONE));
+    }
+
+    #[test]
+    fn where_todo_write_is_deferred_the_model_first_loads_it_with_tool_search() {
+        let script = Script::built_in();
+        let mut deferred = request(0, false);
+        deferred["tools"] = json!([{ "name": "Bash" }, { "name": "ToolSearch" }]);
+        let (stream, _) = answer(&script, &deferred);
+        assert!(stream.contains(r#""name":"ToolSearch""#), "{stream}");
+        assert_eq!(
+            arguments(&stream).unwrap(),
+            json!({ "query": "select:TodoWrite", "max_results": 5 })
+        );
+        // Searched once, and still not offered: the turn ends, said plainly.
+        deferred["messages"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({ "role": "assistant",
+            "content": [{ "type": "tool_use", "id": "s", "name": "ToolSearch", "input": {} }] }));
+        let (stream, _) = answer(&script, &deferred);
+        assert_eq!(arguments(&stream), None);
+        assert!(stream.contains(DONE));
+    }
+
+    #[test]
+    fn a_request_without_the_todo_tool_gets_a_short_text() {
+        let (stream, said) = answer(&Script::built_in(), &request(0, false));
+        assert_eq!(said, "answers a side request with text");
+        assert_eq!(arguments(&stream), None);
+        assert!(stream.contains(SIDE_ANSWER));
+        let names: Vec<String> = events(&stream).into_iter().map(|(n, _)| n).collect();
+        assert_eq!(
+            names,
+            [
+                "message_start",
+                "content_block_start",
+                "content_block_delta",
+                "content_block_stop",
+                "message_delta",
+                "message_stop"
+            ]
+        );
+    }
+}

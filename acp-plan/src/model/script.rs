@@ -1,0 +1,253 @@
+//! What the scripted model plans: a list that changes over the turn, one
+//! plan tool call per state, in each tool's own words (`TodoWrite`'s
+//! todos, `update_plan`'s steps).
+
+use std::fmt;
+use std::path::Path;
+
+use plan_core::tools::{PlanStep, Todo, TodoWrite, UpdatePlan};
+use plan_core::{PlanContent, SessionNotification, SessionUpdate, Status};
+
+/// The plans the model makes in one turn, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Script {
+    states: Vec<TodoWrite>,
+}
+
+/// A script that cannot be used, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScriptError(String);
+
+impl fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ScriptError {}
+
+impl Script {
+    /// The script a user runs first: three steps planned, worked through
+    /// one at a time, a fourth added on the way, all completed.
+    pub fn built_in() -> Self {
+        let todo = |content: &str, active: &str, status: Status| Todo {
+            content: content.to_owned(),
+            status,
+            active_form: active.to_owned(),
+        };
+        let states = [
+            [
+                Status::InProgress,
+                Status::Pending,
+                Status::Pending,
+                Status::Pending,
+            ],
+            [
+                Status::Completed,
+                Status::InProgress,
+                Status::Pending,
+                Status::Pending,
+            ],
+            [
+                Status::Completed,
+                Status::Completed,
+                Status::Completed,
+                Status::Completed,
+            ],
+        ];
+        let states = states
+            .iter()
+            .enumerate()
+            .map(|(turn, statuses)| {
+                let mut todos = vec![
+                    todo(
+                        "Read the failing test",
+                        "Reading the failing test",
+                        statuses[0].clone(),
+                    ),
+                    todo("Fix the parser", "Fixing the parser", statuses[1].clone()),
+                    todo(
+                        "Run the test suite",
+                        "Running the test suite",
+                        statuses[2].clone(),
+                    ),
+                ];
+                // A step the model adds once it has looked.
+                if turn > 0 {
+                    todos.push(todo(
+                        "Update the changelog",
+                        "Updating the changelog",
+                        statuses[3].clone(),
+                    ));
+                }
+                TodoWrite { todos }
+            })
+            .collect();
+        Self { states }
+    }
+
+    /// A script of `plans`, one tool call each: items plans, whose entries
+    /// become the todos (a todo's two labels from its `_meta`, as
+    /// `TodoWrite::to_plan` keeps them).
+    ///
+    /// # Errors
+    /// No plans, or a plan that is not an items plan.
+    pub fn from_plans(plans: &[PlanContent]) -> Result<Self, ScriptError> {
+        let states = plans
+            .iter()
+            .map(|plan| {
+                TodoWrite::from_plan(plan).ok_or_else(|| {
+                    ScriptError(format!(
+                        "the plan `{}` is a `{}` plan: a model's plan tool makes items plans only",
+                        plan.id(),
+                        plan.type_name()
+                    ))
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if states.is_empty() {
+            return Err(ScriptError("the script has no plan".to_owned()));
+        }
+        Ok(Self { states })
+    }
+
+    /// A script from a file: one plan as JSON (an `include_plan!` file), or
+    /// a stream of `session/update` lines (an `include_plan_stream!` file,
+    /// what `acp-plan fixtures` prints, a recorded transcript), whose items
+    /// plans and v1 plans are the script, in order.
+    ///
+    /// # Errors
+    /// The file cannot be read, holds no plan, or a line is not JSON-RPC.
+    pub fn from_file(path: &Path) -> Result<Self, ScriptError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ScriptError(format!("cannot read {}: {e}", path.display())))?;
+        if let Ok(plan) = PlanContent::from_json(&text) {
+            return Self::from_plans(&[plan]);
+        }
+        let mut plans = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() {
+                continue;
+            }
+            let value: serde_json::Value = serde_json::from_str(line)
+                .map_err(|e| ScriptError(format!("{}:{}: not JSON: {e}", path.display(), i + 1)))?;
+            if value.get("method").and_then(serde_json::Value::as_str) != Some("session/update") {
+                continue; // the other side of a transcript, or another message
+            }
+            let notification = SessionNotification::from_json(line)
+                .map_err(|e| ScriptError(format!("{}:{}: {e}", path.display(), i + 1)))?;
+            match notification.update {
+                SessionUpdate::PlanUpdate { plan, .. } if plan.entries().is_some() => {
+                    plans.push(plan);
+                }
+                SessionUpdate::Plan(plan) => {
+                    plans.push(PlanContent::items(plan_core::PlanId::V1_PLAN, plan.entries));
+                }
+                _ => {}
+            }
+        }
+        if plans.is_empty() {
+            return Err(ScriptError(format!(
+                "{} holds no items plan to script",
+                path.display()
+            )));
+        }
+        Self::from_plans(&plans)
+    }
+
+    /// How many plan tool calls the model makes.
+    pub fn len(&self) -> usize {
+        self.states.len()
+    }
+
+    /// Whether it makes none (never: every constructor refuses that).
+    pub fn is_empty(&self) -> bool {
+        self.states.is_empty()
+    }
+
+    /// Call `i` as `TodoWrite`'s arguments.
+    pub fn todo_write(&self, i: usize) -> Option<&TodoWrite> {
+        self.states.get(i)
+    }
+
+    /// Call `i` as `update_plan`'s arguments (each todo's `content` a step).
+    pub fn update_plan(&self, i: usize) -> Option<UpdatePlan> {
+        let state = self.states.get(i)?;
+        Some(UpdatePlan {
+            explanation: (i > 0).then(|| "Updated as the work went on".to_owned()),
+            plan: state
+                .todos
+                .iter()
+                .map(|todo| PlanStep {
+                    step: todo.content.clone(),
+                    status: todo.status.clone(),
+                })
+                .collect(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_built_in_script_adds_a_step_and_works_through_every_status_the_tools_have() {
+        let script = Script::built_in();
+        assert_eq!(script.len(), 3);
+        let first = script.todo_write(0).unwrap();
+        assert_eq!(first.todos.len(), 3);
+        assert_eq!(first.todos[0].status, Status::InProgress);
+        let last = script.todo_write(2).unwrap();
+        assert_eq!(last.todos.len(), 4);
+        assert!(last.todos.iter().all(|t| t.status == Status::Completed));
+        let steps = script.update_plan(1).unwrap();
+        assert_eq!(steps.plan[1].step, "Fix the parser");
+        assert_eq!(steps.plan[1].status, Status::InProgress);
+        assert!(script.todo_write(3).is_none());
+    }
+
+    #[test]
+    fn a_script_is_a_plan_file_or_a_stream_of_plans_and_nothing_else() {
+        let dir = std::env::temp_dir().join(format!("acp-plan-script-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let one = dir.join("plan.json");
+        std::fs::write(
+            &one,
+            r#"{"type":"items","planId":"p","entries":[{"content":"A","priority":"high","status":"pending"}]}"#,
+        )
+        .unwrap();
+        assert_eq!(Script::from_file(&one).unwrap().len(), 1);
+        let stream = dir.join("stream.ndjson");
+        std::fs::write(
+            &stream,
+            concat!(
+                r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[{"content":"A","priority":"high","status":"in_progress"}]}}}"#,
+                "\n",
+                r#"{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}"#,
+                "\n",
+                r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[{"content":"A","priority":"high","status":"completed"}]}}}"#,
+                "\n"
+            ),
+        )
+        .unwrap();
+        let script = Script::from_file(&stream).unwrap();
+        assert_eq!(script.len(), 2);
+        assert_eq!(
+            script.todo_write(1).unwrap().todos[0].status,
+            Status::Completed
+        );
+        let markdown = dir.join("md.json");
+        std::fs::write(
+            &markdown,
+            r##"{"type":"markdown","planId":"p","content":"# x"}"##,
+        )
+        .unwrap();
+        let err = Script::from_file(&markdown).unwrap_err();
+        assert!(err.to_string().contains("items plans only"), "{err}");
+        let err = Script::from_file(&dir.join("missing")).unwrap_err();
+        assert!(err.to_string().starts_with("cannot read"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
