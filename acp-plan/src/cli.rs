@@ -43,7 +43,7 @@ pub enum Request {
 
 const BOARD_EXAMPLES: &str = "\
 Examples:
-  acp-plan board -- npx @zed-industries/claude-code-acp     drive an agent, draw its plans live
+  acp-plan board --scripted-model -- claude-agent-acp       drive an agent on a scripted model, live
   acp-plan board --protocol 2 -- ./my-agent --acp           offer the v2 draft
   acp-plan board --json -- ./my-agent                       the final state as JSON
   acp-plan board recorded.ndjson                            read a recorded stream
@@ -54,7 +54,7 @@ driven or the input not read.";
 
 const CHECK_EXAMPLES: &str = "\
 Examples:
-  acp-plan check --expect-plans -- npx @zed-industries/codex-acp   check an agent in CI
+  acp-plan check --scripted-model --expect-plans -- codex-acp      check an agent in CI, no model key
   acp-plan check --cancel --json -- ./my-agent --acp               a cancelled turn too; JSON
   acp-plan check transcript.ndjson                                 judge a recorded transcript
   acp-plan check --protocol 1 recorded.ndjson                      as a v1 client reads it
