@@ -121,6 +121,13 @@ enum Fault {
     Unanswered,
     /// The agent exits before answering `initialize`.
     ExitsAtOnce,
+    /// It refuses the prompt as an agent without a key does (-32000
+    /// "Authentication required"), having offered a way to authenticate.
+    RefusesPrompt,
+    /// It takes the prompt and says nothing more: a model it cannot reach.
+    Silent,
+    /// It refuses `session/new` until `authenticate` with its method `login`.
+    NeedsLogin,
 }
 
 /// A small ACP agent (v1 and v2) that sends one plan through `PlanSender`
@@ -131,6 +138,7 @@ fn broken_agent(fault: Fault, input: impl BufRead, mut out: impl Write) {
         let _ = out.flush();
     };
     let mut client = None::<InitializeRequest>;
+    let mut logged_in = false;
     for line in input.lines().map_while(Result::ok) {
         let Ok(message) = serde_json::from_str::<Value>(&line) else {
             continue;
@@ -144,10 +152,24 @@ fn broken_agent(fault: Fault, input: impl BufRead, mut out: impl Write) {
                 let version = request.negotiated().number();
                 client = Some(request);
                 write(&respond(
-                    json!({"protocolVersion": version, "agentCapabilities": {}}),
+                    json!({"protocolVersion": version, "agentCapabilities": {},
+                    "authMethods": [{"id": "login", "name": "Log in", "description": "Run `agent login`"}]}),
                 ));
             }
+            "authenticate" => {
+                logged_in = params["methodId"] == "login";
+                write(&respond(json!({})));
+            }
+            "session/new" if fault == Fault::NeedsLogin && !logged_in => {
+                write(&json!({"jsonrpc": "2.0", "id": id,
+                    "error": {"code": -32000, "message": "Authentication required"}}));
+            }
             "session/new" => write(&respond(json!({"sessionId": "sess_1"}))),
+            "session/prompt" if fault == Fault::RefusesPrompt => {
+                write(&json!({"jsonrpc": "2.0", "id": id,
+                    "error": {"code": -32000, "message": "Authentication required"}}));
+            }
+            "session/prompt" if fault == Fault::Silent => {}
             "session/prompt" => {
                 let init = client.clone().expect("initialize came first");
                 let mut sender = PlanSender::for_client("sess_1", &init);
@@ -303,6 +325,59 @@ fn an_agent_that_exits_at_once_could_not_be_driven_and_says_why() {
         assert!(reason.contains("before answering `initialize`"), "{reason}");
     }
     assert!(conformance::report::report_text(&quick(), &runs).contains("could not be driven"));
+}
+
+#[test]
+fn an_agent_that_cannot_work_could_not_be_driven_and_is_blamed_for_nothing() {
+    for (fault, says) in [
+        (
+            Fault::RefusesPrompt,
+            "the agent refused the prompt: {\"code\":-32000,\"message\":\"Authentication required\"}",
+        ),
+        (Fault::Silent, "the turn made no progress within 1 s"),
+    ] {
+        let runs = check_fault(fault);
+        let report = conformance::report::report_text(&quick(), &runs);
+        assert_eq!(
+            conformance::report::exit_code(&runs),
+            2,
+            "{fault:?}:\n{report}"
+        );
+        assert_eq!(rules(&runs), Vec::<String>::new(), "{fault:?}:\n{report}");
+        for run in &runs {
+            let reason = run.failure.as_deref().unwrap_or_default();
+            assert!(reason.starts_with(says), "{fault:?}: {reason}");
+            // What to do: the agent's own ways in, a key, the scripted model.
+            assert!(reason.contains("choose one with `--auth ID`"), "{reason}");
+            assert!(
+                reason.contains("login: Log in (Run `agent login`)"),
+                "{reason}"
+            );
+            assert!(reason.contains("`--scripted-model`"), "{reason}");
+        }
+    }
+}
+
+#[test]
+fn check_authenticates_with_the_method_auth_names() {
+    let refused = check_fault(Fault::NeedsLogin);
+    assert_eq!(conformance::report::exit_code(&refused), 2);
+    let reason = refused[0].failure.as_deref().unwrap_or_default();
+    assert!(
+        reason.starts_with("the agent refused `session/new`"),
+        "{reason}"
+    );
+    assert!(reason.contains("login: Log in"), "{reason}");
+    let options = Options {
+        auth: Some("login".to_owned()),
+        ..quick()
+    };
+    let runs = check_agent(
+        move |input, out| broken_agent(Fault::NeedsLogin, input, out),
+        &options,
+    );
+    let report = conformance::report::report_text(&options, &runs);
+    assert_eq!(conformance::report::exit_code(&runs), 0, "{report}");
 }
 
 #[test]

@@ -165,6 +165,13 @@ fn command_after_dashes() -> Arg {
         .help("The agent to start, after `--`: its program and arguments")
 }
 
+fn auth() -> Arg {
+    Arg::new("auth")
+        .long("auth")
+        .value_name("ID")
+        .help("Authenticate with the agent's method ID before `session/new`")
+}
+
 fn scripted_model() -> Arg {
     Arg::new("scripted-model")
         .long("scripted-model")
@@ -280,12 +287,7 @@ fn board_command() -> Command {
         .arg(no_plan_capability())
         .arg(prompt())
         .arg(timeout())
-        .arg(
-            Arg::new("auth")
-                .long("auth")
-                .value_name("ID")
-                .help("Authenticate with the agent's method ID before `session/new`"),
-        )
+        .arg(auth())
         .arg(files(
             "A recorded stream to read (NDJSON; standard input when absent), or a program to start",
         ))
@@ -317,6 +319,7 @@ fn check_command() -> Command {
                         .help("An agent: write each kind's transcript to DIR/KIND.ndjson"),
                 )
                 .arg(scripted_model())
+                .arg(auth())
                 .arg(files("Recorded transcripts to judge (NDJSON)"))
                 .arg(command_after_dashes())
                 .group(
@@ -477,6 +480,7 @@ fn check_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request, clap::Err
             record: m.get_one::<String>("record").map(Into::into),
             command,
             scripted_model: model_choice(m),
+            auth: m.get_one::<String>("auth").cloned(),
             ..conformance::Options::default()
         };
         if let Some(prompt) = m.get_one::<String>("prompt") {
@@ -487,7 +491,14 @@ fn check_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request, clap::Err
         }
         return Ok(Request::CheckAgent(options));
     }
-    for agent_only in ["cancel", "record", "prompt", "timeout", "scripted-model"] {
+    for agent_only in [
+        "cancel",
+        "record",
+        "prompt",
+        "timeout",
+        "scripted-model",
+        "auth",
+    ] {
         if m.value_source(agent_only) == Some(clap::parser::ValueSource::CommandLine) {
             return Err(invalid(
                 cmd,

@@ -13,9 +13,10 @@
 //! client's standard error open, so `out=$(board -- agent 2>&1)` would never
 //! return.) Elsewhere the agent alone is killed.
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -34,6 +35,43 @@ pub(crate) fn lines(agent_out: impl BufRead + Send + 'static) -> mpsc::Receiver<
         }
     });
     inbox
+}
+
+/// The ways to authenticate an agent offered in `initialize` (its
+/// `authMethods`), as lines of help: each method's id (for `--auth ID`),
+/// name, description and the environment variables it reads. Empty when it
+/// offered none.
+pub(crate) fn auth_help(methods: &Value) -> String {
+    use std::fmt::Write as _;
+    let methods = methods.as_array().map(Vec::as_slice).unwrap_or_default();
+    let mut help = String::new();
+    if methods.is_empty() {
+        return help;
+    }
+    help.push_str("\nthe agent offers these ways to authenticate; choose one with `--auth ID`:");
+    for method in methods {
+        let text = |key: &str| method[key].as_str().unwrap_or_default().to_owned();
+        let _ = write!(help, "\n  {}", text("id"));
+        if !text("name").is_empty() {
+            let _ = write!(help, ": {}", text("name"));
+        }
+        if !text("description").is_empty() {
+            let _ = write!(help, " ({})", text("description"));
+        }
+        // An `env_var` method names the variables the agent reads.
+        let vars: Vec<String> = method["vars"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|v| v["name"].as_str().map(str::to_owned))
+            .chain(method["varName"].as_str().map(str::to_owned))
+            .collect();
+        if !vars.is_empty() {
+            let _ = write!(help, "; set {}", vars.join(", "));
+        }
+    }
+    help
 }
 
 /// The client's answer to a request of the agent: a permission request is
@@ -62,6 +100,19 @@ pub(crate) fn answer_request(id: &Value, method: &str, params: &Value) -> Value 
 /// How long the group has between `SIGTERM` and `SIGKILL`.
 const TERMINATE_GRACE: Duration = Duration::from_secs(1);
 
+/// How many of the agent's last standard error lines are kept.
+const STDERR_TAIL: usize = 12;
+
+/// Where the agent's standard error goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stderr {
+    /// To the client's, as it comes (the board: a person watches).
+    Inherit,
+    /// Kept, its last lines quoted when the agent could not be driven
+    /// (`check`: a report, not the agent's log).
+    Keep,
+}
+
 /// A running agent, ended (with its process group) when dropped.
 #[derive(Debug)]
 pub(crate) struct AgentProcess {
@@ -69,6 +120,8 @@ pub(crate) struct AgentProcess {
     /// How long [`Drop`] waits for the agent to exit on its own after its
     /// input closed.
     grace: Duration,
+    /// Its last lines on standard error, with [`Stderr::Keep`].
+    stderr: Option<Arc<Mutex<VecDeque<String>>>>,
 }
 
 impl AgentProcess {
@@ -82,6 +135,7 @@ impl AgentProcess {
         program: &str,
         args: &[String],
         env: &[(String, String)],
+        stderr: Stderr,
     ) -> io::Result<(Self, ChildStdin, ChildStdout)> {
         let mut command = Command::new(program);
         command
@@ -89,7 +143,10 @@ impl AgentProcess {
             .envs(env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
+            .stderr(match stderr {
+                Stderr::Inherit => Stdio::inherit(),
+                Stderr::Keep => Stdio::piped(),
+            });
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
         let mut child = command.spawn()?;
@@ -98,11 +155,41 @@ impl AgentProcess {
         let (Some(input), Some(output)) = (child.stdin.take(), child.stdout.take()) else {
             unreachable!("both were piped")
         };
+        let kept = child.stderr.take().map(|pipe| {
+            let tail = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL)));
+            let keep = Arc::clone(&tail);
+            // Read to its end on a thread of its own, so a full pipe never
+            // stalls the agent.
+            std::thread::spawn(move || {
+                for line in io::BufReader::new(pipe).split(b'\n') {
+                    let Ok(line) = line else { break };
+                    let mut tail = keep.lock().unwrap_or_else(PoisonError::into_inner);
+                    if tail.len() == STDERR_TAIL {
+                        tail.pop_front();
+                    }
+                    tail.push_back(String::from_utf8_lossy(&line).trim_end().to_owned());
+                }
+            });
+            tail
+        });
         let agent = Self {
             child,
             grace: Duration::ZERO,
+            stderr: kept,
         };
         Ok((agent, input, output))
+    }
+
+    /// The agent's last lines on standard error (with [`Stderr::Keep`]),
+    /// blank ones left out.
+    pub(crate) fn stderr_tail(&self) -> Vec<String> {
+        self.stderr.as_ref().map_or_else(Vec::new, |tail| {
+            let tail = tail.lock().unwrap_or_else(PoisonError::into_inner);
+            tail.iter()
+                .filter(|l| !l.trim().is_empty())
+                .cloned()
+                .collect()
+        })
     }
 
     /// Ends the agent, giving it `grace` to exit on its own first (its input

@@ -6,7 +6,6 @@
 //! however the turn ends. The command line and the file mode are in
 //! `board.rs`.
 
-use std::fmt::Write as _;
 use std::io::{self, BufRead, BufReader, Write};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
@@ -20,7 +19,7 @@ use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 use super::{Options, PlanTally, draw, state_json};
-use crate::process::{self as agent_process, AgentProcess};
+use crate::process::{self as agent_process, AgentProcess, Stderr};
 
 /// The id of the `authenticate` request (`--auth`).
 const AUTHENTICATE: u64 = 3;
@@ -80,7 +79,7 @@ pub fn client(
     let env = model
         .as_ref()
         .map_or(&[][..], |(_, pointing)| &pointing.env[..]);
-    let (agent, agent_in, agent_out) = AgentProcess::start(program, args, env)
+    let (agent, agent_in, agent_out) = AgentProcess::start(program, args, env, Stderr::Inherit)
         .map_err(|e| format!("cannot start `{program}`: {e}"))?;
     let outcome = drive(
         options,
@@ -345,39 +344,7 @@ impl<W: Write> Client<'_, W> {
         if !matches!(id.as_u64(), Some(1 | AUTHENTICATE)) {
             return reason;
         }
-        let methods = self
-            .auth_methods
-            .as_array()
-            .map(Vec::as_slice)
-            .unwrap_or_default();
-        if methods.is_empty() {
-            return reason;
-        }
-        reason.push_str(
-            "\nthe agent offers these ways to authenticate; choose one with `--auth ID`:",
-        );
-        for method in methods {
-            let text = |key: &str| method[key].as_str().unwrap_or_default().to_owned();
-            let _ = write!(reason, "\n  {}", text("id"));
-            if !text("name").is_empty() {
-                let _ = write!(reason, ": {}", text("name"));
-            }
-            if !text("description").is_empty() {
-                let _ = write!(reason, " ({})", text("description"));
-            }
-            // An `env_var` method names the variables the agent reads.
-            let vars: Vec<String> = method["vars"]
-                .as_array()
-                .map(Vec::as_slice)
-                .unwrap_or_default()
-                .iter()
-                .filter_map(|v| v["name"].as_str().map(str::to_owned))
-                .chain(method["varName"].as_str().map(str::to_owned))
-                .collect();
-            if !vars.is_empty() {
-                let _ = write!(reason, "; set {}", vars.join(", "));
-            }
-        }
+        reason.push_str(&agent_process::auth_help(&self.auth_methods));
         reason
     }
 

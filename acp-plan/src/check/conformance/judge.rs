@@ -42,6 +42,20 @@ impl<W: Write> Conversation<'_, W> {
             self.run.findings.push(Finding::of_violation(line, &v));
         }
         let update = &value["params"]["update"];
+        if matches!(
+            update["sessionUpdate"].as_str(),
+            Some(
+                "agent_message_chunk"
+                    | "agent_thought_chunk"
+                    | "tool_call"
+                    | "tool_call_update"
+                    | "plan"
+                    | "plan_update"
+                    | "plan_removed"
+            )
+        ) {
+            self.progress = true;
+        }
         if update["sessionUpdate"] == "state_update"
             && update["state"] == "idle"
             && self.prompt.is_some()
@@ -94,6 +108,7 @@ impl<W: Write> Conversation<'_, W> {
                 id, method, params, ..
             }) => {
                 let params = params.map_or(Value::Null, raw);
+                self.progress = true;
                 let answer = agent_process::answer_request(&raw(id), &method, &params);
                 let _ = self.send(&answer);
                 Event::Other

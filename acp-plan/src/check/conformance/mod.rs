@@ -20,7 +20,7 @@ use plan_core::{client::SessionBoards, wire::ClientKind};
 use serde_json::{Value, json};
 
 use super::Finding;
-use crate::process::{self as agent_process, AgentProcess};
+use crate::process::{self as agent_process, AgentProcess, Stderr};
 
 mod judge;
 pub mod report;
@@ -71,6 +71,8 @@ pub struct Options {
     pub progress: bool,
     /// `--scripted-model`: the agent's model is a script served on loopback.
     pub scripted_model: Option<crate::model::ModelChoice>,
+    /// `--auth ID`: call `authenticate` with this method before `session/new`.
+    pub auth: Option<String>,
 }
 
 impl Default for Options {
@@ -85,6 +87,7 @@ impl Default for Options {
             command: Vec::new(),
             progress: false,
             scripted_model: None,
+            auth: None,
         }
     }
 }
@@ -114,6 +117,9 @@ pub struct KindRun {
     pub notes: Vec<String>,
     /// Why the agent could not be driven, if it could not.
     pub failure: Option<String>,
+    /// The agent's last lines on standard error, kept where it could not be
+    /// driven (its own words on why).
+    pub stderr_tail: Vec<String>,
     /// Every line, both ways, in order.
     pub transcript: Vec<String>,
 }
@@ -153,10 +159,15 @@ pub fn run(options: &Options, out: &mut impl Write) -> io::Result<u8> {
     for kind in ClientKind::ALL {
         let run = match options.command.split_first() {
             None => failed(kind, "no agent command to start".to_owned()),
-            Some((program, args)) => match AgentProcess::start(program, args, env) {
+            Some((program, args)) => match AgentProcess::start(program, args, env, Stderr::Keep) {
                 Err(e) => failed(kind, format!("cannot start `{program}`: {e}")),
                 Ok((agent, input, output)) => {
-                    let run = run_kind(kind, options, io::BufReader::new(output), input);
+                    let mut run = run_kind(kind, options, io::BufReader::new(output), input);
+                    // Its own words on the way out, where it could not be driven.
+                    if run.failure.is_some() {
+                        std::thread::sleep(Duration::from_millis(100));
+                        run.stderr_tail = agent.stderr_tail();
+                    }
                     agent.end(Duration::from_millis(500));
                     run
                 }
@@ -179,6 +190,7 @@ fn failed(kind: ClientKind, reason: String) -> KindRun {
         repeats: 0,
         notes: Vec::new(),
         failure: Some(reason),
+        stderr_tail: Vec::new(),
         transcript: Vec::new(),
     }
 }
@@ -218,6 +230,8 @@ pub fn run_kind<R: BufRead + Send + 'static, W: Write>(
         pending: BTreeMap::new(),
         prompt: None,
         boards: SessionBoards::new(),
+        auth_methods: Value::Null,
+        progress: false,
     };
     talk.run.failure = None;
     if let Err(reason) = talk.drive() {
@@ -232,6 +246,9 @@ pub fn run_kind<R: BufRead + Send + 'static, W: Write>(
     }
     talk.run
 }
+
+/// The id of the `authenticate` request (`--auth`).
+const AUTHENTICATE: u64 = 4;
 
 /// What reading the next line gave.
 enum Next {
@@ -261,6 +278,11 @@ struct Conversation<'o, W> {
     prompt: Option<u64>,
     /// The plans as a client would keep them, to tell repeats.
     boards: SessionBoards,
+    /// The `authMethods` the agent offered in `initialize`.
+    auth_methods: Value,
+    /// Whether the turn under way showed the agent working: a message, a
+    /// tool call or a plan from its model, or a request of the agent's.
+    progress: bool,
 }
 
 impl<W: Write> Conversation<'_, W> {
@@ -290,13 +312,25 @@ impl<W: Write> Conversation<'_, W> {
                 return Ok(());
             }
         };
+        self.auth_methods = init["authMethods"].clone();
+        if let Some(method) = self.options.auth.clone() {
+            self.call(
+                AUTHENTICATE,
+                "authenticate",
+                &json!({ "methodId": method }),
+                "`authenticate`",
+            )
+            .map_err(|e| e + &agent_process::auth_help(&self.auth_methods))?;
+        }
         let cwd = std::env::current_dir().map_err(|e| format!("no current directory: {e}"))?;
-        let new = self.call(
-            1,
-            "session/new",
-            &json!({ "cwd": cwd, "mcpServers": [] }),
-            "`session/new`",
-        )?;
+        let new = self
+            .call(
+                1,
+                "session/new",
+                &json!({ "cwd": cwd, "mcpServers": [] }),
+                "`session/new`",
+            )
+            .map_err(|e| self.what_to_do(e))?;
         let Some(session) = new["sessionId"].as_str().map(str::to_owned) else {
             return Err("the agent answered `session/new` without a `sessionId`".to_owned());
         };
@@ -304,6 +338,18 @@ impl<W: Write> Conversation<'_, W> {
             self.turn(3, &session, true)?;
         }
         Ok(())
+    }
+
+    /// A reason the agent could not be driven, with what the user can do:
+    /// the ways it offered to authenticate, a key, or the scripted model.
+    pub(super) fn what_to_do(&self, reason: String) -> String {
+        let mut reason = reason + &agent_process::auth_help(&self.auth_methods);
+        if self.options.scripted_model.is_none() {
+            reason.push_str(
+                "\nif it needs a model: give it a key in its environment, or run it on a scripted model with `--scripted-model`",
+            );
+        }
+        reason
     }
 
     /// Sends request `id` and waits for its answer; the agent could not be

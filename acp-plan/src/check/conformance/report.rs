@@ -52,7 +52,17 @@ pub fn report_text(options: &Options, runs: &[KindRun]) -> String {
         let file = format!("{}.ndjson", slug(run.kind));
         let _ = write!(text, "{} ({file}): ", run.kind);
         if let Some(failure) = &run.failure {
-            let _ = writeln!(text, "could not be driven: {failure}");
+            let _ = writeln!(
+                text,
+                "could not be driven: {}",
+                failure.replace('\n', "\n  ")
+            );
+            if !run.stderr_tail.is_empty() {
+                text.push_str("  the agent's last words on its standard error:\n");
+                for line in &run.stderr_tail {
+                    let _ = writeln!(text, "    {line}");
+                }
+            }
             continue;
         }
         if let Some(answered) = run.answered {
@@ -123,6 +133,7 @@ pub fn report_json(options: &Options, runs: &[KindRun]) -> Value {
                 "answered": run.answered,
                 "stopReasons": run.stop_reasons,
                 "failure": run.failure,
+                "stderrTail": run.stderr_tail,
                 "plans": run.plans,
                 "repeats": run.repeats,
                 "nothingJudged": run.failure.is_none() && run.plans == 0,

@@ -131,6 +131,7 @@ impl<W: Write> Conversation<'_, W> {
             &json!({ "sessionId": session, "prompt": prompt }),
         )?;
         self.prompt = Some(id);
+        self.progress = false;
         let v1 = self.run.judged_as != ClientKind::V2;
         let deadline = Instant::now() + self.options.timeout;
         let mut cancel_sent = false;
@@ -155,9 +156,13 @@ impl<W: Write> Conversation<'_, W> {
                             return Ok(true);
                         }
                     }
+                    // An agent that cannot work (no key, no model) refuses
+                    // the prompt: not a protocol fault, but nothing to judge.
                     Err(error) => {
-                        self.turn_problem(format!("the agent refused the prompt: {error}"));
-                        return Ok(false);
+                        self.pending.remove(&id);
+                        return Err(
+                            self.what_to_do(format!("the agent refused the prompt: {error}"))
+                        );
                     }
                     Ok(result) if v1 => {
                         self.ended(
@@ -187,6 +192,15 @@ impl<W: Write> Conversation<'_, W> {
                 Next::Timeout => {
                     // The prompt's missing answer is this finding, not a second one.
                     self.pending.remove(&id);
+                    // Nothing from its model at all: it could not work (a
+                    // model it cannot reach, retried), which is no fault of
+                    // its protocol.
+                    if !self.progress {
+                        return Err(self.what_to_do(format!(
+                            "the turn made no progress within {} s: no message, tool call or plan came from the agent's model, which it may not reach",
+                            self.options.timeout.as_secs_f32()
+                        )));
+                    }
                     let how = if v1 {
                         "the prompt's response with a `stopReason`"
                     } else {
