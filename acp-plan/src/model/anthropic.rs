@@ -8,16 +8,31 @@
 use plan_core::tools::TodoWrite;
 use serde_json::{Value, json};
 
-use super::{DONE, SIDE_ANSWER, Script, event, halves, offers};
+use super::{DONE, SIDE_ANSWER, Script, Turn, event, halves, offers};
 
 /// Claude Code's tool that loads a deferred tool (`TodoWrite` is one).
 const TOOL_SEARCH: &str = "ToolSearch";
 
-/// How many calls of `tool` the conversation already holds.
-fn calls_made(request: &Value, tool: &str) -> usize {
-    let Some(messages) = request["messages"].as_array() else {
-        return 0;
+/// The messages of the turn under way: those after the user's last
+/// prompt (a user message that carries no tool results).
+fn this_turn(request: &Value) -> &[Value] {
+    let messages = request["messages"]
+        .as_array()
+        .map_or(&[][..], Vec::as_slice);
+    let results = |message: &Value| {
+        message["content"]
+            .as_array()
+            .is_some_and(|blocks| blocks.iter().any(|b| b["type"] == "tool_result"))
     };
+    let start = messages
+        .iter()
+        .rposition(|m| m["role"] == "user" && !results(m))
+        .map_or(0, |i| i + 1);
+    &messages[start..]
+}
+
+/// How many calls of `tool` `messages` hold.
+fn calls_made(messages: &[Value], tool: &str) -> usize {
     messages
         .iter()
         .filter(|message| message["role"] == "assistant")
@@ -32,13 +47,17 @@ fn calls_made(request: &Value, tool: &str) -> usize {
 /// behind `ToolSearch` (as it does for its default model), first the search
 /// that loads it; or none.
 fn next_call(script: &Script, request: &Value) -> Option<(&'static str, usize, Value)> {
-    let made = calls_made(request, TodoWrite::NAME);
+    // Each turn plays the script from its start.
+    let made = calls_made(this_turn(request), TodoWrite::NAME);
     if offers(request, TodoWrite::NAME) {
         return script
             .todo_write(made)
             .map(|todos| (TodoWrite::NAME, made, todos.to_json()));
     }
-    let searched = calls_made(request, TOOL_SEARCH);
+    let all = request["messages"]
+        .as_array()
+        .map_or(&[][..], Vec::as_slice);
+    let searched = calls_made(all, TOOL_SEARCH);
     (offers(request, TOOL_SEARCH) && searched == 0).then(|| {
         (
             TOOL_SEARCH,
@@ -54,10 +73,15 @@ fn plans_here(request: &Value) -> bool {
     offers(request, TodoWrite::NAME) || offers(request, TOOL_SEARCH)
 }
 
-/// The event stream that answers `request`, and what it says in a few words.
-pub fn answer(script: &Script, request: &Value) -> (String, String) {
+/// The turn's answer to `request`.
+pub fn answer(script: &Script, request: &Value) -> Turn {
     let model = request["model"].as_str().unwrap_or("scripted-model");
-    let made = calls_made(request, TodoWrite::NAME) + calls_made(request, TOOL_SEARCH);
+    let all = request["messages"]
+        .as_array()
+        .map_or(&[][..], Vec::as_slice);
+    // Tool ids unique in the conversation.
+    let made = calls_made(all, TodoWrite::NAME) + calls_made(all, TOOL_SEARCH);
+    let pause = plans_here(request) && calls_made(this_turn(request), TodoWrite::NAME) > 0;
     let call = next_call(script, request);
     let said = match &call {
         Some((tool, n, _)) if *tool == TodoWrite::NAME => {
@@ -130,7 +154,11 @@ pub fn answer(script: &Script, request: &Value) -> (String, String) {
             "usage": { "output_tokens": 1 } }),
     );
     event(&mut out, "message_stop", &json!({ "type": "message_stop" }));
-    (out, said)
+    Turn {
+        stream: out,
+        said,
+        pause,
+    }
 }
 
 #[cfg(test)]
@@ -181,13 +209,24 @@ mod tests {
     fn each_request_gets_the_scripts_next_call_then_the_turn_ends() {
         let script = Script::built_in();
         for made in 0..script.len() {
-            let (stream, said) = answer(&script, &request(made, true));
+            let Turn {
+                stream,
+                said,
+                pause,
+            } = answer(&script, &request(made, true));
+            assert_eq!(
+                pause,
+                made > 0,
+                "a pause before each call but the turn's first"
+            );
             assert_eq!(said, format!("calls TodoWrite ({} of 3)", made + 1));
             let read = TodoWrite::read(&arguments(&stream).unwrap().to_string()).unwrap();
             assert_eq!(&read.input, script.todo_write(made).unwrap());
             assert!(stream.contains(r#""stop_reason":"tool_use""#));
         }
-        let (last, said) = answer(&script, &request(script.len(), true));
+        let Turn {
+            stream: last, said, ..
+        } = answer(&script, &request(script.len(), true));
         assert_eq!(said, "ends the turn");
         assert_eq!(arguments(&last), None);
         assert!(last.contains(r#""stop_reason":"end_turn""#));
@@ -195,11 +234,27 @@ mod tests {
     }
 
     #[test]
+    fn a_new_prompt_plays_the_script_again() {
+        let script = Script::built_in();
+        let mut next_turn = request(script.len(), true);
+        next_turn["messages"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({ "role": "user", "content": "Again" }));
+        let turn = answer(&script, &next_turn);
+        let read = TodoWrite::read(&arguments(&turn.stream).unwrap().to_string()).unwrap();
+        assert_eq!(&read.input, script.todo_write(0).unwrap());
+        assert!(!turn.pause);
+        // Its tool id is new in the conversation.
+        assert!(turn.stream.contains("toolu_scripted_3"), "{}", turn.stream);
+    }
+
+    #[test]
     fn where_todo_write_is_deferred_the_model_first_loads_it_with_tool_search() {
         let script = Script::built_in();
         let mut deferred = request(0, false);
         deferred["tools"] = json!([{ "name": "Bash" }, { "name": "ToolSearch" }]);
-        let (stream, _) = answer(&script, &deferred);
+        let stream = answer(&script, &deferred).stream;
         assert!(stream.contains(r#""name":"ToolSearch""#), "{stream}");
         assert_eq!(
             arguments(&stream).unwrap(),
@@ -211,14 +266,14 @@ mod tests {
             .unwrap()
             .push(json!({ "role": "assistant",
             "content": [{ "type": "tool_use", "id": "s", "name": "ToolSearch", "input": {} }] }));
-        let (stream, _) = answer(&script, &deferred);
+        let stream = answer(&script, &deferred).stream;
         assert_eq!(arguments(&stream), None);
         assert!(stream.contains(DONE));
     }
 
     #[test]
     fn a_request_without_the_todo_tool_gets_a_short_text() {
-        let (stream, said) = answer(&Script::built_in(), &request(0, false));
+        let Turn { stream, said, .. } = answer(&Script::built_in(), &request(0, false));
         assert_eq!(said, "answers a side request with text");
         assert_eq!(arguments(&stream), None);
         assert!(stream.contains(SIDE_ANSWER));

@@ -65,6 +65,23 @@ impl ModelChoice {
     }
 }
 
+/// One answer of the model in a turn: its event stream, what it says in a
+/// few words (for `acp-plan model`'s log), and whether it thinks first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Turn {
+    /// The events, whole.
+    pub stream: String,
+    /// What it says: the tool it calls, or that it answers with text.
+    pub said: String,
+    /// Whether it pauses before answering ([`PAUSE`]): every answer of the
+    /// turn's conversation but its first, as a model takes its time, so a
+    /// client's `session/cancel` after the first plan lands mid-turn.
+    pub pause: bool,
+}
+
+/// How long the model thinks before each answer but a turn's first.
+pub const PAUSE: std::time::Duration = std::time::Duration::from_millis(300);
+
 /// What `acp-plan model` serves.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ServeOptions {
@@ -115,6 +132,8 @@ pub struct Answer {
     /// What it said, in a few words (the tool it called, or that it
     /// answered with text), for `acp-plan model`'s log.
     pub said: String,
+    /// Whether it pauses first (see [`Turn::pause`]).
+    pub pause: bool,
     /// The HTTP status.
     pub status: u16,
     /// `text/event-stream` for a streamed turn, else `application/json`.
@@ -127,18 +146,20 @@ impl Answer {
     fn json(status: u16, body: &Value) -> Self {
         Self {
             said: format!("JSON ({status})"),
+            pause: false,
             status,
             content_type: "application/json",
             body: body.to_string(),
         }
     }
 
-    fn events((body, said): (String, String)) -> Self {
+    fn events(turn: Turn) -> Self {
         Self {
-            said,
+            said: turn.said,
+            pause: turn.pause,
+            body: turn.stream,
             status: 200,
             content_type: "text/event-stream",
-            body,
         }
     }
 }

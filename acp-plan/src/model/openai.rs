@@ -8,16 +8,24 @@
 use plan_core::tools::UpdatePlan;
 use serde_json::{Value, json};
 
-use super::{DONE, SIDE_ANSWER, Script, event, halves, offers};
+use super::{DONE, SIDE_ANSWER, Script, Turn, event, halves, offers};
 
-/// How many `update_plan` calls the conversation already holds.
-fn calls_made(request: &Value) -> usize {
-    request["input"].as_array().map_or(0, |items| {
-        items
-            .iter()
-            .filter(|item| item["type"] == "function_call" && item["name"] == UpdatePlan::NAME)
-            .count()
-    })
+/// How many `update_plan` calls `items` hold.
+fn calls_made(items: &[Value]) -> usize {
+    items
+        .iter()
+        .filter(|item| item["type"] == "function_call" && item["name"] == UpdatePlan::NAME)
+        .count()
+}
+
+/// The input items of the turn under way: those after the user's last
+/// message.
+fn this_turn(items: &[Value]) -> &[Value] {
+    let start = items
+        .iter()
+        .rposition(|item| item["type"] == "message" && item["role"] == "user")
+        .map_or(0, |i| i + 1);
+    &items[start..]
 }
 
 /// Events numbered as the API numbers them.
@@ -35,12 +43,15 @@ impl Stream {
     }
 }
 
-/// The event stream that answers `request`, and what it says in a few words.
-pub fn answer(script: &Script, request: &Value) -> (String, String) {
+/// The turn's answer to `request`.
+pub fn answer(script: &Script, request: &Value) -> Turn {
     let model = request["model"].as_str().unwrap_or("scripted-model");
-    let made = calls_made(request);
+    let items = request["input"].as_array().map_or(&[][..], Vec::as_slice);
     let offered = offers(request, UpdatePlan::NAME);
-    let call = offered.then(|| script.update_plan(made)).flatten();
+    // Each turn plays the script from its start; ids stay unique.
+    let in_turn = calls_made(this_turn(items));
+    let made = calls_made(items);
+    let call = offered.then(|| script.update_plan(in_turn)).flatten();
     let said = match (&call, offered) {
         (Some(_), _) => format!(
             "calls {} ({} of {})",
@@ -79,7 +90,11 @@ pub fn answer(script: &Script, request: &Value) -> (String, String) {
         "response.completed",
         json!({ "response": response("completed", json!([item])) }),
     );
-    (stream.out, said)
+    Turn {
+        stream: stream.out,
+        said,
+        pause: offered && in_turn > 0,
+    }
 }
 
 /// The events of an `update_plan` call (its arguments in two parts, as a
@@ -173,7 +188,12 @@ mod tests {
     fn each_request_gets_the_scripts_next_call_then_the_turn_ends() {
         let script = Script::built_in();
         for made in 0..script.len() {
-            let (stream, said) = answer(&script, &request(made, true));
+            let Turn {
+                stream,
+                said,
+                pause,
+            } = answer(&script, &request(made, true));
+            assert_eq!(pause, made > 0);
             assert_eq!(said, format!("calls update_plan ({} of 3)", made + 1));
             let (item, names) = done_item(&stream);
             assert_eq!(item["name"], "update_plan");
@@ -181,14 +201,14 @@ mod tests {
             assert_eq!(read.input, script.update_plan(made).unwrap());
             assert_eq!(names.last().unwrap(), "response.completed");
         }
-        let (item, _) = done_item(&answer(&script, &request(script.len(), true)).0);
+        let (item, _) = done_item(&answer(&script, &request(script.len(), true)).stream);
         assert_eq!(item["type"], "message");
         assert_eq!(item["content"][0]["text"], DONE);
     }
 
     #[test]
     fn a_request_without_the_plan_tool_gets_a_short_text() {
-        let (item, names) = done_item(&answer(&Script::built_in(), &request(0, false)).0);
+        let (item, names) = done_item(&answer(&Script::built_in(), &request(0, false)).stream);
         assert_eq!(item["content"][0]["text"], SIDE_ANSWER);
         assert_eq!(
             names,

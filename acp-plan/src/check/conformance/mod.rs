@@ -23,6 +23,7 @@ use super::Finding;
 use crate::process::{self as agent_process, AgentProcess, Stderr};
 
 mod judge;
+mod mapping;
 pub mod report;
 pub mod turns;
 use report::{exit_code, finish};
@@ -46,6 +47,9 @@ pub mod rule {
     pub const LENIENT_DROPS: &str = "lenient-drops";
     /// No plan message at all, where plans were expected (`--expect-plans`).
     pub const EXPECT_PLANS: &str = "expect-plans";
+    /// With `--scripted-model`: a plan the model made that did not reach
+    /// the client whole (a step lost, a status changed, the plan missing).
+    pub const MODEL_PLAN: &str = "model-plan";
 }
 
 /// What the command line asked for.
@@ -140,11 +144,15 @@ pub fn slug(kind: ClientKind) -> &'static str {
 /// Only an error writing the report or a transcript.
 pub fn run(options: &Options, out: &mut impl Write) -> io::Result<u8> {
     // One scripted model for every kind: it keeps no state between requests.
-    let model = match options
-        .scripted_model
-        .as_ref()
-        .map(crate::model::ModelChoice::start)
-    {
+    let started = options.scripted_model.as_ref().map(|choice| {
+        let script = choice
+            .script()
+            .map_err(|e| format!("scripted model: {e}"))?;
+        choice
+            .start()
+            .map(|(model, pointing)| (model, pointing, script))
+    });
+    let model = match started {
         None => None,
         Some(Ok(model)) => Some(model),
         Some(Err(e)) => {
@@ -154,7 +162,7 @@ pub fn run(options: &Options, out: &mut impl Write) -> io::Result<u8> {
     };
     let env = model
         .as_ref()
-        .map_or(&[][..], |(_, pointing)| &pointing.env[..]);
+        .map_or(&[][..], |(_, pointing, _)| &pointing.env[..]);
     let mut runs = Vec::new();
     for kind in ClientKind::ALL {
         let run = match options.command.split_first() {
@@ -163,6 +171,9 @@ pub fn run(options: &Options, out: &mut impl Write) -> io::Result<u8> {
                 Err(e) => failed(kind, format!("cannot start `{program}`: {e}")),
                 Ok((agent, input, output)) => {
                     let mut run = run_kind(kind, options, io::BufReader::new(output), input);
+                    if let (Some((_, _, script)), None) = (&model, &run.failure) {
+                        mapping::judge(&mut run, script);
+                    }
                     // Its own words on the way out, where it could not be driven.
                     if run.failure.is_some() {
                         std::thread::sleep(Duration::from_millis(100));

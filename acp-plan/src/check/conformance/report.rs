@@ -162,6 +162,9 @@ pub fn fix_for(rule: &str) -> Option<&'static str> {
         rule::NEGOTIATION => {
             "answer `initialize` with the client's `protocolVersion` when you speak it, else with the newest you speak"
         }
+        rule::MODEL_PLAN => {
+            "send each of the model's plans whole: every step, each status as the client's version says it (v1: `cancelled` as completed, marked)"
+        }
         rule::EXPECT_PLANS => {
             "send the plan as the agent works (a `plan` update, or `plan_update` where the client reads it); if the agent's model needs a tool to plan (Claude Code's TodoWrite is off by default), turn it on"
         }

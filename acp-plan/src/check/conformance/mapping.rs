@@ -1,0 +1,292 @@
+//! With `--scripted-model`, `check` knows the plans the model made: the
+//! script's states, one plan tool call each. This holds what each kind of
+//! client received against them, in order: each of the model's plans must
+//! reach the client with every step, its status as the client's version
+//! can say it. A step lost, a status changed, or a plan of the model's that
+//! never arrived is a finding (`model-plan`); what the agent may choose
+//! (priorities, which the tools cannot express; an entry in progress
+//! labelled by its `activeForm`; a plan sent again unchanged) is a note.
+
+use plan_core::tools::Todo;
+use plan_core::wire::ClientKind;
+use plan_core::{PlanEntry, SessionNotification, SessionUpdate, Status};
+
+use super::{KindRun, rule};
+use crate::check::Finding;
+use crate::model::Script;
+
+/// One plan a client received: its entries and the transcript line.
+struct Received {
+    line: usize,
+    entries: Vec<PlanEntry>,
+}
+
+/// The items plans in a kind's transcript (the agent's `session/update`
+/// lines), read as a lenient client reads them.
+fn received(run: &KindRun) -> Vec<Received> {
+    let mut plans = Vec::new();
+    for (i, line) in run.transcript.iter().enumerate() {
+        if !line.contains("\"session/update\"") {
+            continue;
+        }
+        let Ok(read) = SessionNotification::from_json_lenient(line) else {
+            continue;
+        };
+        let entries = match read.value.update {
+            SessionUpdate::Plan(plan) => plan.entries,
+            SessionUpdate::PlanUpdate { plan, .. } => match plan.entries() {
+                Some(entries) => entries.to_vec(),
+                None => continue,
+            },
+            _ => continue,
+        };
+        plans.push(Received {
+            line: i + 1,
+            entries,
+        });
+    }
+    plans
+}
+
+/// The status a client of `kind` is sent for `status` (v1 has no
+/// `cancelled`: completed, the content marked, as the fallback says).
+fn as_sent(status: &Status, kind: ClientKind) -> Status {
+    match status {
+        Status::Cancelled if kind != ClientKind::V2 => Status::Completed,
+        other => other.clone(),
+    }
+}
+
+/// Whether `entry` is `todo` as a client of `kind` is sent it: its content
+/// or its `activeForm` as the label, its status.
+fn same_step(entry: &PlanEntry, todo: &Todo, kind: ClientKind) -> bool {
+    let label = entry.content.as_ref();
+    let named = label == todo.content
+        || label == todo.active_form
+        || label.strip_suffix(" (cancelled)") == Some(todo.content.as_str());
+    named && entry.status == as_sent(&todo.status, kind)
+}
+
+fn matches(plan: &Received, todos: &[Todo], kind: ClientKind) -> bool {
+    plan.entries.len() == todos.len()
+        && plan
+            .entries
+            .iter()
+            .zip(todos)
+            .all(|(entry, todo)| same_step(entry, todo, kind))
+}
+
+/// What differs between the model's plan and the one the client got.
+fn differences(plan: &Received, todos: &[Todo], kind: ClientKind) -> Vec<String> {
+    let mut found = Vec::new();
+    for (i, todo) in todos.iter().enumerate() {
+        let entry = plan.entries.iter().find(|e| {
+            let label = e.content.as_ref();
+            label == todo.content || label == todo.active_form
+        });
+        match entry {
+            None => found.push(format!("step {} (\"{}\") was lost", i + 1, todo.content)),
+            Some(entry) if entry.status != as_sent(&todo.status, kind) => {
+                let cancelled_as_completed = kind == ClientKind::V2
+                    && todo.status == Status::Cancelled
+                    && entry.status == Status::Completed;
+                found.push(if cancelled_as_completed {
+                    format!(
+                        "step {} (\"{}\") was cancelled by the model and sent as completed, though v2 has `cancelled`",
+                        i + 1,
+                        todo.content
+                    )
+                } else {
+                    format!(
+                        "step {} (\"{}\") is `{}` in the model's plan and `{}` here",
+                        i + 1,
+                        todo.content,
+                        as_sent(&todo.status, kind),
+                        entry.status
+                    )
+                });
+            }
+            Some(_) => {}
+        }
+    }
+    if plan.entries.len() > todos.len() {
+        found.push(format!(
+            "{} step(s) the model did not plan were added",
+            plan.entries.len() - todos.len()
+        ));
+    }
+    found
+}
+
+/// Judges `run` (one kind of client) against the model's `script`.
+pub(super) fn judge(run: &mut KindRun, script: &Script) {
+    let kind = run.judged_as;
+    let plans = received(run);
+    let mut next = 0;
+    for call in 0..script.len() {
+        let Some(todos) = script.todo_write(call).map(|t| t.todos.as_slice()) else {
+            break;
+        };
+        let found = plans[next..]
+            .iter()
+            .position(|plan| matches(plan, todos, kind));
+        if let Some(at) = found {
+            next += at + 1;
+            continue;
+        }
+        // The nearest candidate: the next plan the client got, if any.
+        let (line, message) = match plans.get(next) {
+            Some(plan) => (
+                plan.line,
+                format!(
+                    "the model's plan {} of {} reached this client changed: {}",
+                    call + 1,
+                    script.len(),
+                    differences(plan, todos, kind).join("; ")
+                ),
+            ),
+            None => (
+                run.transcript.len(),
+                format!(
+                    "the model's plan {} of {} never reached this client",
+                    call + 1,
+                    script.len()
+                ),
+            ),
+        };
+        run.findings.push(Finding::new(
+            rule::MODEL_PLAN,
+            line,
+            String::new(),
+            message,
+            None,
+        ));
+        if plans.get(next).is_some() {
+            next += 1;
+        }
+    }
+    notes(run, &plans, script);
+}
+
+/// What the agent chose where the tool leaves it free.
+fn notes(run: &mut KindRun, plans: &[Received], script: &Script) {
+    let mut priorities: Vec<String> = plans
+        .iter()
+        .flat_map(|p| &p.entries)
+        .map(|e| e.priority.as_str().to_owned())
+        .collect();
+    priorities.sort();
+    priorities.dedup();
+    if !priorities.is_empty() {
+        run.notes.push(format!(
+            "the model's plan tool has no priorities; the agent sent {} (its choice)",
+            priorities
+                .iter()
+                .map(|p| format!("`{p}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    let relabelled = (0..script.len())
+        .filter_map(|i| script.todo_write(i))
+        .flat_map(|t| &t.todos)
+        .any(|todo| {
+            todo.active_form != todo.content
+                && plans
+                    .iter()
+                    .flat_map(|p| &p.entries)
+                    .any(|e| e.content.as_ref() == todo.active_form)
+        });
+    if relabelled {
+        run.notes.push(
+            "an entry in progress is labelled by its `activeForm` (\"Fixing the parser\"), as Claude Code shows it (its choice)"
+                .to_owned(),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plan_core::agent::PlanSender;
+    use plan_core::tools::{ModelPlans, Scope};
+    use plan_core::wire::{ClientCapabilities, ProtocolVersion, Spelling};
+
+    /// A run of `kind` whose transcript is what `lines` made.
+    fn run_of(kind: ClientKind, lines: Vec<String>) -> KindRun {
+        let mut run = super::super::failed(kind, String::new());
+        run.failure = None;
+        run.transcript = lines;
+        run
+    }
+
+    /// What an agent mapping each call with `ModelPlans` sends a v1 client
+    /// with `plan`, call by call.
+    fn mapped(script: &Script) -> Vec<String> {
+        let caps = ClientCapabilities::from_json(r#"{"plan":{}}"#).unwrap();
+        let sender = PlanSender::with_protocol("s", ProtocolVersion::V1, &caps);
+        let mut plans = ModelPlans::new(sender);
+        (0..script.len())
+            .filter_map(|i| {
+                let call = script.todo_write(i).unwrap().to_json().to_string();
+                plans
+                    .todo_write(&Scope::MAIN, &call)
+                    .ok()
+                    .and_then(|outcome| outcome.notification)
+                    .map(|n| n.to_json(Spelling::Acp))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_agent_that_maps_every_call_is_clean_and_its_choices_are_notes() {
+        let script = Script::built_in();
+        let mut run = run_of(ClientKind::V1Plan, mapped(&script));
+        judge(&mut run, &script);
+        assert_eq!(run.findings, Vec::new());
+        assert!(
+            run.notes.iter().any(|n| n.contains("`medium`")),
+            "{:?}",
+            run.notes
+        );
+        assert!(
+            run.notes.iter().any(|n| n.contains("activeForm")),
+            "{:?}",
+            run.notes
+        );
+    }
+
+    #[test]
+    fn a_lost_step_a_changed_status_and_a_missing_plan_are_findings() {
+        let script = Script::built_in();
+        let mut lines = mapped(&script);
+        // The second plan loses its last step; the third's first step goes back to pending.
+        lines[1] = lines[1].replace(
+            r#",{"content":"Update the changelog","priority":"medium","status":"pending""#,
+            r#",{"content":"x","priority":"medium","status":"pending""#,
+        );
+        lines[2] = lines[2].replacen(r#""status":"completed""#, r#""status":"pending""#, 1);
+        let mut run = run_of(ClientKind::V1Plan, lines.clone());
+        judge(&mut run, &script);
+        let messages: Vec<&str> = run.findings.iter().map(|f| f.message.as_str()).collect();
+        assert_eq!(messages.len(), 2, "{messages:?}");
+        assert!(
+            messages[0].contains("plan 2 of 3") && messages[0].contains("was lost"),
+            "{messages:?}"
+        );
+        assert!(
+            messages[1].contains("plan 3 of 3")
+                && messages[1].contains("is `completed` in the model's plan and `pending` here"),
+            "{messages:?}"
+        );
+        assert!(run.findings.iter().all(|f| f.rule == rule::MODEL_PLAN));
+        let mut run = run_of(ClientKind::V1Plan, lines[..1].to_vec());
+        judge(&mut run, &script);
+        assert_eq!(run.findings.len(), 2);
+        assert!(
+            run.findings[1]
+                .message
+                .contains("plan 3 of 3 never reached")
+        );
+    }
+}
