@@ -306,14 +306,42 @@ fn a_finding_names_its_line_path_and_fix_as_check_does() {
     let text = conformance::report::report_text(&quick(), &runs);
     assert!(
         text.contains(&format!(
-            "  v1-plan.ndjson:{}: at `params.update.plan.entries[0].status`: ",
+            "  line {}: at `params.update.plan.entries[0].status`: ",
             finding.line
         )),
+        "{text}"
+    );
+    // With `--record`, the line is named in the kind's file.
+    let recorded = Options {
+        record: Some("runs".into()),
+        ..quick()
+    };
+    let text = conformance::report::report_text(&recorded, &runs);
+    assert!(
+        text.contains(&format!("  runs/v1-plan.ndjson:{}: at ", finding.line)),
         "{text}"
     );
     let json = conformance::report::report_json(&quick(), &runs);
     assert_eq!(json["exit"], 1);
     assert_eq!(json["kinds"][1]["findings"][0]["rule"], "v1-values");
+}
+
+#[test]
+fn a_turn_end_fix_names_the_version_it_applies_to() {
+    let runs = check_fault(Fault::NoTurnEnd);
+    for run in &runs {
+        let fix = run.findings[0].fix.as_deref().unwrap_or_default();
+        let version = if run.judged_as == ClientKind::V2 {
+            "v2: "
+        } else {
+            "v1: "
+        };
+        assert!(fix.starts_with(version), "{:?}: {fix}", run.kind);
+        assert!(
+            !fix.contains(if version == "v1: " { "v2" } else { "v1" }),
+            "{fix}"
+        );
+    }
 }
 
 #[test]

@@ -281,6 +281,7 @@ fn a_call_that_cannot_be_read_is_an_error_for_the_model_naming_every_field() {
         err.to_string(),
         "TodoWrite was not applied, and nothing changed. Fix these and call it again:\n\
          - todos[0].status: \"blocked\" is not a status. Allowed: \"pending\", \"in_progress\", \"completed\".\n\
+         - todos[1].content: a number where text belongs. Allowed: a string that is not blank.\n\
          - todos[1].status: a number where a status belongs. Allowed: \"pending\", \"in_progress\", \"completed\".\n\
          - todos[2].content: a list where text belongs. Allowed: a string that is not blank.\n\
          - todos[3]: a string instead of an object. Allowed: an object with \"content\", \"status\" and \"activeForm\"."
@@ -312,6 +313,10 @@ fn a_call_that_cannot_be_read_is_an_error_for_the_model_naming_every_field() {
     }
     let err = UpdatePlan::read(r#"{"plan":[{"step":"","status":"pending"}]}"#).unwrap_err();
     assert_eq!(err.problems()[0].field(), "plan[0].step");
+    // A number is no step: the schema says string, and `42` means nothing.
+    let err = UpdatePlan::read(r#"{"plan":[{"step":42,"status":"pending"}]}"#).unwrap_err();
+    assert_eq!(err.problems()[0].field(), "plan[0].step");
+    assert_eq!(err.problems()[0].wrong(), "a number where text belongs");
 }
 
 #[test]

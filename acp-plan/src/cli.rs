@@ -249,7 +249,9 @@ fn tool_command() -> Command {
                 .required(true)
                 .help("todo-write: Claude Code's TodoWrite; update-plan: codex's update_plan"),
         )
-        .arg(json())
+        .arg(json().help(
+            "Write {notification, corrections} as JSON instead of the line; a call that cannot be read: {error, problems} on standard error",
+        ))
         .arg(protocol(
             "1: the stable protocol, a client that sent `plan` [default]; 2: the v2 draft",
         ))
@@ -333,7 +335,6 @@ fn check_command() -> Command {
 fn fixtures_command(count: impl Fn(&'static str, &'static str) -> Arg) -> Command {
     Command::new("fixtures")
         .about("Print a scripted stream of plan notifications, or the boards it ends with")
-        .arg(json())
         .arg(count("seed", "The script's seed [default: 0]"))
         .arg(count("sessions", "Sessions interleaved [default: 1]"))
         .arg(count(
@@ -386,21 +387,30 @@ where
     let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
     let mut cmd = command();
     let matches = cmd.try_get_matches_from_mut(&args)?;
-    match matches.subcommand() {
-        Some(("board", m)) => board_options(m, &mut cmd).map(Request::Board),
-        Some(("check", m)) => check_request(m, &mut cmd),
-        Some(("fixtures", m)) => fixtures_request(m, &mut cmd),
-        Some(("tool", m)) => tool_request(m, &mut cmd),
-        Some(("model", m)) => Ok(Request::Model(model::ServeOptions {
+    let Some((name, m)) = matches.subcommand() else {
+        return Err(cmd.error(
+            clap::error::ErrorKind::MissingSubcommand,
+            "a subcommand: board, check, fixtures, tool or model",
+        ));
+    };
+    // A mistake found below shows its own subcommand's usage.
+    let Some(sub) = cmd.find_subcommand_mut(name) else {
+        return Err(cmd.error(
+            clap::error::ErrorKind::InvalidSubcommand,
+            format!("no subcommand `{name}`"),
+        ));
+    };
+    match name {
+        "board" => board_options(m, sub).map(Request::Board),
+        "check" => check_request(m, sub),
+        "fixtures" => fixtures_request(m, sub),
+        "tool" => tool_request(m, sub),
+        _ => Ok(Request::Model(model::ServeOptions {
             port: m.get_one::<u16>("port").copied().unwrap_or(0),
             script: m
                 .get_one::<String>("script")
                 .map_or(ModelChoice::BuiltIn, |path| ModelChoice::File(path.into())),
         })),
-        _ => Err(cmd.error(
-            clap::error::ErrorKind::MissingSubcommand,
-            "a subcommand: board, check, fixtures or tool",
-        )),
     }
 }
 
@@ -657,6 +667,13 @@ pub fn run(request: &Request) -> u8 {
             let mut arguments = String::new();
             if let Err(e) = io::stdin().read_to_string(&mut arguments) {
                 eprintln!("tool: cannot read the call's arguments on standard input: {e}");
+                return 2;
+            }
+            // No input is no call: a wrong command line, not a model's mistake.
+            if arguments.trim().is_empty() {
+                eprintln!(
+                    "tool: no call on standard input; give the arguments the model sent (JSON), e.g. `acp-plan tool todo-write < call.json`"
+                );
                 return 2;
             }
             match tool::run(

@@ -76,7 +76,19 @@ fn every_subcommand_has_help_with_examples_and_exit_statuses() {
         let run = acp_plan(&[sub, "--help"], "");
         assert_eq!(run.code, 0, "{sub} --help: {}", run.stderr);
         assert!(run.stdout.contains("Examples:"), "{sub}: {}", run.stdout);
-        if sub != "model" {
+        // Every positional argument says what it is.
+        let arguments = run.stdout.split("Arguments:").nth(1).unwrap_or_default();
+        let arguments = arguments.split("Options:").next().unwrap_or_default();
+        for line in arguments
+            .lines()
+            .filter(|l| l.trim_start().starts_with('[') || l.trim_start().starts_with('<'))
+        {
+            assert!(
+                line.trim().contains("  "),
+                "{sub}: an argument without a description: {line}"
+            );
+        }
+        if !matches!(sub, "model" | "fixtures") {
             assert!(run.stdout.contains("--json"), "{sub}: {}", run.stdout);
         }
         if sub != "fixtures" {
@@ -113,6 +125,11 @@ fn a_mistake_on_the_command_line_is_status_2_and_names_it() {
         (&["board", "./agent", "--fast"], "--fast"),
         (&["board", "--scripted-model"], "after `--`"),
         (&["model", "--port", "http"], "http"),
+        (&["fixtures", "--json"], "--json"),
+        (
+            &["tool", "todo-write", "--scope", "team"],
+            "Usage: acp-plan tool",
+        ),
     ] {
         let run = acp_plan(args, "");
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
@@ -186,7 +203,11 @@ fn check_judges_transcripts_in_text_and_json() {
     let clean = transcript("claude-v1caps.ndjson");
     let run = acp_plan(&["check", "--expect-plans", &clean], "");
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    assert_eq!(run.stdout, "");
+    // A clean run says so, in one line.
+    assert_eq!(
+        run.stdout,
+        "check: 1 file(s), 3 plan message(s) judged: clean\n"
+    );
 
     let run = acp_plan(&["check", "--json", &clean], "");
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -306,6 +327,15 @@ fn tool_prints_what_the_client_receives_or_the_models_error() {
     assert_eq!(plan["entries"][0]["content"], "Fixing the parser");
     assert!(
         run.stderr.contains("corrected: todos[0].status"),
+        "{}",
+        run.stderr
+    );
+
+    // No call at all is a wrong command line (2), as the help says.
+    let run = acp_plan(&["tool", "todo-write"], "");
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("no call on standard input"),
         "{}",
         run.stderr
     );

@@ -172,6 +172,7 @@ pub fn drive<R: BufRead + Send + 'static, W: Write>(
         tally: PlanTally::default(),
     };
     client.initialize()?;
+    let mut drawn = 0_usize;
     let stop = loop {
         let bytes = client.next()?;
         if bytes.iter().all(u8::is_ascii_whitespace) {
@@ -185,9 +186,17 @@ pub fn drive<R: BufRead + Send + 'static, W: Write>(
             }
             FromAgent::Notification(method, params) => {
                 let (ended, changed) = client.on_notification(&method, &params, &bytes, err)?;
-                if ended.is_none() && live && changed {
-                    write!(out, "\x1b[H\x1b[2J").map_err(write_error)?;
+                if ended.is_none() && changed && !options.json {
+                    // On a terminal the drawing is redrawn in place; piped,
+                    // each state follows the last, as it comes.
+                    if live {
+                        write!(out, "\x1b[H\x1b[2J").map_err(write_error)?;
+                    } else if drawn > 0 {
+                        writeln!(out).map_err(write_error)?;
+                    }
                     draw(&client.boards, out, style).map_err(write_error)?;
+                    out.flush().map_err(write_error)?;
+                    drawn += 1;
                 }
                 ended
             }
@@ -207,7 +216,7 @@ pub fn drive<R: BufRead + Send + 'static, W: Write>(
         serde_json::to_writer_pretty(&mut *out, &state_json(&client.boards))
             .map_err(|e| format!("cannot write: {e}"))?;
         writeln!(out).map_err(write_error)?;
-    } else if !live {
+    } else if drawn == 0 {
         draw(&client.boards, out, style).map_err(write_error)?;
     }
     out.flush().map_err(write_error)

@@ -178,6 +178,19 @@ pub fn check_files(
         for (path, report) in &reports {
             report.write_text(path, out)?;
         }
+        // One line at the end, so a clean run says so too.
+        let plans: usize = reports.iter().map(|(_, r)| r.plans).sum();
+        let total: usize = reports.iter().map(|(_, r)| r.findings.len()).sum();
+        let verdict = if total == 0 {
+            "clean".to_owned()
+        } else {
+            format!("{total} finding(s)")
+        };
+        writeln!(
+            out,
+            "check: {} file(s), {plans} plan message(s) judged: {verdict}",
+            reports.len()
+        )?;
         return Ok(code);
     }
     let files: Vec<Value> = reports

@@ -288,7 +288,8 @@ impl Reader {
 
     /// A text field, taken out of `object`: `Ok(None)` if it is absent,
     /// null or blank (the caller decides whether that is allowed), `Err` (a
-    /// problem said) for anything but a string or a number.
+    /// problem said) for anything but a string. A number is refused too:
+    /// the schema says string, and `42` has no meaning as a step or a todo.
     pub(crate) fn text(
         &mut self,
         object: &mut Map<String, Value>,
@@ -300,10 +301,6 @@ impl Reader {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(text)) if text.trim().is_empty() => Ok(None),
             Some(Value::String(text)) => Ok(Some(text)),
-            Some(Value::Number(n)) => {
-                self.correct(join(at, key), "a number, read as its text");
-                Ok(Some(n.to_string()))
-            }
             Some(other) => {
                 let wrong = format!("{} where text belongs", kind(&other));
                 self.problem(join(at, key), wrong, "a string that is not blank");

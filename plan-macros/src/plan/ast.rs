@@ -192,6 +192,23 @@ fn parse_entry(input: ParseStream<'_>) -> syn::Result<Entry> {
         input,
         "a status after the priority (`pending`, `in_progress`, `completed`, `cancelled`, `_custom`)",
     )?;
+    // `in-progress`: three tokens to Rust; the status has an underscore.
+    if let Name::Ident(first) = &status
+        && input.peek(Token![-])
+        && input.peek2(Ident::peek_any)
+    {
+        let dash: Token![-] = input.parse()?;
+        let rest = Ident::parse_any(input)?;
+        let written = format!("{first}-{rest}");
+        let hint = match written.replace('-', "_").as_str() {
+            "in_progress" => "did you mean `in_progress`?".to_owned(),
+            other => format!("a name is one word: `{other}`, or a string"),
+        };
+        return Err(syn::Error::new_spanned(
+            quote::quote!(#first #dash #rest),
+            format!("unknown status `{written}`; {hint}"),
+        ));
+    }
     let content = if input.peek(LitStr) {
         Text::Str(input.parse()?)
     } else if input.peek(syn::token::Brace) {

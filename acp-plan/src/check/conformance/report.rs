@@ -41,7 +41,8 @@ pub fn finish(options: &Options, runs: &[KindRun], out: &mut impl Write) -> io::
 }
 
 /// The report for people: per kind, how the run went and each finding as
-/// `FILE:LINE: at PATH: WHAT [RULE]` (FILE is the kind's recording).
+/// `FILE:LINE: at PATH: WHAT [RULE]` (FILE is the kind's recording, with
+/// `--record`; else `line LINE: ...`, the line of the kind's transcript).
 pub fn report_text(options: &Options, runs: &[KindRun]) -> String {
     let mut text = format!(
         "check: `{}`, as each kind of client\n",
@@ -49,8 +50,16 @@ pub fn report_text(options: &Options, runs: &[KindRun]) -> String {
     );
     let mut total = 0;
     for run in runs {
-        let file = format!("{}.ndjson", slug(run.kind));
-        let _ = write!(text, "{} ({file}): ", run.kind);
+        // A transcript file is named only where `--record` wrote one.
+        let (file, at) = match &options.record {
+            Some(dir) => {
+                let file = dir.join(format!("{}.ndjson", slug(run.kind)));
+                let file = file.display().to_string();
+                (format!(" ({file})"), format!("{file}:"))
+            }
+            None => (String::new(), "line ".to_owned()),
+        };
+        let _ = write!(text, "{}{file}: ", run.kind);
         if let Some(failure) = &run.failure {
             let _ = writeln!(
                 text,
@@ -94,7 +103,7 @@ pub fn report_text(options: &Options, runs: &[KindRun]) -> String {
             let _ = writeln!(text, "  note: {note}");
         }
         for finding in &run.findings {
-            let _ = write!(text, "  {file}:{}: ", finding.line);
+            let _ = write!(text, "  {at}{}: ", finding.line);
             if !finding.path.is_empty() {
                 let _ = write!(text, "at `{}`: ", finding.path);
             }

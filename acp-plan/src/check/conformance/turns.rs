@@ -243,8 +243,20 @@ impl<W: Write> Conversation<'_, W> {
         }
     }
 
+    /// A `turn-end` finding, its fix for the version the turn ran under.
     fn turn_problem(&mut self, message: String) {
         let line = self.run.transcript.len();
-        self.find(rule::TURN_END, line, String::new(), message, None);
+        let fix = if self.run.judged_as == ClientKind::V2 {
+            "v2: send a `state_update` to `idle` with a `stopReason` (`cancelled` after `session/cancel`)"
+        } else {
+            "v1: answer `session/prompt` with a `stopReason` (`cancelled` after `session/cancel`)"
+        };
+        self.find(
+            rule::TURN_END,
+            line,
+            String::new(),
+            message,
+            Some(fix.to_owned()),
+        );
     }
 }
