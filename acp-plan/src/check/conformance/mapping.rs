@@ -122,6 +122,7 @@ fn differences(plan: &Received, todos: &[Todo], kind: ClientKind) -> Vec<String>
 pub(super) fn judge(run: &mut KindRun, script: &Script) {
     let kind = run.judged_as;
     let plans = received(run);
+    let before = run.findings.len();
     let mut next = 0;
     for call in 0..script.len() {
         let Some(todos) = script.todo_write(call).map(|t| t.todos.as_slice()) else {
@@ -164,6 +165,12 @@ pub(super) fn judge(run: &mut KindRun, script: &Script) {
         if plans.get(next).is_some() {
             next += 1;
         }
+    }
+    if run.findings.len() == before {
+        run.notes.push(format!(
+            "the model's {} plan(s) reached this client whole: in order, every step, each status as its version says it",
+            script.len()
+        ));
     }
     notes(run, &plans, script);
 }
