@@ -1,0 +1,330 @@
+//! The command's shape: every subcommand's arguments, their help and the
+//! examples after it. The same flag means the same thing in each.
+
+use std::time::Duration;
+
+use clap::{Arg, ArgAction, Command};
+
+const BOARD_EXAMPLES: &str = "\
+Examples:
+  acp-plan board --scripted-model -- claude-agent-acp       drive an agent on a scripted model, live
+  acp-plan board --protocol 2 -- ./my-agent --acp           offer the v2 draft
+  acp-plan board --json -- ./my-agent                       the final state as JSON
+  acp-plan board recorded.ndjson                            read a recorded stream
+  acp-plan board --strict < recorded.ndjson                 refuse what the SDKs would let through
+
+Exit status: 0 done, 1 the input had invalid lines, 2 the agent could not be
+driven or the input not read.";
+
+const CHECK_EXAMPLES: &str = "\
+Examples:
+  acp-plan check --scripted-model --expect-plans -- codex-acp      check an agent in CI, no model key
+  acp-plan check --cancel --json -- ./my-agent --acp               a cancelled turn too; JSON
+  acp-plan check transcript.ndjson                                 judge a recorded transcript
+  acp-plan check --protocol 1 recorded.ndjson                      as a v1 client reads it
+
+With an agent's command after `--`, starts it once per kind of client (v1
+without `plan`, v1 with `plan`, the v2 draft), runs a turn and judges what it
+sends. A file is one JSON message, a JSON array, or NDJSON; each problem is
+one line, FILE:LINE: at PATH: WHAT [RULE].
+
+Exit status: 0 clean, 1 findings, 2 the agent could not be driven or a file
+could not be read.";
+
+const FIXTURES_EXAMPLES: &str = "\
+Examples:
+  acp-plan fixtures --seed 7 --plans 3 --steps 20 > stream.ndjson
+  acp-plan fixtures --seed 7 --plans 3 --steps 20 --expected > expected.json
+
+Feed stream.ndjson to your client line by line, then compare its state with
+expected.json: one object per session with its live plans in order of
+creation, each with `id`, `type`, `version`, `content`, `progress` for items
+plans and `\"v1Plan\": true` for the v1 plan. The output is JSON either way.";
+
+const MODEL_EXAMPLES: &str = "\
+Examples:
+  acp-plan model                       serve the built-in script; print how to point an agent at it
+  acp-plan model --port 8787 plan.json a plan file's plans, on a port of your choosing
+
+check and board start it themselves with --scripted-model.
+
+Exit status: 2 when it cannot start (a script that cannot be used, a port
+taken); otherwise it serves until stopped.";
+
+const TOOL_EXAMPLES: &str = "\
+Examples:
+  echo '{\"todos\":[{\"content\":\"Fix the parser\",\"status\":\"in_progress\",\"activeForm\":\"Fixing the parser\"}]}' \\
+    | acp-plan tool todo-write                          as a v1 client with `plan` receives it
+  acp-plan tool update-plan --protocol 2 < call.json    as a v2 client receives it
+  acp-plan tool todo-write --no-plan-capability < call.json   a v1 client without `plan`
+
+Reads the arguments of one call (JSON) on standard input, as the model sent
+them, leniently as plan_core::tools reads them: what was corrected goes to
+standard error. Prints the session/update line the client would receive.
+
+Exit status: 0 sent, 1 the call could not be read (the error the model would
+get is on standard error, nothing on standard output), 2 a wrong command line
+or unreadable input.";
+
+fn json() -> Arg {
+    Arg::new("json")
+        .long("json")
+        .action(ArgAction::SetTrue)
+        .help("Write JSON on standard output instead of text")
+}
+
+fn protocol(help: &'static str) -> Arg {
+    Arg::new("protocol")
+        .long("protocol")
+        .value_name("1|2")
+        .value_parser(["1", "2"])
+        .help(help)
+}
+
+fn timeout() -> Arg {
+    Arg::new("timeout")
+        .long("timeout")
+        .value_name("SECONDS")
+        .value_parser(seconds)
+        .help("How long to wait for the agent (each message; a turn for check) [default: 60]")
+}
+
+fn prompt() -> Arg {
+    Arg::new("prompt")
+        .long("prompt")
+        .value_name("TEXT")
+        .help("The prompt of the turn")
+}
+
+fn expect_plans() -> Arg {
+    Arg::new("expect-plans")
+        .long("expect-plans")
+        .action(ArgAction::SetTrue)
+        .help("No plan message at all is a finding, not a note")
+}
+
+fn no_plan_capability() -> Arg {
+    Arg::new("no-plan-capability")
+        .long("no-plan-capability")
+        .action(ArgAction::SetTrue)
+        .help("Be a v1 client that does not send `clientCapabilities.plan`")
+}
+
+/// Recorded streams to read: positional, so a mistyped option is clap's
+/// error (with its suggestion), never a file name or an agent.
+fn files(help: &'static str) -> Arg {
+    Arg::new("files")
+        .value_name("FILE")
+        .num_args(0..)
+        .help(help)
+}
+
+/// The agent's command: only what follows `--`, its flags its own.
+fn command_after_dashes() -> Arg {
+    Arg::new("command")
+        .value_name("COMMAND")
+        .num_args(1..)
+        .last(true)
+        .allow_hyphen_values(true)
+        .help("The agent to start, after `--`: its program and arguments")
+}
+
+fn auth() -> Arg {
+    Arg::new("auth")
+        .long("auth")
+        .value_name("ID")
+        .help("Authenticate with the agent's method ID before `session/new`")
+}
+
+fn scripted_model() -> Arg {
+    Arg::new("scripted-model")
+        .long("scripted-model")
+        .value_name("SCRIPT")
+        .num_args(0..=1)
+        .default_missing_value("")
+        .help("The agent's model is a script served on 127.0.0.1 (no key, no network): the built-in one, or SCRIPT, a plan file or a stream of plans")
+}
+
+fn model_command() -> Command {
+    Command::new("model")
+        .about("Serve a scripted model (Anthropic Messages and OpenAI Responses, streamed) on 127.0.0.1")
+        .arg(
+            Arg::new("port")
+                .long("port")
+                .value_name("N")
+                .value_parser(clap::value_parser!(u16))
+                .help("The port to listen on [default: any free one]"),
+        )
+        .arg(
+            Arg::new("script")
+                .value_name("SCRIPT")
+                .help("A plan file (`include_plan!`) or a stream of plans (`include_plan_stream!`, `fixtures`) [default: the built-in script]"),
+        )
+        .after_help(MODEL_EXAMPLES)
+}
+
+fn seconds(text: &str) -> Result<Duration, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| format!("a positive number of seconds, not `{text}`"))
+}
+
+/// The whole command, with every subcommand's help.
+pub fn command() -> Command {
+    let count = |name: &'static str, help: &'static str| {
+        Arg::new(name)
+            .long(name)
+            .value_name("N")
+            .value_parser(clap::value_parser!(u64))
+            .help(help)
+    };
+    Command::new("acp-plan")
+        .version(env!("CARGO_PKG_VERSION"))
+        .about("Draw, check and generate the plans ACP agents show")
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .subcommand(board_command())
+        .subcommand(check_command())
+        .subcommand(fixtures_command(count))
+        .subcommand(tool_command())
+        .subcommand(model_command())
+}
+
+fn tool_command() -> Command {
+    Command::new("tool")
+        .about("Print what a model's plan tool call (arguments on stdin) sends a client")
+        .arg(
+            Arg::new("tool")
+                .value_name("TOOL")
+                .value_parser(["todo-write", "update-plan"])
+                .required(true)
+                .help("todo-write: Claude Code's TodoWrite; update-plan: codex's update_plan"),
+        )
+        .arg(json().help(
+            "Write {notification, corrections} as JSON instead of the line; a call that cannot be read: {error, problems} on standard error",
+        ))
+        .arg(protocol(
+            "1: the stable protocol, a client that sent `plan` [default]; 2: the v2 draft",
+        ))
+        .arg(no_plan_capability())
+        .arg(
+            Arg::new("session")
+                .long("session")
+                .value_name("ID")
+                .help("The session id of the lines [default: sess_1]"),
+        )
+        .arg(
+            Arg::new("scope")
+                .long("scope")
+                .value_name("main|plan-mode|subagent:ID")
+                .help(
+                    "Whose plan, which gives its id: plan, plan-mode, subagent-ID [default: main]",
+                ),
+        )
+        .after_help(TOOL_EXAMPLES)
+}
+
+fn board_command() -> Command {
+    Command::new("board")
+        .about("Drive an agent (or read a recorded stream) and draw its plans")
+        .arg(json())
+        .arg(
+            Arg::new("strict")
+                .long("strict")
+                .action(ArgAction::SetTrue)
+                .help("Refuse what the published SDKs would let through (reading a file)"),
+        )
+        .arg(protocol(
+            "The version to offer: 1, the stable protocol [default], or the v2 draft",
+        ))
+        .arg(no_plan_capability())
+        .arg(prompt())
+        .arg(timeout())
+        .arg(auth())
+        .arg(files(
+            "A recorded stream to read (NDJSON; standard input when absent), or a program to start",
+        ))
+        .arg(scripted_model())
+        .arg(command_after_dashes())
+        .after_help(BOARD_EXAMPLES)
+}
+
+/// `check --protocol`'s help: it applies to files only.
+const CHECK_PROTOCOL: &str = "Files: also what that version's readers reject or drop \
+    (a file that records its `initialize` is judged for that client)";
+
+fn check_command() -> Command {
+    Command::new("check")
+        .about("Judge an agent's plans as every kind of client, or recorded transcripts")
+        .arg(json())
+        .arg(protocol(CHECK_PROTOCOL))
+        .arg(expect_plans())
+        .arg(prompt())
+        .arg(timeout())
+        .arg(
+            Arg::new("cancel")
+                .long("cancel")
+                .action(ArgAction::SetTrue)
+                .help("An agent: also run a turn the client cancels"),
+        )
+        .arg(
+            Arg::new("record")
+                .long("record")
+                .value_name("DIR")
+                .help("An agent: write each kind's transcript to DIR/KIND.ndjson"),
+        )
+        .arg(scripted_model())
+        .arg(auth())
+        .arg(files("Recorded transcripts to judge (NDJSON)"))
+        .arg(command_after_dashes())
+        .group(
+            clap::ArgGroup::new("what")
+                .args(["files", "command"])
+                .required(true),
+        )
+        .after_help(CHECK_EXAMPLES)
+}
+
+fn fixtures_command(count: impl Fn(&'static str, &'static str) -> Arg) -> Command {
+    Command::new("fixtures")
+        .about("Print a scripted stream of plan notifications, or the boards it ends with")
+        .arg(count("seed", "The script's seed [default: 0]"))
+        .arg(count("sessions", "Sessions interleaved [default: 1]"))
+        .arg(count(
+            "plans",
+            "Most plans live at once per session [default: 3]",
+        ))
+        .arg(count("steps", "Notifications [default: 20]"))
+        .arg(protocol(
+            "1: the stable protocol, a client that sent `plan` [default]; 2: the v2 draft",
+        ))
+        .arg(no_plan_capability())
+        .arg(
+            Arg::new("rfd")
+                .long("rfd")
+                .action(ArgAction::SetTrue)
+                .conflicts_with("no-plan-capability")
+                .help("v1: a client that advertised `planCapabilities` (the RFD spelling)"),
+        )
+        .arg(
+            Arg::new("pre-stable-file")
+                .long("pre-stable-file")
+                .action(ArgAction::SetTrue)
+                .help("A client on a pre-stable SDK: design documents as `file` plans"),
+        )
+        .arg(
+            Arg::new("no-custom")
+                .long("no-custom")
+                .action(ArgAction::SetTrue)
+                .help("No custom `_x` values or types"),
+        )
+        .arg(
+            Arg::new("expected")
+                .long("expected")
+                .action(ArgAction::SetTrue)
+                .help("Print the boards a correct client ends with, not the stream"),
+        )
+        .after_help(FIXTURES_EXAMPLES)
+}

@@ -1,0 +1,179 @@
+//! The command line: one command, five subcommands, the same flag meaning
+//! the same thing in each (`--json`, `--protocol`, `--timeout`, `--prompt`,
+//! `--expect-plans`, `--no-plan-capability`).
+//!
+//! Exit statuses, for CI: 0 clean, 1 findings (or invalid input lines, or
+//! a model's tool call that cannot be read), 2 the agent could not be
+//! driven, a file could not be read, or the command line is wrong.
+//!
+//! Three rooms: `grammar.rs` the command's shape (its arguments, help and
+//! examples), `requests.rs` what a parsed line asks for (the options of each
+//! subcommand, and the mistakes clap cannot see), and this file the entry
+//! points (`parse`, `run`, `main`).
+
+use std::ffi::OsString;
+use std::io::{self, IsTerminal as _, Read as _, Write as _};
+
+use crate::check::{FileOptions, conformance};
+use crate::model::ModelChoice;
+use crate::{board, check, fixtures, model, tool};
+
+mod grammar;
+mod requests;
+
+pub use grammar::command;
+use requests::{board_options, check_request, fixtures_request, tool_request};
+
+/// What one command line asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Request {
+    /// `board`: drive an agent or read a stream, and draw its plans.
+    Board(board::Options),
+    /// `check FILE...`: judge recorded transcripts.
+    CheckFiles {
+        /// The files and how to judge them.
+        options: FileOptions,
+        /// A JSON report instead of lines.
+        json: bool,
+    },
+    /// `check -- COMMAND`: judge an agent as every kind of client.
+    CheckAgent(conformance::Options),
+    /// `fixtures`: a scripted stream, or the boards it ends with.
+    Fixtures(fixtures::Options),
+    /// `tool`: what a model's plan tool call (on standard input) becomes.
+    Tool(tool::Options),
+    /// `model`: serve a scripted model until stopped.
+    Model(model::ServeOptions),
+}
+
+/// Parses a command line (the program's name first).
+///
+/// # Errors
+/// clap's error: a mistake in the command line, or `--help`/`--version`
+/// (which clap reports as errors that print to standard output).
+pub fn parse<I, T>(args: I) -> Result<Request, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    let mut cmd = command();
+    let matches = cmd.try_get_matches_from_mut(&args)?;
+    let Some((name, m)) = matches.subcommand() else {
+        return Err(cmd.error(
+            clap::error::ErrorKind::MissingSubcommand,
+            "a subcommand: board, check, fixtures, tool or model",
+        ));
+    };
+    // A mistake found below shows its own subcommand's usage.
+    let Some(sub) = cmd.find_subcommand_mut(name) else {
+        return Err(cmd.error(
+            clap::error::ErrorKind::InvalidSubcommand,
+            format!("no subcommand `{name}`"),
+        ));
+    };
+    match name {
+        "board" => board_options(m, sub).map(Request::Board),
+        "check" => check_request(m, sub),
+        "fixtures" => fixtures_request(m, sub),
+        "tool" => tool_request(m, sub),
+        _ => Ok(Request::Model(model::ServeOptions {
+            port: m.get_one::<u16>("port").copied().unwrap_or(0),
+            script: m
+                .get_one::<String>("script")
+                .map_or(ModelChoice::BuiltIn, |path| ModelChoice::File(path.into())),
+        })),
+    }
+}
+
+/// Does what `request` asks on this process's standard streams; the exit status.
+pub fn run(request: &Request) -> u8 {
+    let broken_pipe = |e: &io::Error| e.kind() == io::ErrorKind::BrokenPipe;
+    match request {
+        Request::Board(options) => board::board(options),
+        Request::CheckAgent(options) => {
+            let progress = io::stderr().is_terminal();
+            let options = conformance::Options {
+                progress,
+                ..options.clone()
+            };
+            match conformance::run(&options, &mut io::stdout().lock()) {
+                Ok(code) => code,
+                Err(e) if broken_pipe(&e) => 0,
+                Err(e) => {
+                    eprintln!("check: {e}");
+                    2
+                }
+            }
+        }
+        Request::CheckFiles { options, json } => {
+            let result =
+                check::check_files(options, *json, &mut io::stdout().lock(), &mut io::stderr());
+            match result {
+                Ok(code) => code,
+                Err(e) if broken_pipe(&e) => 0,
+                Err(e) => {
+                    eprintln!("check: {e}");
+                    2
+                }
+            }
+        }
+        Request::Model(options) => model::serve(options),
+        Request::Tool(options) => {
+            let mut arguments = String::new();
+            if let Err(e) = io::stdin().read_to_string(&mut arguments) {
+                eprintln!("tool: cannot read the call's arguments on standard input: {e}");
+                return 2;
+            }
+            // No input is no call: a wrong command line, not a model's mistake.
+            if arguments.trim().is_empty() {
+                eprintln!(
+                    "tool: no call on standard input; give the arguments the model sent (JSON), e.g. `acp-plan tool todo-write < call.json`"
+                );
+                return 2;
+            }
+            match tool::run(
+                options,
+                &arguments,
+                &mut io::stdout().lock(),
+                &mut io::stderr(),
+            ) {
+                Ok(code) => code,
+                Err(e) if broken_pipe(&e) => 0,
+                Err(e) => {
+                    eprintln!("tool: {e}");
+                    2
+                }
+            }
+        }
+        Request::Fixtures(options) => match fixtures::write(options, io::stdout().lock()) {
+            Ok(()) => 0,
+            Err(e) if broken_pipe(&e) => 0,
+            Err(e) => {
+                eprintln!("fixtures: {e}");
+                2
+            }
+        },
+    }
+}
+
+/// The whole program: parses `args` (the program's name first), runs, and
+/// returns the exit status. `--help` and `--version` print and return 0; a
+/// mistake prints clap's message and returns 2.
+pub fn main<I, T>(args: I) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    match parse(args) {
+        Ok(request) => run(&request),
+        Err(e) => {
+            let _ = e.print();
+            let _ = io::stdout().flush();
+            if e.use_stderr() { 2 } else { 0 }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

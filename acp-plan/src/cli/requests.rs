@@ -1,0 +1,245 @@
+//! What a parsed command line asks for: each subcommand's options, from
+//! clap's matches, and the mistakes clap cannot see (flags that do not go
+//! together), reported with the subcommand's usage.
+
+use std::time::Duration;
+
+use clap::{ArgMatches, Command};
+use plan_core::fixtures::{ClientProfile, Scenario};
+use plan_core::tools::Scope;
+use plan_core::wire::{ProtocolVersion, Spelling};
+
+use super::Request;
+use crate::check::{FileOptions, conformance};
+use crate::model::ModelChoice;
+use crate::{board, fixtures, tool};
+
+/// `--scripted-model`'s choice: the built-in script, or a file's.
+fn model_choice(m: &ArgMatches) -> Option<ModelChoice> {
+    m.get_one::<String>("scripted-model").map(|script| {
+        if script.is_empty() {
+            ModelChoice::BuiltIn
+        } else {
+            ModelChoice::File(script.into())
+        }
+    })
+}
+
+/// A mistake clap cannot see: two flags that do not go together.
+fn invalid(cmd: &mut Command, message: String) -> clap::Error {
+    cmd.error(clap::error::ErrorKind::ArgumentConflict, message)
+}
+
+pub(super) fn board_options(
+    m: &ArgMatches,
+    cmd: &mut Command,
+) -> Result<board::Options, clap::Error> {
+    let mut options = board::Options {
+        json: m.get_flag("json"),
+        strict: m.get_flag("strict"),
+        plan_capability: !m.get_flag("no-plan-capability"),
+        auth: m.get_one::<String>("auth").cloned(),
+        scripted_model: model_choice(m),
+        ..board::Options::default()
+    };
+    if let Some(version) = version(m) {
+        options.protocol = version;
+    }
+    if let Some(prompt) = m.get_one::<String>("prompt") {
+        options.prompt.clone_from(prompt);
+    }
+    if let Some(timeout) = m.get_one::<Duration>("timeout") {
+        options.timeout = *timeout;
+    }
+    let (files, command) = (strings(m, "files"), strings(m, "command"));
+    match (files.as_slice(), command.is_empty()) {
+        ([], _) => options.command = command,
+        ([one], true) if is_program(one) => options.command = files,
+        ([one], true) => options.path = Some(one.clone()),
+        ([_], false) => {
+            return Err(invalid(
+                cmd,
+                "give a FILE to read or an agent's command after `--`, not both".to_owned(),
+            ));
+        }
+        _ => {
+            return Err(invalid(
+                cmd,
+                format!(
+                    "the board reads one FILE, not {}; to start an agent with arguments, give them after `--` (acp-plan board -- {})",
+                    files.len(),
+                    files.join(" ")
+                ),
+            ));
+        }
+    }
+    if options.scripted_model.is_some() && options.command.is_empty() {
+        return Err(invalid(
+            cmd,
+            "`--scripted-model` is for an agent: give its command after `--` (acp-plan board --scripted-model -- COMMAND)".to_owned(),
+        ));
+    }
+    Ok(options)
+}
+
+pub(super) fn check_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request, clap::Error> {
+    let (files, command) = (strings(m, "files"), strings(m, "command"));
+    if !files.is_empty() && !command.is_empty() {
+        return Err(invalid(
+            cmd,
+            "give transcripts to judge or an agent's command after `--`, not both".to_owned(),
+        ));
+    }
+    if !command.is_empty() {
+        if m.contains_id("protocol") && m.get_one::<String>("protocol").is_some() {
+            return Err(invalid(
+                cmd,
+                "`--protocol` is for files: an agent is checked as every kind of client".to_owned(),
+            ));
+        }
+        let mut options = conformance::Options {
+            json: m.get_flag("json"),
+            cancel: m.get_flag("cancel"),
+            expect_plans: m.get_flag("expect-plans"),
+            record: m.get_one::<String>("record").map(Into::into),
+            command,
+            scripted_model: model_choice(m),
+            auth: m.get_one::<String>("auth").cloned(),
+            ..conformance::Options::default()
+        };
+        if let Some(prompt) = m.get_one::<String>("prompt") {
+            options.prompt.clone_from(prompt);
+        }
+        if let Some(timeout) = m.get_one::<Duration>("timeout") {
+            options.timeout = *timeout;
+        }
+        return Ok(Request::CheckAgent(options));
+    }
+    for agent_only in [
+        "cancel",
+        "record",
+        "prompt",
+        "timeout",
+        "scripted-model",
+        "auth",
+    ] {
+        if m.value_source(agent_only) == Some(clap::parser::ValueSource::CommandLine) {
+            return Err(invalid(
+                cmd,
+                format!(
+                    "`--{agent_only}` is for checking an agent: give its command after `--` (acp-plan check [OPTIONS] -- COMMAND)"
+                ),
+            ));
+        }
+    }
+    Ok(Request::CheckFiles {
+        options: FileOptions {
+            protocol: version(m),
+            expect_plans: m.get_flag("expect-plans"),
+            paths: files,
+        },
+        json: m.get_flag("json"),
+    })
+}
+
+pub(super) fn fixtures_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request, clap::Error> {
+    let number = |name: &str| m.get_one::<u64>(name).copied();
+    let count = |cmd: &mut Command, name: &str| {
+        number(name)
+            .map(|n| {
+                usize::try_from(n).map_err(|_| invalid(cmd, format!("`--{name}` {n} is too large")))
+            })
+            .transpose()
+    };
+    let mut scenario = Scenario::new(number("seed").unwrap_or(0));
+    if let Some(n) = count(cmd, "sessions")? {
+        scenario = scenario.sessions(n);
+    }
+    if let Some(n) = count(cmd, "plans")? {
+        scenario = scenario.plans(n);
+    }
+    if let Some(n) = count(cmd, "steps")? {
+        scenario = scenario.steps(n);
+    }
+    let capability = if m.get_flag("no-plan-capability") {
+        None
+    } else if m.get_flag("rfd") {
+        Some(Spelling::Rfd)
+    } else {
+        Some(Spelling::Acp)
+    };
+    let client = ClientProfile::of(version(m).unwrap_or(ProtocolVersion::V1))
+        .plan_capability(capability)
+        .pre_stable_file(m.get_flag("pre-stable-file"));
+    Ok(Request::Fixtures(fixtures::Options {
+        scenario: scenario
+            .custom_values(!m.get_flag("no-custom"))
+            .for_client(client),
+        expected: m.get_flag("expected"),
+    }))
+}
+
+pub(super) fn tool_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request, clap::Error> {
+    let scope = match m.get_one::<String>("scope").map(String::as_str) {
+        None | Some("main") => Scope::MAIN,
+        Some("plan-mode") => Scope::PLAN_MODE,
+        Some(other) => {
+            let id = other.strip_prefix("subagent:").ok_or_else(|| {
+                invalid(
+                    cmd,
+                    format!("`--scope {other}`: main, plan-mode or subagent:ID"),
+                )
+            })?;
+            Scope::subagent(id)
+                .map_err(|e| invalid(cmd, format!("`--scope {other}`: the subagent id: {e}")))?
+        }
+    };
+    let mut options = tool::Options {
+        tool: match m.get_one::<String>("tool").map(String::as_str) {
+            Some("update-plan") => tool::Tool::UpdatePlan,
+            _ => tool::Tool::TodoWrite,
+        },
+        protocol: version(m).unwrap_or(ProtocolVersion::V1),
+        plan_capability: !m.get_flag("no-plan-capability"),
+        scope,
+        json: m.get_flag("json"),
+        ..tool::Options::default()
+    };
+    if let Some(session) = m.get_one::<String>("session") {
+        options.session.clone_from(session);
+    }
+    Ok(Request::Tool(options))
+}
+
+fn version(m: &ArgMatches) -> Option<ProtocolVersion> {
+    m.get_one::<String>("protocol").map(|v| match v.as_str() {
+        "2" => ProtocolVersion::V2,
+        _ => ProtocolVersion::V1,
+    })
+}
+
+fn strings(m: &ArgMatches, id: &str) -> Vec<String> {
+    m.get_many::<String>(id)
+        .map(|values| values.cloned().collect())
+        .unwrap_or_default()
+}
+
+/// Whether `path` is a file this user may run (on Unix: a file with an
+/// execute bit), which the board starts as an agent rather than reads.
+fn is_program(path: &str) -> bool {
+    let Ok(metadata) = std::fs::metadata(path) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        metadata.is_file() && metadata.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        metadata.is_file()
+            && std::path::Path::new(path)
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("exe"))
+    }
+}

@@ -1,0 +1,147 @@
+//! The command line parsed into requests: each subcommand's options, and
+//! each mistake reported as clap's error.
+
+use std::time::Duration;
+
+use plan_core::fixtures::{ClientProfile, Scenario};
+use plan_core::wire::{ProtocolVersion, Spelling};
+
+use super::*;
+
+fn parse_line(args: &[&str]) -> Result<Request, clap::Error> {
+    parse(std::iter::once("acp-plan").chain(args.iter().copied()))
+}
+
+fn board(args: &[&str]) -> board::Options {
+    match parse_line(&[&["board"][..], args].concat()) {
+        Ok(Request::Board(options)) => options,
+        other => panic!("{args:?}: {other:?}"),
+    }
+}
+
+#[test]
+fn the_board_reads_a_file_and_starts_a_program_or_a_command() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+    assert_eq!(board(&[data]).path.as_deref(), Some(data));
+    // A program (an executable file) without `--` is started, not read.
+    let exe = std::env::current_exe().unwrap();
+    let exe = exe.to_str().unwrap();
+    assert_eq!(board(&[exe]).command, [exe]);
+    // An agent's flags follow `--`; before it they are ours.
+    assert_eq!(
+        board(&["--", "./agent", "--fast"]).command,
+        ["./agent", "--fast"]
+    );
+    assert!(parse_line(&["board", "./agent", "--fast"]).is_err());
+    assert!(parse_line(&["board", "a.ndjson", "b.ndjson"]).is_err());
+    let after = board(&["--json", "--", "my-agent", "--help"]);
+    assert!(after.json);
+    assert_eq!(after.command, ["my-agent", "--help"]);
+    let set = board(&[
+        "--protocol",
+        "2",
+        "--no-plan-capability",
+        "--prompt",
+        "hi",
+        "--timeout",
+        "5",
+        "--auth",
+        "key",
+        "--",
+        "x",
+    ]);
+    assert_eq!(set.protocol, ProtocolVersion::V2);
+    assert!(!set.plan_capability);
+    assert_eq!((set.prompt.as_str(), set.timeout.as_secs()), ("hi", 5));
+    assert_eq!(set.auth.as_deref(), Some("key"));
+    assert_eq!(board(&[]), board::Options::default());
+}
+
+#[test]
+fn check_is_files_or_an_agent_after_the_dashes() {
+    match parse_line(&["check", "--protocol", "2", "a.ndjson", "b.ndjson"]).unwrap() {
+        Request::CheckFiles { options, json } => {
+            assert_eq!(options.paths, ["a.ndjson", "b.ndjson"]);
+            assert_eq!(options.protocol, Some(ProtocolVersion::V2));
+            assert!(!json);
+        }
+        other => panic!("{other:?}"),
+    }
+    let agent = parse_line(&[
+        "check",
+        "--json",
+        "--cancel",
+        "--timeout",
+        "2.5",
+        "--record",
+        "out",
+        "--",
+        "a",
+        "--fast",
+    ]);
+    match agent.unwrap() {
+        Request::CheckAgent(options) => {
+            assert!(options.json && options.cancel);
+            assert_eq!(options.timeout, Duration::from_millis(2500));
+            assert_eq!(options.record, Some("out".into()));
+            assert_eq!(options.command, ["a", "--fast"]);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_mistyped_option_is_claps_error_with_its_suggestion_never_the_agent() {
+    for line in [
+        &["check", "--tiemout", "5", "--", "codex-acp"][..],
+        &["board", "--bogus", "x"],
+        &["check", "--auth"],
+    ] {
+        let err = parse_line(line).unwrap_err();
+        assert!(
+            matches!(
+                err.kind(),
+                clap::error::ErrorKind::UnknownArgument
+                    | clap::error::ErrorKind::InvalidValue
+                    | clap::error::ErrorKind::NoEquals
+            ),
+            "{line:?}: {:?}: {err}",
+            err.kind()
+        );
+    }
+    let err = parse_line(&["check", "--tiemout", "5", "--", "codex-acp"]).unwrap_err();
+    assert!(err.to_string().contains("--timeout"), "{err}");
+    // Nothing to judge at all is clap's error too.
+    assert!(parse_line(&["check"]).is_err());
+    assert!(parse_line(&["check", "a.ndjson", "--", "agent"]).is_err());
+}
+
+#[test]
+fn fixtures_build_the_scenario_the_flags_say() {
+    let Request::Fixtures(options) = parse_line(&[
+        "fixtures",
+        "--seed",
+        "7",
+        "--plans",
+        "3",
+        "--steps",
+        "20",
+        "--protocol",
+        "2",
+        "--expected",
+    ])
+    .unwrap() else {
+        panic!("not fixtures")
+    };
+    assert!(options.expected);
+    let v2 = Scenario::new(7)
+        .plans(3)
+        .steps(20)
+        .for_client(ClientProfile::v2());
+    assert_eq!(options.scenario, v2);
+    let Request::Fixtures(rfd) = parse_line(&["fixtures", "--rfd"]).unwrap() else {
+        panic!("not fixtures")
+    };
+    assert_eq!(rfd.scenario.spelling(), Spelling::Rfd);
+    assert!(parse_line(&["fixtures", "--rfd", "--no-plan-capability"]).is_err());
+}
