@@ -14,14 +14,17 @@ fn root() -> PathBuf {
 }
 
 /// Every file under `dir`, as paths relative to the workspace root; a
-/// symbolic link is one entry (its target is mapped where it lives).
+/// symbolic link is one entry (its target is mapped where it lives). A
+/// `target` folder (a nested workspace's build) is no source.
 fn files(dir: &Path, out: &mut BTreeSet<String>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let entry = entry.unwrap();
         let path = entry.path();
         let kind = entry.file_type().unwrap();
         if kind.is_dir() {
-            files(&path, out);
+            if entry.file_name() != "target" {
+                files(&path, out);
+            }
         } else {
             let relative = path.strip_prefix(root()).unwrap();
             out.insert(relative.to_string_lossy().replace('\\', "/"));
@@ -29,8 +32,11 @@ fn files(dir: &Path, out: &mut BTreeSet<String>) {
     }
 }
 
-/// The paths the map names: every backticked `plan-core/src/...` or
-/// `plan-macros/src/...` in the section "The map" of `docs/design.md`.
+/// The crates' source folders the map covers.
+const MAPPED: [&str; 3] = ["plan-core/src/", "plan-macros/src/", "acp-plan/src/"];
+
+/// The paths the map names: every backticked path under one of [`MAPPED`]
+/// in the section "The map" of `docs/design.md`.
 fn mapped() -> BTreeSet<String> {
     let design = std::fs::read_to_string(root().join("docs/design.md")).unwrap();
     let start = design
@@ -42,16 +48,16 @@ fn mapped() -> BTreeSet<String> {
         .split('`')
         .skip(1)
         .step_by(2)
-        .filter(|text| text.starts_with("plan-core/src/") || text.starts_with("plan-macros/src/"))
+        .filter(|text| MAPPED.iter().any(|src| text.starts_with(src)))
         .filter(|text| !text.ends_with('/'))
         .map(str::to_owned)
         .collect()
 }
 
 #[test]
-fn the_design_map_names_every_file_of_both_crates_and_nothing_that_is_gone() {
+fn the_design_map_names_every_file_of_the_crates_and_nothing_that_is_gone() {
     let mut on_disk = BTreeSet::new();
-    for src in ["plan-core/src", "plan-macros/src"] {
+    for src in MAPPED {
         files(&root().join(src), &mut on_disk);
     }
     let mapped = mapped();
@@ -77,66 +83,157 @@ const LAYERS: &[&[&str]] = &[
     &["fixtures"],
 ];
 
-fn layer_of(module: &str) -> Option<usize> {
-    LAYERS.iter().position(|layer| layer.contains(&module))
-}
+/// acp-plan's layers, the same way (`lib.rs` and `main.rs` beside them).
+const ACP_PLAN_LAYERS: &[&[&str]] = &[
+    &["process", "model"],
+    &["board", "fixtures", "tool"],
+    &["check"],
+    &["cli"],
+];
 
 /// The first segment of every `crate::` path on a line of code (comments,
-/// doc comments and doc links `](crate::...)` are prose, not imports).
+/// doc comments and doc links `](crate::...)` are prose, not imports); a
+/// group `crate::{a, b::c}` gives each of its names.
 fn crate_paths(line: &str) -> Vec<&str> {
     let code = line.trim_start();
     if code.starts_with("//") {
         return Vec::new();
     }
-    code.match_indices("crate::")
-        .filter(|(at, _)| {
-            let before = code[..*at].trim_end_matches('$');
-            // Not a path that only ends in `crate` (`my_crate::...`), nor a doc link.
-            !before.ends_with(|c: char| c.is_alphanumeric() || c == '_') && !before.ends_with("](")
-        })
-        .map(|(at, _)| {
-            let rest = &code[at + "crate::".len()..];
-            let end = rest
+    let mut names = Vec::new();
+    for (at, _) in code.match_indices("crate::").filter(|(at, _)| {
+        let before = code[..*at].trim_end_matches('$');
+        // Not a path that only ends in `crate` (`my_crate::...`), nor a doc link.
+        !before.ends_with(|c: char| c.is_alphanumeric() || c == '_') && !before.ends_with("](")
+    }) {
+        let rest = &code[at + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            names.extend(group_names(group));
+            continue;
+        }
+        let end = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        names.push(&rest[..end]);
+    }
+    names
+}
+
+/// The first segment of each item of a `use` group's text (after its `{`,
+/// to its closing `}` or the end of the text): `a, b::{c, d}, e` gives
+/// `a`, `b`, `e`.
+fn group_names(group: &str) -> Vec<&str> {
+    let mut names = Vec::new();
+    let mut depth = 0;
+    let mut start = 0;
+    for (i, c) in group.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => {
+                names.push(&group[start..i]);
+                start = group.len();
+                break;
+            }
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                names.push(&group[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if start < group.len() {
+        names.push(&group[start..]);
+    }
+    names
+        .into_iter()
+        .map(|item| {
+            let item = item.trim();
+            let end = item
                 .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .unwrap_or(rest.len());
-            &rest[..end]
+                .unwrap_or(item.len());
+            &item[..end]
         })
+        .filter(|name| !name.is_empty())
         .collect()
 }
 
-#[test]
-fn plan_core_imports_follow_its_layers() {
-    let src = root().join("plan-core/src");
+/// Each `crate::` name a file's code uses, with its line; a `use
+/// crate::{...}` group over several lines is read whole.
+fn crate_names(text: &str) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
+    let mut open: Option<(usize, String)> = None;
+    for (number, line) in text.lines().enumerate() {
+        if let Some((first, mut group)) = open.take() {
+            group.push_str(line);
+            if line.contains('}') {
+                found.extend(
+                    crate_paths(&group)
+                        .into_iter()
+                        .map(|n| (first, n.to_owned())),
+                );
+            } else {
+                open = Some((first, group));
+            }
+            continue;
+        }
+        if line.trim_start().starts_with("use crate::{") && !line.contains('}') {
+            open = Some((number + 1, line.to_owned()));
+            continue;
+        }
+        found.extend(
+            crate_paths(line)
+                .into_iter()
+                .map(|n| (number + 1, n.to_owned())),
+        );
+    }
+    found
+}
+
+/// Where the files under `src` import against `layers`: each as
+/// `FILE:LINE: ...`.
+fn against_layers(src: &str, layers: &[&[&str]]) -> Vec<String> {
+    let layer_of = |module: &str| layers.iter().position(|layer| layer.contains(&module));
     let mut all = BTreeSet::new();
-    files(&src, &mut all);
+    files(&root().join(src), &mut all);
     let mut wrong = Vec::new();
     for file in all
         .iter()
         .filter(|f| Path::new(f).extension().is_some_and(|e| e == "rs"))
     {
-        let inner = file.strip_prefix("plan-core/src/").unwrap();
+        let inner = file.strip_prefix(src).unwrap().trim_start_matches('/');
         let module = inner.split(['/', '.']).next().unwrap();
         let Some(own) = layer_of(module) else {
-            continue; // lib.rs, guide.rs: beside the layers
+            continue; // beside the layers
         };
         let text = std::fs::read_to_string(root().join(file)).unwrap();
-        for (number, line) in text.lines().enumerate() {
-            for named in crate_paths(line) {
-                let Some(theirs) = layer_of(named) else {
-                    continue;
-                };
-                if named != module && theirs >= own {
-                    wrong.push(format!(
-                        "{file}:{}: `{module}` names `crate::{named}`",
-                        number + 1
-                    ));
-                }
+        for (line, named) in crate_names(&text) {
+            let Some(theirs) = layer_of(&named) else {
+                continue;
+            };
+            if named != module && theirs >= own {
+                wrong.push(format!("{file}:{line}: `{module}` names `crate::{named}`"));
             }
         }
     }
+    wrong
+}
+
+#[test]
+fn plan_core_imports_follow_its_layers() {
+    let wrong = against_layers("plan-core/src", LAYERS);
     assert!(
         wrong.is_empty(),
         "imports against the layers (docs/design.md, `The map`): a layer names only the ones below it:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn acp_plan_imports_follow_its_layers() {
+    let wrong = against_layers("acp-plan/src", ACP_PLAN_LAYERS);
+    assert!(
+        wrong.is_empty(),
+        "acp-plan's imports against its layers (docs/design.md, `The map`):\n{}",
         wrong.join("\n")
     );
 }
@@ -158,6 +255,16 @@ fn the_layer_check_sees_a_path_in_code_and_not_in_prose() {
     assert!(crate_paths("/// see [`Error`](crate::Error)").is_empty());
     assert!(crate_paths("#[doc = \"[`Lenient`](crate::Lenient)\"]").is_empty());
     assert_eq!(crate_paths("impl From<crate::Error> for X {}"), ["Error"]);
+    // A group names each of its items.
+    assert_eq!(
+        crate_paths("use crate::{board, check::{self, x}, tool};"),
+        ["board", "check", "tool"]
+    );
+    let text = "use crate::{\n    board,\n    check::conformance,\n};\nfn f() {}";
+    assert_eq!(
+        crate_names(text),
+        [(1, "board".to_owned()), (1, "check".to_owned())]
+    );
 }
 
 /// What the map says `protocol/` does not do: read or write JSON text (the
@@ -209,6 +316,8 @@ fn a_file_over_500_lines_says_why_at_its_top() {
     for dir in [
         "plan-core/src",
         "plan-macros/src",
+        "acp-plan/src",
+        "acp-plan/tests",
         "examples",
         "tests",
         "bench",
