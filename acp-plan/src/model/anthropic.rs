@@ -1,6 +1,7 @@
 //! The Anthropic Messages API, streamed, as Claude Code calls it: a
-//! request's `tools` offer `TodoWrite`, its `messages` hold the calls made
-//! so far, and the answer is the event stream (`message_start`,
+//! request's `tools` offer `TodoWrite` (or, with its task tools on,
+//! `TaskCreate` and `TaskUpdate`: [`tasks`](super::tasks)), its `messages`
+//! hold the calls made so far, and the answer is the event stream (`message_start`,
 //! `content_block_start`, `content_block_delta` with `input_json_delta` or
 //! `text_delta`, `content_block_stop`, `message_delta` with its
 //! `stop_reason`, `message_stop`).
@@ -8,7 +9,7 @@
 use plan_core::tools::TodoWrite;
 use serde_json::{Value, json};
 
-use super::{DONE, SIDE_ANSWER, Script, Turn, event, halves, offers};
+use super::{DONE, SIDE_ANSWER, Script, Turn, event, halves, offers, tasks};
 
 /// Claude Code's tool that loads a deferred tool (`TodoWrite` is one).
 const TOOL_SEARCH: &str = "ToolSearch";
@@ -42,35 +43,60 @@ fn calls_made(messages: &[Value], tool: &str) -> usize {
         .count()
 }
 
-/// The call the model makes next, as (tool, its id's number, arguments):
-/// the script's next `TodoWrite`; or, where Claude Code defers `TodoWrite`
-/// behind `ToolSearch` (as it does for its default model), first the search
-/// that loads it; or none.
-fn next_call(script: &Script, request: &Value) -> Option<(&'static str, usize, Value)> {
+/// How many plan tool calls (`TodoWrite`, `TaskCreate`, `TaskUpdate`)
+/// `messages` hold.
+fn plan_calls(messages: &[Value]) -> usize {
+    [TodoWrite::NAME, tasks::CREATE, tasks::UPDATE]
+        .iter()
+        .map(|tool| calls_made(messages, tool))
+        .sum()
+}
+
+/// The call the model makes next, as (tool, which of how many, arguments):
+/// the script's next `TodoWrite`, or its next task call where the task
+/// tools are offered instead; or, where Claude Code defers them behind
+/// `ToolSearch` (as it does for its default model), first the search that
+/// loads them; or none.
+fn next_call(script: &Script, request: &Value) -> Option<(&'static str, String, Value)> {
     // Each turn plays the script from its start.
-    let made = calls_made(this_turn(request), TodoWrite::NAME);
-    if offers(request, TodoWrite::NAME) {
-        return script
-            .todo_write(made)
-            .map(|todos| (TodoWrite::NAME, made, todos.to_json()));
-    }
+    let made = plan_calls(this_turn(request));
     let all = request["messages"]
         .as_array()
         .map_or(&[][..], Vec::as_slice);
-    let searched = calls_made(all, TOOL_SEARCH);
-    (offers(request, TOOL_SEARCH) && searched == 0).then(|| {
+    if offers(request, TodoWrite::NAME) {
+        return script.todo_write(made).map(|todos| {
+            let which = format!("{} of {}", made + 1, script.len());
+            (TodoWrite::NAME, which, todos.to_json())
+        });
+    }
+    if offers(request, tasks::CREATE) && offers(request, tasks::UPDATE) {
+        return tasks::call(script, made, all).map(|(tool, arguments)| {
+            let which = format!("{} of {}", made + 1, tasks::len(script));
+            (tool, which, arguments)
+        });
+    }
+    // `select:` finds nothing if one name is missing: `TodoWrite` first,
+    // then, when it is not there, the task tools.
+    let query = match calls_made(all, TOOL_SEARCH) {
+        0 => format!("select:{}", TodoWrite::NAME),
+        1 => format!("select:{},{}", tasks::CREATE, tasks::UPDATE),
+        _ => return None,
+    };
+    offers(request, TOOL_SEARCH).then(|| {
         (
             TOOL_SEARCH,
-            0,
-            json!({ "query": format!("select:{}", TodoWrite::NAME), "max_results": 5 }),
+            "to load a plan tool".to_owned(),
+            json!({ "query": query, "max_results": 5 }),
         )
     })
 }
 
-/// Whether this is the turn's conversation (it offers the plan tool or the
-/// search that loads it), not a side request such as a title.
+/// Whether this is the turn's conversation (it offers a plan tool or the
+/// search that loads one), not a side request such as a title.
 fn plans_here(request: &Value) -> bool {
-    offers(request, TodoWrite::NAME) || offers(request, TOOL_SEARCH)
+    [TodoWrite::NAME, tasks::CREATE, TOOL_SEARCH]
+        .iter()
+        .any(|tool| offers(request, tool))
 }
 
 /// The turn's answer to `request`.
@@ -80,14 +106,11 @@ pub fn answer(script: &Script, request: &Value) -> Turn {
         .as_array()
         .map_or(&[][..], Vec::as_slice);
     // Tool ids unique in the conversation.
-    let made = calls_made(all, TodoWrite::NAME) + calls_made(all, TOOL_SEARCH);
-    let pause = plans_here(request) && calls_made(this_turn(request), TodoWrite::NAME) > 0;
+    let made = plan_calls(all) + calls_made(all, TOOL_SEARCH);
+    let pause = plans_here(request) && plan_calls(this_turn(request)) > 0;
     let call = next_call(script, request);
     let said = match &call {
-        Some((tool, n, _)) if *tool == TodoWrite::NAME => {
-            format!("calls {tool} ({} of {})", n + 1, script.len())
-        }
-        Some((tool, _, _)) => format!("calls {tool} (to load {})", TodoWrite::NAME),
+        Some((tool, which, _)) => format!("calls {tool} ({which})"),
         None if plans_here(request) => "ends the turn".to_owned(),
         None => "answers a side request with text".to_owned(),
     };
@@ -260,12 +283,19 @@ mod tests {
             arguments(&stream).unwrap(),
             json!({ "query": "select:TodoWrite", "max_results": 5 })
         );
-        // Searched once, and still not offered: the turn ends, said plainly.
+        // Not found: then the task tools; not found either: the turn ends.
+        let searched = json!({ "role": "assistant",
+            "content": [{ "type": "tool_use", "id": "s", "name": "ToolSearch", "input": {} }] });
         deferred["messages"]
             .as_array_mut()
             .unwrap()
-            .push(json!({ "role": "assistant",
-            "content": [{ "type": "tool_use", "id": "s", "name": "ToolSearch", "input": {} }] }));
+            .push(searched.clone());
+        let stream = answer(&script, &deferred).stream;
+        assert_eq!(
+            arguments(&stream).unwrap(),
+            json!({ "query": "select:TaskCreate,TaskUpdate", "max_results": 5 })
+        );
+        deferred["messages"].as_array_mut().unwrap().push(searched);
         let stream = answer(&script, &deferred).stream;
         assert_eq!(arguments(&stream), None);
         assert!(stream.contains(DONE));

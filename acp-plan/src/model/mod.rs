@@ -5,8 +5,8 @@
 //! It speaks the two APIs the agents people use call, streamed, as they
 //! call them (`docs/ci.md` says how each agent is pointed at it):
 //! - the Anthropic Messages API (`POST /v1/messages`, and
-//!   `/v1/messages/count_tokens`): Claude Code's `TodoWrite`
-//!   ([`anthropic`]);
+//!   `/v1/messages/count_tokens`): Claude Code's `TodoWrite`, or its task
+//!   tools ([`anthropic`], [`tasks`]);
 //! - the OpenAI Responses API (`POST /v1/responses`, and `GET /v1/models`):
 //!   codex's `update_plan` ([`openai`]).
 //!
@@ -21,6 +21,7 @@ pub mod anthropic;
 pub mod openai;
 pub mod point;
 mod script;
+pub mod tasks;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

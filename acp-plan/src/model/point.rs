@@ -75,6 +75,8 @@ pub fn point(url: &str) -> io::Result<Pointing> {
         // its `TodoWrite` offered (not the task tools), nothing else sent.
         ("ANTHROPIC_BASE_URL", url.to_owned()),
         ("ANTHROPIC_API_KEY", KEY.to_owned()),
+        // (Unless the caller chose: `CLAUDE_CODE_ENABLE_TASKS=1` in its
+        // environment has the model plan with the task tools.)
         ("CLAUDE_CODE_ENABLE_TODO_TOOLS", "1".to_owned()),
         ("CLAUDE_CODE_ENABLE_TASKS", "0".to_owned()),
         ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1".to_owned()),
@@ -104,6 +106,10 @@ pub fn point(url: &str) -> io::Result<Pointing> {
             text(&Path::new(&user_home).join(".npm")),
         ));
     }
+    // What the caller set for Claude Code's plan tools stays its own.
+    env.retain(|(key, _)| {
+        !(key.starts_with("CLAUDE_CODE_ENABLE_") && std::env::var_os(key).is_some())
+    });
     Ok(Pointing {
         env: env.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
         home,
