@@ -35,11 +35,11 @@ impl Layout for PlanContent {
 
 impl Wire for PlanContent {
     fn read_str(json: &str, reading: &mut Reading) -> Result<Self, Error> {
-        crate::codec::text_reader::content(json, reading)
+        crate::codec::read::content(json, reading)
     }
 
     fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
-        crate::codec::text_reader::content_value(value, reading, at)
+        crate::codec::read::content_value(value, reading, at)
     }
 }
 

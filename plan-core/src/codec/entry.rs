@@ -18,7 +18,7 @@ impl Layout for PlanEntry {
 
 impl Wire for PlanEntry {
     fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
-        crate::codec::text_reader::entry_value(value, reading, at)
+        crate::codec::read::entry_value(value, reading, at)
     }
 }
 
@@ -45,5 +45,5 @@ pub(crate) fn read_entries(
     reading: &mut Reading,
     at: &Path<'_>,
 ) -> Result<Vec<PlanEntry>, Error> {
-    crate::codec::text_reader::entries_value(items, reading, at)
+    crate::codec::read::entries_value(items, reading, at)
 }

@@ -28,8 +28,8 @@ pub(crate) mod envelope;
 #[cfg(test)]
 mod layout;
 pub(crate) mod notification;
+pub(crate) mod read;
 pub(crate) mod reading;
-pub(crate) mod text_reader;
 pub(crate) mod text_writer;
 pub(crate) mod update;
 pub(crate) mod writer;
@@ -43,7 +43,7 @@ pub(crate) trait Wire: Layout + Sized {
     fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error>;
 
     /// Reads JSON text. By default through a `Value`; the message types
-    /// override it with the text reader (`text_reader.rs`).
+    /// override it with the one reader (`codec/read/`).
     fn read_str(json: &str, reading: &mut Reading) -> Result<Self, Error> {
         let value: Value = serde_json::from_str(json).map_err(|e| Error::syntax(&e))?;
         Self::read(value, reading, &Path::Root)

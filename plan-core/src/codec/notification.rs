@@ -45,11 +45,11 @@ impl Layout for SessionNotification {
 
 impl Wire for SessionNotification {
     fn read_str(json: &str, reading: &mut Reading) -> Result<Self, Error> {
-        crate::codec::text_reader::notification(json, reading)
+        crate::codec::read::notification(json, reading)
     }
 
     fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
-        crate::codec::text_reader::notification_value(value, reading, at)
+        crate::codec::read::notification_value(value, reading, at)
     }
 }
 

@@ -38,11 +38,11 @@ impl Layout for SessionUpdate {
 
 impl Wire for SessionUpdate {
     fn read_str(json: &str, reading: &mut Reading) -> Result<Self, Error> {
-        crate::codec::text_reader::update(json, reading)
+        crate::codec::read::update(json, reading)
     }
 
     fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
-        crate::codec::text_reader::update_value(value, reading, at)
+        crate::codec::read::update_value(value, reading, at)
     }
 }
 

@@ -10,7 +10,7 @@
 //!
 //! Adding a field: a line here, its constant in `wire.rs`, then the
 //! type (`protocol/`), its `Wire` impl (`codec/<type>.rs`) and the two fast
-//! paths (`codec/text_writer.rs`, `codec/text_reader.rs`); the test says which
+//! paths (`codec/text_writer.rs`, `codec/read/`); the test says which
 //! of those still disagree with the table.
 
 // Shared with plan-macros, which reads only some of it.

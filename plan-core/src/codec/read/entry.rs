@@ -1,0 +1,126 @@
+//! Plan entries read: a list of them (lenient reading skips a malformed
+//! one), and one entry.
+
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
+
+use crate::codec::entry;
+use crate::codec::{self};
+use crate::error::{Error, ErrorKind, Path};
+use crate::protocol::entry::PlanEntry;
+use serde_json::value::RawValue;
+
+use super::ReadState;
+use super::shared::{Key, KeySeed, Seen, read_meta, wrong};
+
+seed!(EntriesSeed, Vec<PlanEntry>, "an array");
+
+impl<'de> Visitor<'de> for EntriesSeed<'_, '_, '_> {
+    type Value = Vec<PlanEntry>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array")
+    }
+    scalars_are_found!();
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+        self.found("an object")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<PlanEntry>, A::Error> {
+        let mut entries = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        let mut index = 0;
+        loop {
+            let at = self.at.index(index);
+            let Some(entry) = seq.next_element_seed(EntrySeed {
+                state: self.state,
+                at: &at,
+            })?
+            else {
+                break;
+            };
+            match entry {
+                Ok(entry) => entries.push(entry),
+                Err(err) => {
+                    self.state.skip::<(), A::Error>(err)?;
+                }
+            }
+            index += 1;
+        }
+        Ok(entries)
+    }
+}
+
+/// One entry: `Err` for a malformed one (the caller skips or fails), after
+/// the whole value has been read, so lenient reading can go on.
+pub(super) struct EntrySeed<'s, 'c, 'p> {
+    pub(super) state: &'s mut ReadState<'c>,
+    pub(super) at: &'p Path<'p>,
+}
+
+impl<'de> DeserializeSeed<'de> for EntrySeed<'_, '_, '_> {
+    type Value = Result<PlanEntry, Error>;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl EntrySeed<'_, '_, '_> {
+    /// Not an object: a malformed entry, read whole, for the caller to skip or fail.
+    #[allow(clippy::unnecessary_wraps)] // the signature `scalars_are_found!` calls
+    fn found<E: de::Error>(self, found: &'static str) -> Result<Result<PlanEntry, Error>, E> {
+        Ok(Err(self.at.error(ErrorKind::Type {
+            expected: "an object",
+            found,
+        })))
+    }
+}
+
+impl<'de> Visitor<'de> for EntrySeed<'_, '_, '_> {
+    type Value = Result<PlanEntry, Error>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a plan entry")
+    }
+    scalars_are_found!();
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        self.found("an array")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let (mut content, mut priority, mut status, mut meta) = (None, None, None, None);
+        let mut seen = Seen::default();
+        while let Some(key) = map.next_key_seed(KeySeed)? {
+            seen.check(&key, self.state, self.at)?;
+            match key {
+                Key::Content => content = Some(map.next_value::<Value>()?),
+                Key::Priority => priority = Some(map.next_value::<Value>()?),
+                Key::Status => status = Some(map.next_value::<Value>()?),
+                Key::Meta => meta = Some(map.next_value::<Box<RawValue>>()?),
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        let at = self.at;
+        let field = |value: Option<Value>, key: &'static str| {
+            value
+                .ok_or_else(|| at.missing(key))
+                .and_then(|v| codec::expect_string(v, &at.key(key)))
+        };
+        let entry = (|| {
+            let content = field(content, "content")?;
+            let priority = field(priority, "priority")?;
+            let status = field(status, "status")?;
+            Ok((content, priority, status))
+        })();
+        let (content, priority, status) = match entry {
+            Ok(fields) => fields,
+            Err(err) => return Ok(Err(err)),
+        };
+        let meta = read_meta(self.state, meta, at)?;
+        Ok(Ok(entry::from_wire(content, priority, status, meta)))
+    }
+}

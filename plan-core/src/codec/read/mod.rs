@@ -1,0 +1,252 @@
+//! The one reader of plan messages: serde visitors that read JSON text
+//! straight into our types (`from_json`, without building a
+//! `serde_json::Value` of the message) and read an already-parsed `Value`
+//! alike (`from_value`, `Deserialize`, the SDK's untyped messages: `Value`
+//! is a serde `Deserializer` too, as `serde_json`'s own `Value` reading is).
+//!
+//! The visitors need each object's tag (`sessionUpdate`, `type`) to be its
+//! first key, as every writer we know puts it; when it is not, the object is
+//! collected into a `Value` and handed to the same visitors again with its
+//! tag first (as serde's internally tagged enums buffer and replay a late
+//! tag). `tests/roundtrip.rs` holds reading a text and reading its `Value`
+//! to the same results.
+//!
+//! Errors: a rule broken inside a visitor is recorded in [`ReadState`] as our
+//! [`Error`] (with its path) and parsing stops; `serde_json`'s own error is
+//! then ignored. Anything `serde_json` reports by itself is a syntax error.
+//!
+//! One file per message type, beside its writer's (`codec/notification.rs`,
+//! `codec/update.rs`, `codec/content.rs`, `codec/entry.rs`):
+//! `notification.rs` (the notification and its `params`), `update.rs`,
+//! `content.rs`, `entry.rs` (an entry and a list of them). `shared.rs` holds
+//! what their visitors share: the keys, the seed shape, the "found X"
+//! errors, `_meta`, the plan id and the late-tag fallback. Everything here
+//! is private to `codec::read` (`pub(super)` at most), so no other code can
+//! reach a visitor.
+
+use serde::de::{self, DeserializeSeed};
+use serde_json::Value;
+
+use crate::codec::Reading;
+use crate::error::{Error, Path};
+use crate::protocol::content::PlanContent;
+use crate::protocol::entry::PlanEntry;
+use crate::protocol::notification::SessionNotification;
+use crate::protocol::update::SessionUpdate;
+use crate::rules::{KEY_SESSION_UPDATE, KEY_TYPE};
+
+// First: its macros (the seed shape) are for the files after it.
+#[macro_use]
+mod shared;
+mod content;
+mod entry;
+mod notification;
+mod update;
+
+use content::ContentSeed;
+use entry::{EntriesSeed, EntrySeed};
+use notification::NotificationSeed;
+#[cfg(feature = "acp")]
+use notification::ParamsSeed;
+use update::UpdateSeed;
+
+/// Reading state: the mode, and the first rule broken (which stops the parse).
+struct ReadState<'c> {
+    reading: &'c mut Reading,
+    broken: Option<Error>,
+}
+
+impl ReadState<'_> {
+    /// Records `err` and returns the serde error that stops the parse.
+    fn fail<E: de::Error>(&mut self, err: Error) -> E {
+        self.broken.get_or_insert(err);
+        E::custom("plan-core: rule broken")
+    }
+
+    /// In lenient mode records a skip and returns `None`; in strict mode fails.
+    fn skip<T, E: de::Error>(&mut self, err: Error) -> Result<Option<T>, E> {
+        self.reading.skip_or_fail(err).map_err(|err| self.fail(err))
+    }
+}
+
+/// Runs `seed` over the whole text.
+fn run<T>(
+    json: &str,
+    reading: &mut Reading,
+    seed: impl FnOnce(
+        &mut ReadState<'_>,
+        &mut serde_json::Deserializer<serde_json::de::StrRead<'_>>,
+    ) -> Result<T, serde_json::Error>,
+) -> Result<T, Error> {
+    let mut state = ReadState {
+        reading,
+        broken: None,
+    };
+    let mut de = serde_json::Deserializer::from_str(json);
+    let result = seed(&mut state, &mut de).and_then(|value| de.end().map(|()| value));
+    match (result, state.broken) {
+        (_, Some(broken)) => Err(broken),
+        (Ok(value), None) => Ok(value),
+        (Err(err), None) => Err(Error::syntax(&err)),
+    }
+}
+
+/// Reads an already-parsed `value` at `at` with the same visitors as text:
+/// the one reader. An object's tag (`tag`: `sessionUpdate`, `type`) is
+/// handed to the visitors first, as they expect; a `Value`'s keys come in
+/// its map's order, which is not the text's. Without its tag, an object is
+/// an error here (the visitors would hand it back).
+fn from_value<T>(
+    value: Value,
+    reading: &mut Reading,
+    at: &Path<'_>,
+    tag: Option<&'static str>,
+    seed: impl FnOnce(&mut ReadState<'_>, ValueInput) -> Result<T, serde_json::Error>,
+) -> Result<T, Error> {
+    let input = match (value, tag) {
+        (Value::Object(mut object), Some(tag)) => {
+            let Some(first) = object.remove(tag) else {
+                return Err(at.missing(tag));
+            };
+            let members: Vec<(String, Value)> = std::iter::once((tag.to_owned(), first))
+                .chain(object)
+                .collect();
+            ValueInput::Tagged(de::value::MapDeserializer::new(members.into_iter()))
+        }
+        (value, _) => ValueInput::Plain(value),
+    };
+    let mut state = ReadState {
+        reading,
+        broken: None,
+    };
+    let result = seed(&mut state, input);
+    match (result, state.broken) {
+        (_, Some(broken)) => Err(broken),
+        (Ok(value), None) => Ok(value),
+        (Err(err), None) => Err(at.invalid(err)),
+    }
+}
+
+/// A `Value` as the visitors read it: as it is, or an object with its tag
+/// moved first.
+enum ValueInput {
+    Plain(Value),
+    Tagged(
+        de::value::MapDeserializer<'static, std::vec::IntoIter<(String, Value)>, serde_json::Error>,
+    ),
+}
+
+impl ValueInput {
+    fn read<'de, S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, serde_json::Error> {
+        match self {
+            Self::Plain(value) => seed.deserialize(value),
+            Self::Tagged(map) => seed.deserialize(map),
+        }
+    }
+}
+
+/// [`Wire::read`] of a notification: the visitors over a `Value`.
+pub(crate) fn notification_value(
+    value: Value,
+    reading: &mut Reading,
+    at: &Path<'_>,
+) -> Result<SessionNotification, Error> {
+    from_value(value, reading, at, None, |state, input| {
+        input.read(NotificationSeed { state, at })
+    })
+}
+
+/// The `params` of a `session/update` (`at` is where they are): what the
+/// SDK's untyped notification holds (feature `acp`).
+#[cfg(feature = "acp")]
+pub(crate) fn params_value(
+    value: Value,
+    reading: &mut Reading,
+    at: &Path<'_>,
+) -> Result<SessionNotification, Error> {
+    from_value(value, reading, at, None, |state, input| {
+        input.read(ParamsSeed { state, at })
+    })
+}
+
+/// [`Wire::read`] of an update.
+pub(crate) fn update_value(
+    value: Value,
+    reading: &mut Reading,
+    at: &Path<'_>,
+) -> Result<SessionUpdate, Error> {
+    from_value(
+        value,
+        reading,
+        at,
+        Some(KEY_SESSION_UPDATE),
+        |state, input| input.read(UpdateSeed { state, at }),
+    )
+}
+
+/// [`Wire::read`] of plan content.
+pub(crate) fn content_value(
+    value: Value,
+    reading: &mut Reading,
+    at: &Path<'_>,
+) -> Result<PlanContent, Error> {
+    from_value(value, reading, at, Some(KEY_TYPE), |state, input| {
+        input.read(ContentSeed { state, at })
+    })
+}
+
+/// [`Wire::read`] of one entry.
+pub(crate) fn entry_value(
+    value: Value,
+    reading: &mut Reading,
+    at: &Path<'_>,
+) -> Result<PlanEntry, Error> {
+    from_value(value, reading, at, None, |state, input| {
+        input.read(EntrySeed { state, at })
+    })
+    .and_then(|entry| entry)
+}
+
+/// An `entries` array already parsed; lenient reading drops malformed entries.
+pub(crate) fn entries_value(
+    items: Vec<Value>,
+    reading: &mut Reading,
+    at: &Path<'_>,
+) -> Result<Vec<PlanEntry>, Error> {
+    from_value(Value::Array(items), reading, at, None, |state, input| {
+        input.read(EntriesSeed { state, at })
+    })
+}
+
+pub(crate) fn notification(
+    json: &str,
+    reading: &mut Reading,
+) -> Result<SessionNotification, Error> {
+    run(json, reading, |state, de| {
+        NotificationSeed {
+            state,
+            at: &Path::Root,
+        }
+        .deserialize(de)
+    })
+}
+
+pub(crate) fn update(json: &str, reading: &mut Reading) -> Result<SessionUpdate, Error> {
+    run(json, reading, |state, de| {
+        UpdateSeed {
+            state,
+            at: &Path::Root,
+        }
+        .deserialize(de)
+    })
+}
+
+pub(crate) fn content(json: &str, reading: &mut Reading) -> Result<PlanContent, Error> {
+    run(json, reading, |state, de| {
+        ContentSeed {
+            state,
+            at: &Path::Root,
+        }
+        .deserialize(de)
+    })
+}

@@ -1,0 +1,135 @@
+//! A `session/update` notification read: its JSON-RPC envelope, then its
+//! `params` (the session id, the update, `_meta`).
+
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
+
+use crate::codec::Wire;
+use crate::error::{ErrorKind, Path};
+use crate::protocol::id::SessionId;
+use crate::protocol::notification::SessionNotification;
+use crate::protocol::update::SessionUpdate;
+use crate::rules::{EnvelopeProblem, JSONRPC_VERSION, SESSION_UPDATE, check_envelope};
+use serde_json::value::RawValue;
+
+use super::ReadState;
+use super::shared::{Key, KeySeed, Seen, StrSeed, next_str, read_meta, wrong};
+use super::update::UpdateSeed;
+
+seed!(NotificationSeed, SessionNotification, "an object");
+
+impl<'de> Visitor<'de> for NotificationSeed<'_, '_, '_> {
+    type Value = SessionNotification;
+    not_an_object!("an object");
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SessionNotification, A::Error> {
+        let at = self.at;
+        let (mut version, mut method, mut params) = (false, false, None);
+        let params_at = at.key(crate::rules::KEY_PARAMS);
+        let mut seen = Seen::default();
+        while let Some(key) = map.next_key_seed(KeySeed)? {
+            seen.check(&key, self.state, self.at)?;
+            match key {
+                // The envelope is checked as it comes, so its mistakes are
+                // reported before those of `params`, as the reference reader does.
+                Key::JsonRpc => {
+                    let at = at.key(crate::rules::KEY_JSONRPC);
+                    let version_text = next_str(&mut map, self.state, &at)?;
+                    check_envelope(&version_text, SESSION_UPDATE)
+                        .map_err(|problem| self.state.fail(at.invalid(problem)))?;
+                    version = true;
+                }
+                Key::Method => {
+                    let at = at.key(crate::rules::KEY_METHOD);
+                    let method_text = next_str(&mut map, self.state, &at)?;
+                    check_envelope(JSONRPC_VERSION, &method_text)
+                        .map_err(|problem| self.state.fail(at.invalid(problem)))?;
+                    method = true;
+                }
+                Key::Id => {
+                    return Err(self
+                        .state
+                        .fail(at.key("id").invalid(EnvelopeProblem::HasId)));
+                }
+                Key::Params => {
+                    params = Some(map.next_value_seed(ParamsSeed {
+                        state: self.state,
+                        at: &params_at,
+                    })?);
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        for (seen, field) in [
+            (version, "jsonrpc"),
+            (method, "method"),
+            (params.is_some(), "params"),
+        ] {
+            if !seen {
+                return Err(self.state.fail(at.error(ErrorKind::Missing { field })));
+            }
+        }
+        params.ok_or_else(|| self.state.fail(at.missing(crate::rules::KEY_PARAMS)))
+    }
+}
+
+seed!(ParamsSeed, SessionNotification, "an object");
+
+impl<'de> Visitor<'de> for ParamsSeed<'_, '_, '_> {
+    type Value = SessionNotification;
+    not_an_object!("an object");
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SessionNotification, A::Error> {
+        let at = self.at;
+        let (mut session, mut update, mut early_update, mut meta) = (None, None, None, None);
+        let update_at = at.key(crate::rules::KEY_UPDATE);
+        let mut seen = Seen::default();
+        while let Some(key) = map.next_key_seed(KeySeed)? {
+            seen.check(&key, self.state, self.at)?;
+            match key {
+                Key::SessionId => session = Some(map.next_value_seed(StrSeed)?),
+                // Before the session id, keep the update to read after it, so
+                // a missing id is reported first, as the reference reader does.
+                Key::Update if session.is_none() => early_update = Some(map.next_value::<Value>()?),
+                Key::Update => {
+                    update = Some(map.next_value_seed(UpdateSeed {
+                        state: self.state,
+                        at: &update_at,
+                    })?);
+                }
+                Key::Meta => meta = Some(map.next_value::<Box<RawValue>>()?),
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        let session = match session {
+            Some(Ok(session)) => session.into_owned(),
+            Some(Err(found)) => {
+                return Err(wrong(
+                    self.state,
+                    &at.key(crate::rules::KEY_SESSION_ID),
+                    "a string",
+                    found,
+                ));
+            }
+            None => return Err(self.state.fail(at.missing(crate::rules::KEY_SESSION_ID))),
+        };
+        let update = match (update, early_update) {
+            (Some(update), _) => update,
+            (None, Some(value)) => SessionUpdate::read(value, self.state.reading, &update_at)
+                .map_err(|err| self.state.fail(err))?,
+            (None, None) => return Err(self.state.fail(at.missing(crate::rules::KEY_UPDATE))),
+        };
+        let meta = read_meta(self.state, meta, at)?;
+        Ok(SessionNotification {
+            session_id: SessionId::new(session),
+            update,
+            meta,
+        })
+    }
+}

@@ -1,0 +1,104 @@
+//! A `session/update`'s `update` read: the v1 `plan`, `plan_update`,
+//! `plan_removed`, or another update kept whole.
+
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+
+use crate::codec::Wire;
+use crate::error::{ErrorKind, Path};
+use crate::protocol::update::{OtherUpdate, Plan, SessionUpdate};
+use serde_json::value::RawValue;
+
+use super::ReadState;
+use super::content::ContentSeed;
+use super::entry::EntriesSeed;
+use super::shared::{
+    Key, KeySeed, Seen, StrSeed, fallback, insert, next_str, plan_id, read_meta, wrong,
+};
+
+seed!(UpdateSeed, SessionUpdate, "an object");
+
+impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
+    type Value = SessionUpdate;
+    not_an_object!("an object");
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SessionUpdate, A::Error> {
+        let at = self.at;
+        let Some(first) = map.next_key_seed(KeySeed)? else {
+            return Err(self.state.fail(at.error(ErrorKind::Missing {
+                field: "sessionUpdate",
+            })));
+        };
+        let kind = match first {
+            Key::SessionUpdate => next_str(
+                &mut map,
+                self.state,
+                &at.key(crate::rules::KEY_SESSION_UPDATE),
+            )?,
+            other => return fallback(self.state, at, &other, map, SessionUpdate::read),
+        };
+        match &*kind {
+            crate::rules::UPDATE_PLAN
+            | crate::rules::UPDATE_PLAN_UPDATE
+            | crate::rules::UPDATE_PLAN_REMOVED => {}
+            _ => {
+                // Not ours: keep it whole.
+                let mut object = Map::new();
+                object.insert("sessionUpdate".into(), Value::String(kind.into_owned()));
+                while let Some(key) = map.next_key::<String>()? {
+                    let value = map.next_value::<Value>()?;
+                    insert(self.state, at, &mut object, key, value)?;
+                }
+                return Ok(SessionUpdate::Other(OtherUpdate::new(object)));
+            }
+        }
+        let (mut entries, mut plan, mut rfd_id, mut acp_id, mut meta) =
+            (None, None, None, None, None);
+        let entries_at = at.key(crate::rules::KEY_ENTRIES);
+        let plan_at = at.key(crate::rules::KEY_PLAN);
+        let mut seen = Seen(Key::SessionUpdate.bit());
+        while let Some(key) = map.next_key_seed(KeySeed)? {
+            seen.check(&key, self.state, self.at)?;
+            match key {
+                Key::Entries if kind == crate::rules::UPDATE_PLAN => {
+                    entries = Some(map.next_value_seed(EntriesSeed {
+                        state: self.state,
+                        at: &entries_at,
+                    })?);
+                }
+                Key::Plan if kind == crate::rules::UPDATE_PLAN_UPDATE => {
+                    plan = Some(map.next_value_seed(ContentSeed {
+                        state: self.state,
+                        at: &plan_at,
+                    })?);
+                }
+                Key::Id => rfd_id = Some(map.next_value_seed(StrSeed)?),
+                Key::PlanId => acp_id = Some(map.next_value_seed(StrSeed)?),
+                Key::Meta => meta = Some(map.next_value::<Box<RawValue>>()?),
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        let meta = read_meta(self.state, meta, at)?;
+        match &*kind {
+            crate::rules::UPDATE_PLAN => {
+                let entries = entries
+                    .ok_or_else(|| self.state.fail(at.missing(crate::rules::KEY_ENTRIES)))?;
+                Ok(SessionUpdate::Plan(Plan { entries, meta }))
+            }
+            crate::rules::UPDATE_PLAN_UPDATE => {
+                let plan =
+                    plan.ok_or_else(|| self.state.fail(at.missing(crate::rules::KEY_PLAN)))?;
+                Ok(SessionUpdate::PlanUpdate { plan, meta })
+            }
+            _ => {
+                let id = plan_id(rfd_id, acp_id, self.state.reading, at)
+                    .map_err(|err| self.state.fail(err))?;
+                Ok(SessionUpdate::PlanRemoved { id, meta })
+            }
+        }
+    }
+}
