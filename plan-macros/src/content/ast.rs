@@ -1,7 +1,8 @@
 //! Stage 1: what the struct says, unjudged: its named fields (or why there
 //! are none) and its `#[plan_content(...)]` attributes.
 
-use proc_macro2::Span;
+use proc_macro2::{Span, TokenStream};
+use quote::ToTokens;
 use syn::{Data, DeriveInput};
 
 use crate::attrs::{self, Args};
@@ -12,8 +13,10 @@ pub(crate) struct Input<'a> {
     pub(crate) derive: &'a DeriveInput,
     /// `#[plan_content(...)]`, read.
     pub(crate) attrs: Vec<(Span, syn::Result<Args>)>,
-    /// The named fields, or why there are none (the span to blame).
-    pub(crate) fields: Result<&'a syn::FieldsNamed, Span>,
+    /// The named fields, or, where there are none, the tokens to blame: a
+    /// tuple or unit struct's name and fields (what the user must change),
+    /// an enum's or a union's keyword.
+    pub(crate) fields: Result<&'a syn::FieldsNamed, TokenStream>,
 }
 
 /// Reads the struct.
@@ -21,10 +24,14 @@ pub(crate) fn read(input: &DeriveInput) -> Input<'_> {
     let fields = match &input.data {
         Data::Struct(data) => match &data.fields {
             syn::Fields::Named(named) => Ok(named),
-            _ => Err(data.struct_token.span),
+            other => {
+                let mut blame = input.ident.to_token_stream();
+                other.to_tokens(&mut blame);
+                Err(blame)
+            }
         },
-        Data::Enum(data) => Err(data.enum_token.span),
-        Data::Union(data) => Err(data.union_token.span),
+        Data::Enum(data) => Err(data.enum_token.to_token_stream()),
+        Data::Union(data) => Err(data.union_token.to_token_stream()),
     };
     let attrs = input
         .attrs

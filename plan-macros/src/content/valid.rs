@@ -19,10 +19,13 @@ pub(crate) struct Content<'a> {
 pub(crate) fn check<'a>(input: &Input<'a>) -> Result<Content<'a>, syn::Error> {
     let mut errors = Errors::new(Vec::new());
     let ident = &input.derive.ident;
-    let fields = match input.fields {
-        Ok(fields) => Some(fields),
-        Err(span) => {
-            errors.at(span, "`#[derive(PlanContent)]` works on a struct with named fields, one of them `id: PlanId`");
+    let fields = match &input.fields {
+        Ok(fields) => Some(*fields),
+        Err(blame) => {
+            errors.push(syn::Error::new_spanned(
+                blame,
+                "`#[derive(PlanContent)]` works on a struct with named fields, one of them `id: PlanId`",
+            ));
             None
         }
     };

@@ -64,16 +64,15 @@ impl<'de> Visitor<'de> for NotificationSeed<'_, '_, '_> {
                 }
             }
         }
-        for (seen, field) in [
-            (version, "jsonrpc"),
-            (method, "method"),
-            (params.is_some(), "params"),
-        ] {
+        for (seen, field) in [(version, "jsonrpc"), (method, "method")] {
             if !seen {
                 return Err(self.state.fail(at.error(ErrorKind::Missing { field })));
             }
         }
-        params.ok_or_else(|| self.state.fail(at.missing(crate::rules::KEY_PARAMS)))
+        params.ok_or_else(|| {
+            self.state
+                .fail(at.error(ErrorKind::Missing { field: "params" }))
+        })
     }
 }
 

@@ -341,9 +341,9 @@ pub(super) fn read_meta<E: de::Error>(
     }
 }
 
-/// The plan id from its two spellings, as `codec::take_plan_id` reads it.
-/// The plan id from the values under its two keys, checked as the reference
-/// reader checks it (`codec::take_plan_id`).
+/// The plan id from the values under its two spellings' keys (`planId`,
+/// `id`): exactly one of them (`codec::one_plan_id`), checked as every
+/// plan id is (`codec::plan_id`).
 pub(super) fn plan_id(
     rfd: Option<Found<'_>>,
     acp: Option<Found<'_>>,
