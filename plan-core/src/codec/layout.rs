@@ -192,6 +192,7 @@ fn samples() -> Vec<SessionNotification> {
         PlanContent::markdown_at(id(), "# Plan", AbsolutePath::new("/tmp/PLAN.md").unwrap())
             .with_meta(meta()),
         PlanContent::file(id(), FileUri::new("file:///tmp/PLAN.md").unwrap()),
+        PlanContent::file(id(), FileUri::new("file:///tmp/PLAN.md").unwrap()).with_meta(meta()),
         custom(Map::new()),
         custom(
             serde_json::json!({"zeta": 1, "alpha": [2], "middle": {"b": 1, "a": 2}})
@@ -204,7 +205,14 @@ fn samples() -> Vec<SessionNotification> {
     let mut updates: Vec<SessionUpdate> =
         plans.into_iter().map(SessionUpdate::plan_update).collect();
     updates.push(SessionUpdate::plan_removed(id()));
-    updates.push(SessionUpdate::Plan(Plan::new(entries)));
+    updates.push(SessionUpdate::Plan(Plan::new(entries.clone())));
+    let mut v1_with_meta = Plan::new(entries.clone());
+    v1_with_meta.meta = Some(meta());
+    updates.push(SessionUpdate::Plan(v1_with_meta));
+    updates.push(SessionUpdate::PlanUpdate {
+        plan: PlanContent::items(id(), entries),
+        meta: Some(meta()),
+    });
     let mut with_meta = SessionUpdate::plan_removed(id());
     if let SessionUpdate::PlanRemoved { meta: m, .. } = &mut with_meta {
         *m = Some(meta());
@@ -218,6 +226,99 @@ fn samples() -> Vec<SessionNotification> {
     with_params_meta.meta = Some(meta());
     out.push(with_params_meta);
     out
+}
+
+/// Every layout of the table, named.
+pub(crate) const TABLES: [(&str, &[Field]); 10] = [
+    ("entry", layout::ENTRY),
+    ("items", layout::ITEMS),
+    ("markdown", layout::MARKDOWN),
+    ("file", layout::FILE),
+    ("custom", layout::CUSTOM),
+    ("plan", layout::UPDATE_PLAN),
+    ("plan_update", layout::UPDATE_PLAN_UPDATE),
+    ("plan_removed", layout::UPDATE_PLAN_REMOVED),
+    ("notification", layout::NOTIFICATION),
+    ("params", layout::PARAMS),
+];
+
+/// Each (layout, key) written somewhere in `value`.
+pub(crate) fn keys_written(value: &Value, at: &str, out: &mut Vec<(&'static [Field], String)>) {
+    match value {
+        Value::Object(object) => {
+            let fields: Vec<(String, Node)> =
+                object.keys().map(|k| (k.clone(), Node::Scalar)).collect();
+            if let Some(layout) = layout_of(at, &fields, value) {
+                out.extend(object.keys().map(|k| (layout, k.clone())));
+            }
+            for (key, item) in object {
+                if key != "_meta" {
+                    keys_written(item, &format!("{at}.{key}"), out);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                keys_written(item, &format!("{at}[{i}]"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Each `layout.key` of the table that no (layout, key) of `written` is.
+pub(crate) fn keys_not_written(written: &[(&'static [Field], String)]) -> Vec<String> {
+    let mut missing = Vec::new();
+    for (name, table) in TABLES {
+        for field in table {
+            if !written
+                .iter()
+                .any(|(layout, key)| std::ptr::eq(*layout, table) && key == field.key)
+            {
+                missing.push(format!("{name}.{}", field.key));
+            }
+        }
+    }
+    missing
+}
+
+/// The net under a new field: the samples hold every key of the table,
+/// optional ones included, so a field the samples (or the type, or a
+/// writer) leave out fails here, and the round trip below fails where a
+/// writer or a reader forgets it.
+#[test]
+fn the_samples_hold_every_key_of_the_table() {
+    let mut written = Vec::new();
+    for message in samples() {
+        let value: Value = serde_json::from_str(&message.to_json(Spelling::Acp)).unwrap();
+        keys_written(&value, "", &mut written);
+    }
+    let missing = keys_not_written(&written);
+    assert!(
+        missing.is_empty(),
+        "no sample writes {missing:?}: give `samples()` a message with each (a field the samples leave out is a field no test holds)"
+    );
+}
+
+/// Each sample, written by either sink in either spelling, reads back as
+/// it was, from the text and from its `Value`: a writer or a reader that
+/// leaves out a field (an optional one too) fails here.
+#[test]
+fn every_sample_reads_back_as_it_was_written() {
+    for message in samples() {
+        for spelling in [Spelling::Acp, Spelling::Rfd] {
+            for text in [
+                message.to_json(spelling),
+                serde_json::to_string(&Spelled(&message, spelling)).unwrap(),
+            ] {
+                let from_text = SessionNotification::from_json(&text).unwrap();
+                assert_eq!(from_text, message, "from text, {spelling:?}: {text}");
+                let value: Value = serde_json::from_str(&text).unwrap();
+                let from_value = SessionNotification::from_value(value).unwrap();
+                assert_eq!(from_value, message, "from a value, {spelling:?}: {text}");
+            }
+        }
+    }
 }
 
 #[test]

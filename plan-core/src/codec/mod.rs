@@ -26,7 +26,7 @@ pub(crate) mod custom;
 pub(crate) mod entry;
 pub(crate) mod envelope;
 #[cfg(test)]
-mod layout;
+pub(crate) mod layout;
 pub(crate) mod notification;
 pub(crate) mod read;
 pub(crate) mod reading;
