@@ -5,6 +5,37 @@ use std::time::Duration;
 
 use clap::{Arg, ArgAction, Command};
 
+/// Every argument's id, once: the grammar declares them, the requests read
+/// them. An id is also the option's long name (`--expect-plans`).
+pub(super) mod id {
+    pub(in crate::cli) const AUTH: &str = "auth";
+    pub(in crate::cli) const CANCEL: &str = "cancel";
+    pub(in crate::cli) const COMMAND: &str = "command";
+    pub(in crate::cli) const EXPECT_PLANS: &str = "expect-plans";
+    pub(in crate::cli) const EXPECTED: &str = "expected";
+    pub(in crate::cli) const FILES: &str = "files";
+    pub(in crate::cli) const JSON: &str = "json";
+    pub(in crate::cli) const NO_CUSTOM: &str = "no-custom";
+    pub(in crate::cli) const NO_PLAN_CAPABILITY: &str = "no-plan-capability";
+    pub(in crate::cli) const PORT: &str = "port";
+    pub(in crate::cli) const PRE_STABLE_FILE: &str = "pre-stable-file";
+    pub(in crate::cli) const PROMPT: &str = "prompt";
+    pub(in crate::cli) const PROTOCOL: &str = "protocol";
+    pub(in crate::cli) const RECORD: &str = "record";
+    pub(in crate::cli) const RFD: &str = "rfd";
+    pub(in crate::cli) const SCOPE: &str = "scope";
+    pub(in crate::cli) const SCRIPT: &str = "script";
+    pub(in crate::cli) const SCRIPTED_MODEL: &str = "scripted-model";
+    pub(in crate::cli) const SESSION: &str = "session";
+    pub(in crate::cli) const STRICT: &str = "strict";
+    pub(in crate::cli) const TIMEOUT: &str = "timeout";
+    pub(in crate::cli) const TOOL: &str = "tool";
+    pub(in crate::cli) const SEED: &str = "seed";
+    pub(in crate::cli) const SESSIONS: &str = "sessions";
+    pub(in crate::cli) const PLANS: &str = "plans";
+    pub(in crate::cli) const STEPS: &str = "steps";
+}
+
 const BOARD_EXAMPLES: &str = "\
 Examples:
   acp-plan board --scripted-model -- claude-agent-acp       drive an agent on a scripted model, live
@@ -67,45 +98,49 @@ get is on standard error, nothing on standard output), 2 a wrong command line
 or unreadable input.";
 
 fn json() -> Arg {
-    Arg::new("json")
-        .long("json")
+    Arg::new(id::JSON)
+        .long(id::JSON)
         .action(ArgAction::SetTrue)
         .help("Write JSON on standard output instead of text")
 }
 
 fn protocol(help: &'static str) -> Arg {
-    Arg::new("protocol")
-        .long("protocol")
+    Arg::new(id::PROTOCOL)
+        .long(id::PROTOCOL)
         .value_name("1|2")
         .value_parser(["1", "2"])
         .help(help)
 }
 
 fn timeout() -> Arg {
-    Arg::new("timeout")
-        .long("timeout")
+    Arg::new(id::TIMEOUT)
+        .long(id::TIMEOUT)
         .value_name("SECONDS")
         .value_parser(seconds)
-        .help("How long to wait for the agent (each message; a turn for check) [default: 60]")
+        .help(format!(
+            "How long to wait for the agent (each message; a turn for check) [default: {}]",
+            // The one source of the default: the options' own.
+            crate::board::Options::default().timeout.as_secs_f32()
+        ))
 }
 
 fn prompt() -> Arg {
-    Arg::new("prompt")
-        .long("prompt")
+    Arg::new(id::PROMPT)
+        .long(id::PROMPT)
         .value_name("TEXT")
         .help("The prompt of the turn")
 }
 
 fn expect_plans() -> Arg {
-    Arg::new("expect-plans")
-        .long("expect-plans")
+    Arg::new(id::EXPECT_PLANS)
+        .long(id::EXPECT_PLANS)
         .action(ArgAction::SetTrue)
         .help("No plan message at all is a finding, not a note")
 }
 
 fn no_plan_capability() -> Arg {
-    Arg::new("no-plan-capability")
-        .long("no-plan-capability")
+    Arg::new(id::NO_PLAN_CAPABILITY)
+        .long(id::NO_PLAN_CAPABILITY)
         .action(ArgAction::SetTrue)
         .help("Be a v1 client that does not send `clientCapabilities.plan`")
 }
@@ -113,7 +148,7 @@ fn no_plan_capability() -> Arg {
 /// Recorded streams to read: positional, so a mistyped option is clap's
 /// error (with its suggestion), never a file name or an agent.
 fn files(help: &'static str) -> Arg {
-    Arg::new("files")
+    Arg::new(id::FILES)
         .value_name("FILE")
         .num_args(0..)
         .help(help)
@@ -121,7 +156,7 @@ fn files(help: &'static str) -> Arg {
 
 /// The agent's command: only what follows `--`, its flags its own.
 fn command_after_dashes() -> Arg {
-    Arg::new("command")
+    Arg::new(id::COMMAND)
         .value_name("COMMAND")
         .num_args(1..)
         .last(true)
@@ -130,15 +165,15 @@ fn command_after_dashes() -> Arg {
 }
 
 fn auth() -> Arg {
-    Arg::new("auth")
-        .long("auth")
+    Arg::new(id::AUTH)
+        .long(id::AUTH)
         .value_name("ID")
         .help("Authenticate with the agent's method ID before `session/new`")
 }
 
 fn scripted_model() -> Arg {
-    Arg::new("scripted-model")
-        .long("scripted-model")
+    Arg::new(id::SCRIPTED_MODEL)
+        .long(id::SCRIPTED_MODEL)
         .value_name("SCRIPT")
         .num_args(0..=1)
         .default_missing_value("")
@@ -149,14 +184,14 @@ fn model_command() -> Command {
     Command::new("model")
         .about("Serve a scripted model (Anthropic Messages and OpenAI Responses, streamed) on 127.0.0.1")
         .arg(
-            Arg::new("port")
-                .long("port")
+            Arg::new(id::PORT)
+                .long(id::PORT)
                 .value_name("N")
                 .value_parser(clap::value_parser!(u16))
                 .help("The port to listen on [default: any free one]"),
         )
         .arg(
-            Arg::new("script")
+            Arg::new(id::SCRIPT)
                 .value_name("SCRIPT")
                 .help("A plan file (`include_plan!`) or a stream of plans (`include_plan_stream!`, `fixtures`) [default: the built-in script]"),
         )
@@ -196,7 +231,7 @@ fn tool_command() -> Command {
     Command::new("tool")
         .about("Print what a model's plan tool call (arguments on stdin) sends a client")
         .arg(
-            Arg::new("tool")
+            Arg::new(id::TOOL)
                 .value_name("TOOL")
                 .value_parser(["todo-write", "update-plan"])
                 .required(true)
@@ -210,14 +245,17 @@ fn tool_command() -> Command {
         ))
         .arg(no_plan_capability())
         .arg(
-            Arg::new("session")
-                .long("session")
+            Arg::new(id::SESSION)
+                .long(id::SESSION)
                 .value_name("ID")
-                .help("The session id of the lines [default: sess_1]"),
+                .help(format!(
+                    "The session id of the lines [default: {}]",
+                    crate::tool::Options::default().session
+                )),
         )
         .arg(
-            Arg::new("scope")
-                .long("scope")
+            Arg::new(id::SCOPE)
+                .long(id::SCOPE)
                 .value_name("main|plan-mode|subagent:ID")
                 .help(
                     "Whose plan, which gives its id: plan, plan-mode, subagent-ID [default: main]",
@@ -231,8 +269,8 @@ fn board_command() -> Command {
         .about("Drive an agent (or read a recorded stream) and draw its plans")
         .arg(json())
         .arg(
-            Arg::new("strict")
-                .long("strict")
+            Arg::new(id::STRICT)
+                .long(id::STRICT)
                 .action(ArgAction::SetTrue)
                 .help("Refuse what the published SDKs would let through (reading a file)"),
         )
@@ -264,14 +302,14 @@ fn check_command() -> Command {
         .arg(prompt())
         .arg(timeout())
         .arg(
-            Arg::new("cancel")
-                .long("cancel")
+            Arg::new(id::CANCEL)
+                .long(id::CANCEL)
                 .action(ArgAction::SetTrue)
                 .help("An agent: also run a turn the client cancels"),
         )
         .arg(
-            Arg::new("record")
-                .long("record")
+            Arg::new(id::RECORD)
+                .long(id::RECORD)
                 .value_name("DIR")
                 .help("An agent: write each kind's transcript to DIR/KIND.ndjson"),
         )
@@ -281,7 +319,7 @@ fn check_command() -> Command {
         .arg(command_after_dashes())
         .group(
             clap::ArgGroup::new("what")
-                .args(["files", "command"])
+                .args([id::FILES, id::COMMAND])
                 .required(true),
         )
         .after_help(CHECK_EXAMPLES)
@@ -290,39 +328,39 @@ fn check_command() -> Command {
 fn fixtures_command(count: impl Fn(&'static str, &'static str) -> Arg) -> Command {
     Command::new("fixtures")
         .about("Print a scripted stream of plan notifications, or the boards it ends with")
-        .arg(count("seed", "The script's seed [default: 0]"))
-        .arg(count("sessions", "Sessions interleaved [default: 1]"))
+        .arg(count(id::SEED, "The script's seed [default: 0]"))
+        .arg(count(id::SESSIONS, "Sessions interleaved [default: 1]"))
         .arg(count(
-            "plans",
+            id::PLANS,
             "Most plans live at once per session [default: 3]",
         ))
-        .arg(count("steps", "Notifications [default: 20]"))
+        .arg(count(id::STEPS, "Notifications [default: 20]"))
         .arg(protocol(
             "1: the stable protocol, a client that sent `plan` [default]; 2: the v2 draft",
         ))
         .arg(no_plan_capability())
         .arg(
-            Arg::new("rfd")
-                .long("rfd")
+            Arg::new(id::RFD)
+                .long(id::RFD)
                 .action(ArgAction::SetTrue)
-                .conflicts_with("no-plan-capability")
+                .conflicts_with(id::NO_PLAN_CAPABILITY)
                 .help("v1: a client that advertised `planCapabilities` (the RFD spelling)"),
         )
         .arg(
-            Arg::new("pre-stable-file")
-                .long("pre-stable-file")
+            Arg::new(id::PRE_STABLE_FILE)
+                .long(id::PRE_STABLE_FILE)
                 .action(ArgAction::SetTrue)
                 .help("A client on a pre-stable SDK: design documents as `file` plans"),
         )
         .arg(
-            Arg::new("no-custom")
-                .long("no-custom")
+            Arg::new(id::NO_CUSTOM)
+                .long(id::NO_CUSTOM)
                 .action(ArgAction::SetTrue)
                 .help("No custom `_x` values or types"),
         )
         .arg(
-            Arg::new("expected")
-                .long("expected")
+            Arg::new(id::EXPECTED)
+                .long(id::EXPECTED)
                 .action(ArgAction::SetTrue)
                 .help("Print the boards a correct client ends with, not the stream"),
         )

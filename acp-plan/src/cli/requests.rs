@@ -10,13 +10,14 @@ use plan_core::tools::Scope;
 use plan_core::wire::{ProtocolVersion, Spelling};
 
 use super::Request;
+use super::grammar::id;
 use crate::check::{FileOptions, conformance};
 use crate::model::ModelChoice;
 use crate::{board, fixtures, tool};
 
 /// `--scripted-model`'s choice: the built-in script, or a file's.
 fn model_choice(m: &ArgMatches) -> Option<ModelChoice> {
-    m.get_one::<String>("scripted-model").map(|script| {
+    m.get_one::<String>(id::SCRIPTED_MODEL).map(|script| {
         if script.is_empty() {
             ModelChoice::BuiltIn
         } else {
@@ -35,23 +36,23 @@ pub(super) fn board_options(
     cmd: &mut Command,
 ) -> Result<board::Options, clap::Error> {
     let mut options = board::Options {
-        json: m.get_flag("json"),
-        strict: m.get_flag("strict"),
-        plan_capability: !m.get_flag("no-plan-capability"),
-        auth: m.get_one::<String>("auth").cloned(),
+        json: m.get_flag(id::JSON),
+        strict: m.get_flag(id::STRICT),
+        plan_capability: !m.get_flag(id::NO_PLAN_CAPABILITY),
+        auth: m.get_one::<String>(id::AUTH).cloned(),
         scripted_model: model_choice(m),
         ..board::Options::default()
     };
     if let Some(version) = version(m) {
         options.protocol = version;
     }
-    if let Some(prompt) = m.get_one::<String>("prompt") {
+    if let Some(prompt) = m.get_one::<String>(id::PROMPT) {
         options.prompt.clone_from(prompt);
     }
-    if let Some(timeout) = m.get_one::<Duration>("timeout") {
+    if let Some(timeout) = m.get_one::<Duration>(id::TIMEOUT) {
         options.timeout = *timeout;
     }
-    let (files, command) = (strings(m, "files"), strings(m, "command"));
+    let (files, command) = (strings(m, id::FILES), strings(m, id::COMMAND));
     match (files.as_slice(), command.is_empty()) {
         ([], _) => options.command = command,
         ([one], true) if is_program(one) => options.command = files,
@@ -83,7 +84,7 @@ pub(super) fn board_options(
 }
 
 pub(super) fn check_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request, clap::Error> {
-    let (files, command) = (strings(m, "files"), strings(m, "command"));
+    let (files, command) = (strings(m, id::FILES), strings(m, id::COMMAND));
     if !files.is_empty() && !command.is_empty() {
         return Err(invalid(
             cmd,
@@ -91,37 +92,37 @@ pub(super) fn check_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request
         ));
     }
     if !command.is_empty() {
-        if m.contains_id("protocol") && m.get_one::<String>("protocol").is_some() {
+        if m.contains_id(id::PROTOCOL) && m.get_one::<String>(id::PROTOCOL).is_some() {
             return Err(invalid(
                 cmd,
                 "`--protocol` is for files: an agent is checked as every kind of client".to_owned(),
             ));
         }
         let mut options = conformance::Options {
-            json: m.get_flag("json"),
-            cancel: m.get_flag("cancel"),
-            expect_plans: m.get_flag("expect-plans"),
-            record: m.get_one::<String>("record").map(Into::into),
+            json: m.get_flag(id::JSON),
+            cancel: m.get_flag(id::CANCEL),
+            expect_plans: m.get_flag(id::EXPECT_PLANS),
+            record: m.get_one::<String>(id::RECORD).map(Into::into),
             command,
             scripted_model: model_choice(m),
-            auth: m.get_one::<String>("auth").cloned(),
+            auth: m.get_one::<String>(id::AUTH).cloned(),
             ..conformance::Options::default()
         };
-        if let Some(prompt) = m.get_one::<String>("prompt") {
+        if let Some(prompt) = m.get_one::<String>(id::PROMPT) {
             options.prompt.clone_from(prompt);
         }
-        if let Some(timeout) = m.get_one::<Duration>("timeout") {
+        if let Some(timeout) = m.get_one::<Duration>(id::TIMEOUT) {
             options.timeout = *timeout;
         }
         return Ok(Request::CheckAgent(options));
     }
     for agent_only in [
-        "cancel",
-        "record",
-        "prompt",
-        "timeout",
-        "scripted-model",
-        "auth",
+        id::CANCEL,
+        id::RECORD,
+        id::PROMPT,
+        id::TIMEOUT,
+        id::SCRIPTED_MODEL,
+        id::AUTH,
     ] {
         if m.value_source(agent_only) == Some(clap::parser::ValueSource::CommandLine) {
             return Err(invalid(
@@ -135,10 +136,10 @@ pub(super) fn check_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request
     Ok(Request::CheckFiles {
         options: FileOptions {
             protocol: version(m),
-            expect_plans: m.get_flag("expect-plans"),
+            expect_plans: m.get_flag(id::EXPECT_PLANS),
             paths: files,
         },
-        json: m.get_flag("json"),
+        json: m.get_flag(id::JSON),
     })
 }
 
@@ -151,36 +152,36 @@ pub(super) fn fixtures_request(m: &ArgMatches, cmd: &mut Command) -> Result<Requ
             })
             .transpose()
     };
-    let mut scenario = Scenario::new(number("seed").unwrap_or(0));
-    if let Some(n) = count(cmd, "sessions")? {
+    let mut scenario = Scenario::new(number(id::SEED).unwrap_or(0));
+    if let Some(n) = count(cmd, id::SESSIONS)? {
         scenario = scenario.sessions(n);
     }
-    if let Some(n) = count(cmd, "plans")? {
+    if let Some(n) = count(cmd, id::PLANS)? {
         scenario = scenario.plans(n);
     }
-    if let Some(n) = count(cmd, "steps")? {
+    if let Some(n) = count(cmd, id::STEPS)? {
         scenario = scenario.steps(n);
     }
-    let capability = if m.get_flag("no-plan-capability") {
+    let capability = if m.get_flag(id::NO_PLAN_CAPABILITY) {
         None
-    } else if m.get_flag("rfd") {
+    } else if m.get_flag(id::RFD) {
         Some(Spelling::Rfd)
     } else {
         Some(Spelling::Acp)
     };
     let client = ClientProfile::of(version(m).unwrap_or(ProtocolVersion::V1))
         .plan_capability(capability)
-        .pre_stable_file(m.get_flag("pre-stable-file"));
+        .pre_stable_file(m.get_flag(id::PRE_STABLE_FILE));
     Ok(Request::Fixtures(fixtures::Options {
         scenario: scenario
-            .custom_values(!m.get_flag("no-custom"))
+            .custom_values(!m.get_flag(id::NO_CUSTOM))
             .for_client(client),
-        expected: m.get_flag("expected"),
+        expected: m.get_flag(id::EXPECTED),
     }))
 }
 
 pub(super) fn tool_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request, clap::Error> {
-    let scope = match m.get_one::<String>("scope").map(String::as_str) {
+    let scope = match m.get_one::<String>(id::SCOPE).map(String::as_str) {
         None | Some("main") => Scope::MAIN,
         Some("plan-mode") => Scope::PLAN_MODE,
         Some(other) => {
@@ -195,24 +196,24 @@ pub(super) fn tool_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request,
         }
     };
     let mut options = tool::Options {
-        tool: match m.get_one::<String>("tool").map(String::as_str) {
+        tool: match m.get_one::<String>(id::TOOL).map(String::as_str) {
             Some("update-plan") => tool::Tool::UpdatePlan,
             _ => tool::Tool::TodoWrite,
         },
         protocol: version(m).unwrap_or(ProtocolVersion::V1),
-        plan_capability: !m.get_flag("no-plan-capability"),
+        plan_capability: !m.get_flag(id::NO_PLAN_CAPABILITY),
         scope,
-        json: m.get_flag("json"),
+        json: m.get_flag(id::JSON),
         ..tool::Options::default()
     };
-    if let Some(session) = m.get_one::<String>("session") {
+    if let Some(session) = m.get_one::<String>(id::SESSION) {
         options.session.clone_from(session);
     }
     Ok(Request::Tool(options))
 }
 
 fn version(m: &ArgMatches) -> Option<ProtocolVersion> {
-    m.get_one::<String>("protocol").map(|v| match v.as_str() {
+    m.get_one::<String>(id::PROTOCOL).map(|v| match v.as_str() {
         "2" => ProtocolVersion::V2,
         _ => ProtocolVersion::V1,
     })

@@ -145,3 +145,20 @@ fn fixtures_build_the_scenario_the_flags_say() {
     assert_eq!(rfd.scenario.spelling(), Spelling::Rfd);
     assert!(parse_line(&["fixtures", "--rfd", "--no-plan-capability"]).is_err());
 }
+
+#[test]
+fn the_help_says_the_defaults_the_options_have() {
+    // board and check share `--timeout`: their defaults are one.
+    assert_eq!(
+        board::Options::default().timeout,
+        conformance::Options::default().timeout
+    );
+    let mut cmd = command();
+    let help = cmd
+        .find_subcommand_mut("check")
+        .unwrap()
+        .render_help()
+        .to_string();
+    let seconds = conformance::Options::default().timeout.as_secs();
+    assert!(help.contains(&format!("[default: {seconds}]")), "{help}");
+}
