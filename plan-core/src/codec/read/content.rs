@@ -49,7 +49,7 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
                 Key::PlanId => acp_id = Some(map.next_value_seed(StrSeed)?),
                 Key::Meta => meta = Some(map.next_value::<Box<RawValue>>()?),
                 // Before the id, keep the entries to read after it, so a
-                // missing id is reported first, as the reference reader does.
+                // missing id is reported first, whatever the key order.
                 Key::Entries
                     if known == Some(PlanType::Items) && rfd_id.is_none() && acp_id.is_none() =>
                 {

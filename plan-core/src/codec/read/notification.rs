@@ -33,7 +33,7 @@ impl<'de> Visitor<'de> for NotificationSeed<'_, '_, '_> {
             seen.check(&key, self.state, self.at)?;
             match key {
                 // The envelope is checked as it comes, so its mistakes are
-                // reported before those of `params`, as the reference reader does.
+                // reported before those of `params`, whatever the key order.
                 Key::JsonRpc => {
                     let at = at.key(crate::rules::KEY_JSONRPC);
                     let version_text = next_str(&mut map, self.state, &at)?;
@@ -92,7 +92,7 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_, '_> {
             match key {
                 Key::SessionId => session = Some(map.next_value_seed(StrSeed)?),
                 // Before the session id, keep the update to read after it, so
-                // a missing id is reported first, as the reference reader does.
+                // a missing id is reported first, whatever the key order.
                 Key::Update if session.is_none() => early_update = Some(map.next_value::<Value>()?),
                 Key::Update => {
                     update = Some(map.next_value_seed(UpdateSeed {
