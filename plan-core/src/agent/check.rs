@@ -178,9 +178,9 @@ impl Checker {
         let row = self.kind.map(ClientKind::rules);
         let v1 = row.is_some_and(|row| !row.custom_values);
         let name = match update {
-            SessionUpdate::Plan(_) => rules::UPDATE_PLAN,
-            SessionUpdate::PlanUpdate { .. } => rules::UPDATE_PLAN_UPDATE,
-            SessionUpdate::PlanRemoved { .. } => rules::UPDATE_PLAN_REMOVED,
+            SessionUpdate::Plan(_) => rules::TAG_PLAN,
+            SessionUpdate::PlanUpdate { .. } => rules::TAG_PLAN_UPDATE,
+            SessionUpdate::PlanRemoved { .. } => rules::TAG_PLAN_REMOVED,
             SessionUpdate::Other(_) => return,
         };
         if let Some(row) = row.filter(|row| !row.allows_update(name)) {

@@ -2,11 +2,11 @@
 
 use serde_json::Value;
 
-use crate::codec::{self, Layout, Out, Reading, Spelling, Wire};
+use crate::codec::{self, Members, Out, Reading, Spelling, Wire};
 use crate::error::{Error, Path};
 use crate::protocol::capabilities::{ClientCapabilities, PlanCapabilities};
 
-impl Layout for ClientCapabilities {
+impl Members for ClientCapabilities {
     fn members<O: Out>(&self, spelling: Spelling, out: &mut O) -> Result<(), O::Error> {
         let plan_keys = [
             Spelling::Rfd.capability_key(),
@@ -25,7 +25,7 @@ impl Layout for ClientCapabilities {
 }
 
 /// The `plan` capability object: only its `_meta`.
-impl Layout for PlanCapabilities {
+impl Members for PlanCapabilities {
     fn members<O: Out>(&self, _: Spelling, out: &mut O) -> Result<(), O::Error> {
         out.meta(self.meta.as_ref())
     }

@@ -2,13 +2,13 @@
 
 use serde_json::Value;
 
-use crate::codec::{self, Layout, Out, Reading, Wire};
+use crate::codec::{self, Members, Out, Reading, Wire};
 use crate::error::{Error, Path};
 use crate::protocol::content::{OWN_KEYS, PlanContent};
 use crate::protocol::spelling::Spelling;
 use crate::rules::{KEY_CONTENT, KEY_ENTRIES, KEY_PATH, KEY_URI};
 
-impl Layout for PlanContent {
+impl Members for PlanContent {
     fn members<O: Out>(&self, spelling: Spelling, out: &mut O) -> Result<(), O::Error> {
         out.str(crate::rules::KEY_TYPE, self.type_name())?;
         out.str(spelling.plan_id_key(), self.id().as_str())?;

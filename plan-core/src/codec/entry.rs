@@ -2,12 +2,12 @@
 
 use serde_json::Value;
 
-use crate::codec::{self, Layout, Out, Reading, Spelling, Wire};
+use crate::codec::{self, Members, Out, Reading, Spelling, Wire};
 use crate::error::{Error, Path};
 use crate::protocol::entry::{PlanEntry, Priority, Status};
 use crate::protocol::meta::Meta;
 
-impl Layout for PlanEntry {
+impl Members for PlanEntry {
     fn members<O: Out>(&self, _: Spelling, out: &mut O) -> Result<(), O::Error> {
         out.str(crate::rules::KEY_CONTENT, &self.content)?;
         out.str(crate::rules::KEY_PRIORITY, self.priority.as_str())?;

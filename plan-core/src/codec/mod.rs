@@ -1,7 +1,7 @@
 //! Reading and writing JSON: the two spellings, strict and lenient reading,
 //! and the helpers every type's reader and writer share.
 //!
-//! Each wire type implements [`Layout`] once (the one writer: its members,
+//! Each wire type implements [`Members`] once (the one writer: its members,
 //! with the [`Spelling`] as a parameter, put out as text or through serde)
 //! and [`Wire`] (its reading, which accepts both spellings). [`wire_methods!`] then gives every type the
 //! same public surface (`from_json`, `to_json`, `Serialize`, `Deserialize`, ...).
@@ -26,7 +26,7 @@ pub(crate) mod custom;
 pub(crate) mod entry;
 pub(crate) mod envelope;
 #[cfg(test)]
-pub(crate) mod layout;
+pub(crate) mod layout_tests;
 pub(crate) mod notification;
 pub(crate) mod read;
 pub(crate) mod reading;
@@ -34,11 +34,11 @@ pub(crate) mod text_writer;
 pub(crate) mod update;
 pub(crate) mod writer;
 
-pub(crate) use writer::{Layout, Out, Spelled};
+pub(crate) use writer::{Members, Out, Spelled};
 
-/// One wire type: written in a chosen spelling through its [`Layout`] (the
+/// One wire type: written in a chosen spelling through its [`Members`] (the
 /// one writer, `writer.rs`), read in either.
-pub(crate) trait Wire: Layout + Sized {
+pub(crate) trait Wire: Members + Sized {
     /// Reads a value; `at` is where `value` sits in the whole message.
     fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error>;
 
@@ -51,7 +51,7 @@ pub(crate) trait Wire: Layout + Sized {
 }
 
 /// Writes `value` as JSON text in `spelling` (the text sink of the one writer).
-pub(crate) fn emit<T: Layout, W: std::io::Write>(
+pub(crate) fn emit<T: Members, W: std::io::Write>(
     value: &T,
     mut out: W,
     spelling: Spelling,
@@ -76,7 +76,7 @@ pub(crate) fn utf8(bytes: &[u8]) -> Result<&str, Error> {
 
 /// Writes `value` as compact JSON. Our types hold only strings, numbers and
 /// JSON values with string keys, which `serde_json` always serializes.
-pub(crate) fn to_json<T: Layout>(value: &T, spelling: Spelling) -> String {
+pub(crate) fn to_json<T: Members>(value: &T, spelling: Spelling) -> String {
     let mut out = Vec::with_capacity(256);
     text_writer::object(value, spelling, &mut out)
         .unwrap_or_else(|e| unreachable!("writing to a Vec cannot fail: {e}"));

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::codec::{self, Layout, Out, Reading, Spelling, Wire};
+use crate::codec::{self, Members, Out, Reading, Spelling, Wire};
 use crate::error::{Error, Path};
 use crate::protocol::notification::{METHOD, SessionNotification};
 
@@ -27,7 +27,7 @@ impl SessionNotification {
 /// The `params` object.
 pub(crate) struct Params<'a>(pub(crate) &'a SessionNotification);
 
-impl Layout for Params<'_> {
+impl Members for Params<'_> {
     fn members<O: Out>(&self, spelling: Spelling, out: &mut O) -> Result<(), O::Error> {
         out.str(crate::rules::KEY_SESSION_ID, self.0.session_id.as_str())?;
         out.object(crate::rules::KEY_UPDATE, &self.0.update, spelling)?;
@@ -35,7 +35,7 @@ impl Layout for Params<'_> {
     }
 }
 
-impl Layout for SessionNotification {
+impl Members for SessionNotification {
     fn members<O: Out>(&self, spelling: Spelling, out: &mut O) -> Result<(), O::Error> {
         out.str(crate::rules::KEY_JSONRPC, crate::rules::JSONRPC_VERSION)?;
         out.str(crate::rules::KEY_METHOD, METHOD)?;

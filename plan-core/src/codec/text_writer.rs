@@ -9,14 +9,14 @@ use std::io::{self, Write};
 use serde_json::Value;
 
 use crate::codec::Sorted;
-use crate::codec::writer::{Layout, Out};
+use crate::codec::writer::{Members, Out};
 use crate::protocol::meta::Meta;
 use crate::protocol::spelling::Spelling;
 use crate::rules::JSON_ESCAPE;
 
 /// Writes `value` as one JSON object to `out`.
 #[inline]
-pub(crate) fn object<T: Layout + ?Sized, W: Write + ?Sized>(
+pub(crate) fn object<T: Members + ?Sized, W: Write + ?Sized>(
     value: &T,
     spelling: Spelling,
     out: &mut W,
@@ -85,7 +85,7 @@ impl<W: Write + ?Sized> Out for Text<'_, W> {
     }
 
     #[inline]
-    fn object<T: Layout>(
+    fn object<T: Members>(
         &mut self,
         key: &'static str,
         value: &T,
@@ -96,7 +96,7 @@ impl<W: Write + ?Sized> Out for Text<'_, W> {
     }
 
     #[inline]
-    fn list<T: Layout>(
+    fn list<T: Members>(
         &mut self,
         key: &'static str,
         items: &[T],

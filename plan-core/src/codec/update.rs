@@ -2,12 +2,12 @@
 
 use serde_json::Value;
 
-use crate::codec::{self, Layout, Out, Reading, Spelling, Wire};
+use crate::codec::{self, Members, Out, Reading, Spelling, Wire};
 use crate::error::{Error, Path};
 use crate::protocol::update::SessionUpdate;
 use crate::rules::KEY_SESSION_UPDATE;
 
-impl Layout for SessionUpdate {
+impl Members for SessionUpdate {
     fn members<O: Out>(&self, spelling: Spelling, out: &mut O) -> Result<(), O::Error> {
         let meta = match self {
             SessionUpdate::Other(other) => {

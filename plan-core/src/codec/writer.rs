@@ -1,5 +1,5 @@
 //! The one writer. Each message type says once which members it has, in
-//! which order, with which values ([`Layout`]); two sinks put that out:
+//! which order, with which values ([`Members`]); two sinks put that out:
 //! JSON text (`text_writer.rs`: `to_json`, `write_json`, `write_line`) and
 //! any serde serializer ([`Spelled`]'s `Serialize`: `to_value`, the SDK's
 //! path, and every other format). A third sink counts the members, so a
@@ -18,12 +18,12 @@ use crate::codec::{Sorted, Spelling};
 use crate::protocol::meta::Meta;
 
 /// One object's members, in order, in a spelling: the whole of a type's writer.
-pub(crate) trait Layout {
+pub(crate) trait Members {
     /// Puts out each member of `self` in `spelling`.
     fn members<O: Out>(&self, spelling: Spelling, out: &mut O) -> Result<(), O::Error>;
 }
 
-/// Where a [`Layout`] puts its members.
+/// Where a [`Members`] puts its members.
 pub(crate) trait Out {
     /// What can go wrong (I/O for text, the serializer's error for serde).
     type Error;
@@ -31,14 +31,14 @@ pub(crate) trait Out {
     /// are the table's and need no escaping; `value`'s come from data.
     fn str(&mut self, key: &'static str, value: &str) -> Result<(), Self::Error>;
     /// A member whose value is an object with its own layout.
-    fn object<T: Layout>(
+    fn object<T: Members>(
         &mut self,
         key: &'static str,
         value: &T,
         spelling: Spelling,
     ) -> Result<(), Self::Error>;
     /// A member whose value is an array of objects.
-    fn list<T: Layout>(
+    fn list<T: Members>(
         &mut self,
         key: &'static str,
         items: &[T],
@@ -59,11 +59,21 @@ impl Out for Count {
         self.0 += 1;
         Ok(())
     }
-    fn object<T: Layout>(&mut self, _: &'static str, _: &T, _: Spelling) -> Result<(), Infallible> {
+    fn object<T: Members>(
+        &mut self,
+        _: &'static str,
+        _: &T,
+        _: Spelling,
+    ) -> Result<(), Infallible> {
         self.0 += 1;
         Ok(())
     }
-    fn list<T: Layout>(&mut self, _: &'static str, _: &[T], _: Spelling) -> Result<(), Infallible> {
+    fn list<T: Members>(
+        &mut self,
+        _: &'static str,
+        _: &[T],
+        _: Spelling,
+    ) -> Result<(), Infallible> {
         self.0 += 1;
         Ok(())
     }
@@ -78,7 +88,7 @@ impl Out for Count {
 }
 
 /// The number of members `value` has in `spelling`.
-fn count<T: Layout + ?Sized>(value: &T, spelling: Spelling) -> usize {
+fn count<T: Members + ?Sized>(value: &T, spelling: Spelling) -> usize {
     let mut count = Count(0);
     match value.members(spelling, &mut count) {
         Ok(()) => count.0,
@@ -87,10 +97,10 @@ fn count<T: Layout + ?Sized>(value: &T, spelling: Spelling) -> usize {
 }
 
 /// A value together with the spelling to write it in: serializes through its
-/// [`Layout`] with any serde serializer.
+/// [`Members`] with any serde serializer.
 pub(crate) struct Spelled<'a, T: ?Sized>(pub(crate) &'a T, pub(crate) Spelling);
 
-impl<T: Layout + ?Sized> Serialize for Spelled<'_, T> {
+impl<T: Members + ?Sized> Serialize for Spelled<'_, T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let Spelled(value, spelling) = *self;
         let mut map = s.serialize_map(Some(count(value, spelling)))?;
@@ -102,7 +112,7 @@ impl<T: Layout + ?Sized> Serialize for Spelled<'_, T> {
 /// A list of objects, each through its layout.
 struct List<'a, T>(&'a [T], Spelling);
 
-impl<T: Layout> Serialize for List<'_, T> {
+impl<T: Members> Serialize for List<'_, T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_seq(self.0.iter().map(|item| Spelled(item, self.1)))
     }
@@ -116,7 +126,7 @@ impl<M: SerializeMap> Out for SerdeMap<'_, M> {
     fn str(&mut self, key: &'static str, value: &str) -> Result<(), M::Error> {
         self.0.serialize_entry(key, value)
     }
-    fn object<T: Layout>(
+    fn object<T: Members>(
         &mut self,
         key: &'static str,
         value: &T,
@@ -124,7 +134,7 @@ impl<M: SerializeMap> Out for SerdeMap<'_, M> {
     ) -> Result<(), M::Error> {
         self.0.serialize_entry(key, &Spelled(value, spelling))
     }
-    fn list<T: Layout>(
+    fn list<T: Members>(
         &mut self,
         key: &'static str,
         items: &[T],

@@ -110,9 +110,9 @@ impl SessionUpdate {
     /// The `sessionUpdate` value.
     pub fn kind(&self) -> &str {
         match self {
-            Self::Plan(_) => crate::rules::UPDATE_PLAN,
-            Self::PlanUpdate { .. } => crate::rules::UPDATE_PLAN_UPDATE,
-            Self::PlanRemoved { .. } => crate::rules::UPDATE_PLAN_REMOVED,
+            Self::Plan(_) => crate::rules::TAG_PLAN,
+            Self::PlanUpdate { .. } => crate::rules::TAG_PLAN_UPDATE,
+            Self::PlanRemoved { .. } => crate::rules::TAG_PLAN_REMOVED,
             Self::Other(other) => other.kind(),
         }
     }

@@ -2,7 +2,7 @@
 //! them, and which of them may be absent. One table per object; the writers
 //! (serde's and the direct one in `plan-core`, and through them the
 //! compile-time JSON of `plan_json!`) are held to it by a test
-//! (`codec/layout.rs`), and so are the readers (each required key missing is
+//! (`codec/layout_tests.rs`), and so are the readers (each required key missing is
 //! an error naming it).
 //!
 //! The plan id is written `planId` here; in the RFD spelling it is `id`, in

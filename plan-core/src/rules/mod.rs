@@ -121,9 +121,9 @@ mod tests {
             assert_eq!(row.allows_status("cancelled"), row.protocol == 2);
             assert_eq!(row.allows_plan_type("_timeline"), row.protocol == 2);
         }
-        assert!(!V1.allows_update(UPDATE_PLAN_UPDATE));
-        assert!(V1_PLAN.allows_update(UPDATE_PLAN_REMOVED));
-        assert!(!V2.allows_update(UPDATE_PLAN));
+        assert!(!V1.allows_update(TAG_PLAN_UPDATE));
+        assert!(V1_PLAN.allows_update(TAG_PLAN_REMOVED));
+        assert!(!V2.allows_update(TAG_PLAN));
         let names = CHECK_RULES.map(|r| r.name);
         let fallbacks = FALLBACKS.map(|r| r.name);
         for (i, name) in names.iter().enumerate() {

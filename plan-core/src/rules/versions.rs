@@ -20,11 +20,11 @@
 #![allow(dead_code)]
 
 /// The `sessionUpdate` of the v1 plan (one plan per session, entries only).
-pub(crate) const UPDATE_PLAN: &str = "plan";
+pub(crate) const TAG_PLAN: &str = "plan";
 /// The `sessionUpdate` that creates or replaces the plan with a `planId`.
-pub(crate) const UPDATE_PLAN_UPDATE: &str = "plan_update";
+pub(crate) const TAG_PLAN_UPDATE: &str = "plan_update";
 /// The `sessionUpdate` that dismisses the plan with a `planId`.
-pub(crate) const UPDATE_PLAN_REMOVED: &str = "plan_removed";
+pub(crate) const TAG_PLAN_REMOVED: &str = "plan_removed";
 
 /// The plan types of the stabilized protocol, in both versions.
 pub(crate) const STABLE_PLAN_TYPES: [&str; 2] = ["items", "markdown"];
@@ -59,7 +59,7 @@ pub(crate) const V1: Row = Row {
     protocol: 1,
     opted_in: false,
     label: "v1 without `plan`",
-    updates: &[UPDATE_PLAN],
+    updates: &[TAG_PLAN],
     plan_types: &[],
     custom_types: false,
     statuses: &super::V1_STATUSES,
@@ -71,7 +71,7 @@ pub(crate) const V1_PLAN: Row = Row {
     protocol: 1,
     opted_in: true,
     label: "v1 with `plan`",
-    updates: &[UPDATE_PLAN, UPDATE_PLAN_UPDATE, UPDATE_PLAN_REMOVED],
+    updates: &[TAG_PLAN, TAG_PLAN_UPDATE, TAG_PLAN_REMOVED],
     plan_types: &STABLE_PLAN_TYPES,
     custom_types: false,
     statuses: &super::V1_STATUSES,
@@ -83,7 +83,7 @@ pub(crate) const V2: Row = Row {
     protocol: 2,
     opted_in: false,
     label: "v2 (draft)",
-    updates: &[UPDATE_PLAN_UPDATE, UPDATE_PLAN_REMOVED],
+    updates: &[TAG_PLAN_UPDATE, TAG_PLAN_REMOVED],
     plan_types: &STABLE_PLAN_TYPES,
     custom_types: true,
     statuses: &super::KNOWN_STATUSES,

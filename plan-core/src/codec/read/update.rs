@@ -40,9 +40,9 @@ impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
             other => return fallback(self.state, at, &other, map, SessionUpdate::read),
         };
         match &*kind {
-            crate::rules::UPDATE_PLAN
-            | crate::rules::UPDATE_PLAN_UPDATE
-            | crate::rules::UPDATE_PLAN_REMOVED => {}
+            crate::rules::TAG_PLAN
+            | crate::rules::TAG_PLAN_UPDATE
+            | crate::rules::TAG_PLAN_REMOVED => {}
             _ => {
                 // Not ours: keep it whole.
                 let mut object = Map::new();
@@ -62,13 +62,13 @@ impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
         while let Some(key) = map.next_key_seed(KeySeed)? {
             seen.check(&key, self.state, self.at)?;
             match key {
-                Key::Entries if kind == crate::rules::UPDATE_PLAN => {
+                Key::Entries if kind == crate::rules::TAG_PLAN => {
                     entries = Some(map.next_value_seed(EntriesSeed {
                         state: self.state,
                         at: &entries_at,
                     })?);
                 }
-                Key::Plan if kind == crate::rules::UPDATE_PLAN_UPDATE => {
+                Key::Plan if kind == crate::rules::TAG_PLAN_UPDATE => {
                     plan = Some(map.next_value_seed(ContentSeed {
                         state: self.state,
                         at: &plan_at,
@@ -84,12 +84,12 @@ impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
         }
         let meta = read_meta(self.state, meta, at)?;
         match &*kind {
-            crate::rules::UPDATE_PLAN => {
+            crate::rules::TAG_PLAN => {
                 let entries = entries
                     .ok_or_else(|| self.state.fail(at.missing(crate::rules::KEY_ENTRIES)))?;
                 Ok(SessionUpdate::Plan(Plan { entries, meta }))
             }
-            crate::rules::UPDATE_PLAN_UPDATE => {
+            crate::rules::TAG_PLAN_UPDATE => {
                 let plan =
                     plan.ok_or_else(|| self.state.fail(at.missing(crate::rules::KEY_PLAN)))?;
                 Ok(SessionUpdate::PlanUpdate { plan, meta })
