@@ -242,28 +242,40 @@ pub(crate) const TABLES: [(&str, &[Field]); 10] = [
     ("params", layout::PARAMS),
 ];
 
-/// Each (layout, key) written somewhere in `value`.
-pub(crate) fn keys_written(value: &Value, at: &str, out: &mut Vec<(&'static [Field], String)>) {
+/// Calls `visit` with each object of `value` that has a layout (its path
+/// `at` and its layout), outside `_meta` (the user's own object).
+fn each_laid_out(
+    value: &Value,
+    at: &str,
+    visit: &mut impl FnMut(&str, &serde_json::Map<String, Value>, &'static [Field]),
+) {
     match value {
         Value::Object(object) => {
             let fields: Vec<(String, Node)> =
                 object.keys().map(|k| (k.clone(), Node::Scalar)).collect();
             if let Some(layout) = layout_of(at, &fields, value) {
-                out.extend(object.keys().map(|k| (layout, k.clone())));
+                visit(at, object, layout);
             }
             for (key, item) in object {
                 if key != "_meta" {
-                    keys_written(item, &format!("{at}.{key}"), out);
+                    each_laid_out(item, &format!("{at}.{key}"), visit);
                 }
             }
         }
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
-                keys_written(item, &format!("{at}[{i}]"), out);
+                each_laid_out(item, &format!("{at}[{i}]"), visit);
             }
         }
         _ => {}
     }
+}
+
+/// Each (layout, key) written somewhere in `value`.
+pub(crate) fn keys_written(value: &Value, at: &str, out: &mut Vec<(&'static [Field], String)>) {
+    each_laid_out(value, at, &mut |_, object, layout| {
+        out.extend(object.keys().map(|k| (layout, k.clone())));
+    });
 }
 
 /// Each `layout.key` of the table that no (layout, key) of `written` is.
@@ -347,29 +359,12 @@ fn both_sinks_write_each_message_in_its_one_layout() {
 
 /// Every (JSON pointer of an object, required key) in `value`, by its layout.
 fn required_keys(value: &Value, at: &str, out: &mut Vec<(String, &'static str)>) {
-    match value {
-        Value::Object(object) => {
-            let fields: Vec<(String, Node)> =
-                object.keys().map(|k| (k.clone(), Node::Scalar)).collect();
-            let pointer_at = at.replace(['.', '['], "/").replace(']', "");
-            if let Some(layout) = layout_of(at, &fields, value) {
-                for field in layout.iter().filter(|f| !f.optional) {
-                    out.push((pointer_at.clone(), field.key));
-                }
-            }
-            for (key, item) in object {
-                if key != "_meta" {
-                    required_keys(item, &format!("{at}.{key}"), out);
-                }
-            }
+    each_laid_out(value, at, &mut |at, _, layout| {
+        let pointer = at.replace(['.', '['], "/").replace(']', "");
+        for field in layout.iter().filter(|f| !f.optional) {
+            out.push((pointer.clone(), field.key));
         }
-        Value::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                required_keys(item, &format!("{at}[{i}]"), out);
-            }
-        }
-        _ => {}
-    }
+    });
 }
 
 #[test]
