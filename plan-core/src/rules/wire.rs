@@ -9,6 +9,10 @@ pub(crate) const PLAN_ID_KEYS: [&str; 2] = [KEY_PLAN_ID_RFD, KEY_PLAN_ID];
 pub(crate) const KEY_PLAN_ID_RFD: &str = "id";
 /// The plan id's key in the ACP spelling, the one written by default.
 pub(crate) const KEY_PLAN_ID: &str = "planId";
+/// A JSON-RPC request's id (the same word as the RFD plan id, another key:
+/// a notification has none).
+#[allow(dead_code)] // plan-core's reader only; plan-macros shares this file
+pub(crate) const KEY_ID: &str = "id";
 /// The keys a plan object writes itself (its type, its id in either spelling,
 /// `_meta`): a custom plan's own fields cannot hold them.
 pub(crate) const OWN_KEYS: [&str; 4] = [KEY_TYPE, PLAN_ID_KEYS[0], PLAN_ID_KEYS[1], KEY_META];

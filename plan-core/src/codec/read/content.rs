@@ -17,8 +17,22 @@ use serde_json::value::RawValue;
 use super::ReadState;
 use super::entry::EntriesSeed;
 use super::shared::{
-    Key, KeySeed, Seen, StrSeed, fallback, insert, next_str, plan_id, read_meta, wrong,
+    KeySeed, ObjectKey as _, Seen, StrSeed, fallback, insert, next_str, plan_id, read_meta, wrong,
 };
+
+object_keys! {
+    /// The keys of a plan's content (a custom type's own are `Other`).
+    ContentKey {
+        Type(0) = crate::rules::KEY_TYPE,
+        Id(1) = crate::rules::KEY_PLAN_ID_RFD,
+        PlanId(2) = crate::rules::KEY_PLAN_ID,
+        Entries(3) = crate::rules::KEY_ENTRIES,
+        Content(4) = crate::rules::KEY_CONTENT,
+        Uri(5) = crate::rules::KEY_URI,
+        Path(6) = crate::rules::KEY_PATH,
+        Meta(7) = crate::rules::KEY_META,
+    }
+}
 
 seed!(ContentSeed, PlanContent, "an object");
 
@@ -28,11 +42,11 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PlanContent, A::Error> {
         let at = self.at;
-        let Some(first) = map.next_key_seed(KeySeed)? else {
+        let Some(first) = map.next_key_seed(KeySeed::new())? else {
             return Err(self.state.fail(at.missing(crate::rules::KEY_TYPE)));
         };
         let kind = match first {
-            Key::Type => next_str(&mut map, self.state, &at.key(crate::rules::KEY_TYPE))?,
+            ContentKey::Type => next_str(&mut map, self.state, &at.key(crate::rules::KEY_TYPE))?,
             other => return fallback(self.state, at, &other, map, PlanContent::read),
         };
         let classified = naming::classify_plan_type(kind.into_owned());
@@ -41,33 +55,33 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
         let (mut rfd_id, mut acp_id, mut meta) = (None, None, None);
         let mut fields = Map::new();
         let entries_at = at.key(crate::rules::KEY_ENTRIES);
-        let mut seen = Seen(Key::Type.bit());
-        while let Some(key) = map.next_key_seed(KeySeed)? {
+        let mut seen = Seen(ContentKey::Type.bit());
+        while let Some(key) = map.next_key_seed(KeySeed::new())? {
             seen.check(&key, self.state, self.at)?;
             match key {
-                Key::Id => rfd_id = Some(map.next_value_seed(StrSeed)?),
-                Key::PlanId => acp_id = Some(map.next_value_seed(StrSeed)?),
-                Key::Meta => meta = Some(map.next_value::<Box<RawValue>>()?),
+                ContentKey::Id => rfd_id = Some(map.next_value_seed(StrSeed)?),
+                ContentKey::PlanId => acp_id = Some(map.next_value_seed(StrSeed)?),
+                ContentKey::Meta => meta = Some(map.next_value::<Box<RawValue>>()?),
                 // Before the id, keep the entries to read after it, so a
                 // missing id is reported first, whatever the key order.
-                Key::Entries
+                ContentKey::Entries
                     if known == Some(PlanType::Items) && rfd_id.is_none() && acp_id.is_none() =>
                 {
                     early_entries = Some(map.next_value::<Value>()?);
                 }
-                Key::Entries if known == Some(PlanType::Items) => {
+                ContentKey::Entries if known == Some(PlanType::Items) => {
                     entries = Some(map.next_value_seed(EntriesSeed {
                         state: self.state,
                         at: &entries_at,
                     })?);
                 }
-                Key::Uri if known == Some(PlanType::File) => {
+                ContentKey::Uri if known == Some(PlanType::File) => {
                     text = Some(map.next_value::<Value>()?);
                 }
-                Key::Content if known == Some(PlanType::Markdown) => {
+                ContentKey::Content if known == Some(PlanType::Markdown) => {
                     text = Some(map.next_value::<Value>()?);
                 }
-                Key::Path if known == Some(PlanType::Markdown) => {
+                ContentKey::Path if known == Some(PlanType::Markdown) => {
                     path = Some(map.next_value::<Value>()?);
                 }
                 _ if known.is_some() => {

@@ -13,7 +13,17 @@ use crate::protocol::entry::PlanEntry;
 use serde_json::value::RawValue;
 
 use super::ReadState;
-use super::shared::{Key, KeySeed, Seen, read_meta, wrong};
+use super::shared::{KeySeed, Seen, read_meta, wrong};
+
+object_keys! {
+    /// The keys of a plan entry.
+    EntryKey {
+        Content(0) = crate::rules::KEY_CONTENT,
+        Priority(1) = crate::rules::KEY_PRIORITY,
+        Status(2) = crate::rules::KEY_STATUS,
+        Meta(3) = crate::rules::KEY_META,
+    }
+}
 
 seed!(EntriesSeed, Vec<PlanEntry>, "an array");
 
@@ -92,14 +102,14 @@ impl<'de> Visitor<'de> for EntrySeed<'_, '_, '_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let (mut content, mut priority, mut status, mut meta) = (None, None, None, None);
         let mut seen = Seen::default();
-        while let Some(key) = map.next_key_seed(KeySeed)? {
+        while let Some(key) = map.next_key_seed(KeySeed::new())? {
             seen.check(&key, self.state, self.at)?;
             match key {
-                Key::Content => content = Some(map.next_value::<Value>()?),
-                Key::Priority => priority = Some(map.next_value::<Value>()?),
-                Key::Status => status = Some(map.next_value::<Value>()?),
-                Key::Meta => meta = Some(map.next_value::<Box<RawValue>>()?),
-                _ => {
+                EntryKey::Content => content = Some(map.next_value::<Value>()?),
+                EntryKey::Priority => priority = Some(map.next_value::<Value>()?),
+                EntryKey::Status => status = Some(map.next_value::<Value>()?),
+                EntryKey::Meta => meta = Some(map.next_value::<Box<RawValue>>()?),
+                EntryKey::Other(_) => {
                     map.next_value::<IgnoredAny>()?;
                 }
             }

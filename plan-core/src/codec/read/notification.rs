@@ -15,8 +15,27 @@ use crate::rules::{EnvelopeProblem, JSONRPC_VERSION, SESSION_UPDATE, check_envel
 use serde_json::value::RawValue;
 
 use super::ReadState;
-use super::shared::{Key, KeySeed, Seen, StrSeed, next_str, read_meta, wrong};
+use super::shared::{KeySeed, Seen, StrSeed, next_str, read_meta, wrong};
 use super::update::UpdateSeed;
+
+object_keys! {
+    /// The keys of the notification's envelope.
+    EnvelopeKey {
+        JsonRpc(0) = crate::rules::KEY_JSONRPC,
+        Method(1) = crate::rules::KEY_METHOD,
+        Params(2) = crate::rules::KEY_PARAMS,
+        Id(3) = crate::rules::KEY_ID,
+    }
+}
+
+object_keys! {
+    /// The keys of the notification's `params`.
+    ParamsKey {
+        SessionId(0) = crate::rules::KEY_SESSION_ID,
+        Update(1) = crate::rules::KEY_UPDATE,
+        Meta(2) = crate::rules::KEY_META,
+    }
+}
 
 seed!(NotificationSeed, SessionNotification, "an object");
 
@@ -29,37 +48,37 @@ impl<'de> Visitor<'de> for NotificationSeed<'_, '_, '_> {
         let (mut version, mut method, mut params) = (false, false, None);
         let params_at = at.key(crate::rules::KEY_PARAMS);
         let mut seen = Seen::default();
-        while let Some(key) = map.next_key_seed(KeySeed)? {
+        while let Some(key) = map.next_key_seed(KeySeed::new())? {
             seen.check(&key, self.state, self.at)?;
             match key {
                 // The envelope is checked as it comes, so its mistakes are
                 // reported before those of `params`, whatever the key order.
-                Key::JsonRpc => {
+                EnvelopeKey::JsonRpc => {
                     let at = at.key(crate::rules::KEY_JSONRPC);
                     let version_text = next_str(&mut map, self.state, &at)?;
                     check_envelope(&version_text, SESSION_UPDATE)
                         .map_err(|problem| self.state.fail(at.invalid(problem)))?;
                     version = true;
                 }
-                Key::Method => {
+                EnvelopeKey::Method => {
                     let at = at.key(crate::rules::KEY_METHOD);
                     let method_text = next_str(&mut map, self.state, &at)?;
                     check_envelope(JSONRPC_VERSION, &method_text)
                         .map_err(|problem| self.state.fail(at.invalid(problem)))?;
                     method = true;
                 }
-                Key::Id => {
+                EnvelopeKey::Id => {
                     return Err(self
                         .state
                         .fail(at.key("id").invalid(EnvelopeProblem::HasId)));
                 }
-                Key::Params => {
+                EnvelopeKey::Params => {
                     params = Some(map.next_value_seed(ParamsSeed {
                         state: self.state,
                         at: &params_at,
                     })?);
                 }
-                _ => {
+                EnvelopeKey::Other(_) => {
                     map.next_value::<IgnoredAny>()?;
                 }
             }
@@ -87,21 +106,23 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_, '_> {
         let (mut session, mut update, mut early_update, mut meta) = (None, None, None, None);
         let update_at = at.key(crate::rules::KEY_UPDATE);
         let mut seen = Seen::default();
-        while let Some(key) = map.next_key_seed(KeySeed)? {
+        while let Some(key) = map.next_key_seed(KeySeed::new())? {
             seen.check(&key, self.state, self.at)?;
             match key {
-                Key::SessionId => session = Some(map.next_value_seed(StrSeed)?),
+                ParamsKey::SessionId => session = Some(map.next_value_seed(StrSeed)?),
                 // Before the session id, keep the update to read after it, so
                 // a missing id is reported first, whatever the key order.
-                Key::Update if session.is_none() => early_update = Some(map.next_value::<Value>()?),
-                Key::Update => {
+                ParamsKey::Update if session.is_none() => {
+                    early_update = Some(map.next_value::<Value>()?);
+                }
+                ParamsKey::Update => {
                     update = Some(map.next_value_seed(UpdateSeed {
                         state: self.state,
                         at: &update_at,
                     })?);
                 }
-                Key::Meta => meta = Some(map.next_value::<Box<RawValue>>()?),
-                _ => {
+                ParamsKey::Meta => meta = Some(map.next_value::<Box<RawValue>>()?),
+                ParamsKey::Other(_) => {
                     map.next_value::<IgnoredAny>()?;
                 }
             }

@@ -13,85 +13,58 @@ use crate::codec::{self, Reading};
 use crate::error::{Error, ErrorKind, Path};
 use crate::protocol::id::PlanId;
 use crate::protocol::meta::Meta;
-use crate::rules::{
-    KEY_CONTENT, KEY_ENTRIES, KEY_JSONRPC, KEY_META, KEY_METHOD, KEY_PARAMS, KEY_PATH, KEY_PLAN,
-    KEY_PLAN_ID, KEY_PLAN_ID_RFD, KEY_PRIORITY, KEY_SESSION_ID, KEY_SESSION_UPDATE, KEY_STATUS,
-    KEY_TYPE, KEY_UPDATE, KEY_URI,
-};
 use serde_json::value::RawValue;
 
 use super::ReadState;
 
-/// The keys our objects know; anything else is `Other`.
-pub(super) enum Key {
-    JsonRpc,
-    Method,
-    Params,
-    Id,
-    PlanId,
-    SessionId,
-    Update,
-    SessionUpdate,
-    Plan,
-    Type,
-    Entries,
-    Content,
-    Priority,
-    Status,
-    Uri,
-    Path,
-    Meta,
-    Other(String),
+/// The keys of one kind of object: each known key with its bit (to find a
+/// key read twice), and `Other` for the rest.
+pub(super) trait ObjectKey: Sized {
+    /// The key `key` is, in this object.
+    fn of(key: &str) -> Self;
+    /// Its bit (0 for an unknown key, which is not tracked).
+    fn bit(&self) -> u32;
+    /// The key as written.
+    fn name(&self) -> &str;
 }
 
-impl Key {
-    /// One bit per known key, to find a key read twice in one object.
-    pub(super) fn bit(&self) -> u32 {
-        let index = match self {
-            Self::JsonRpc => 0,
-            Self::Method => 1,
-            Self::Params => 2,
-            Self::Id => 3,
-            Self::PlanId => 4,
-            Self::SessionId => 5,
-            Self::Update => 6,
-            Self::SessionUpdate => 7,
-            Self::Plan => 8,
-            Self::Type => 9,
-            Self::Entries => 10,
-            Self::Content => 11,
-            Self::Priority => 12,
-            Self::Status => 13,
-            Self::Uri => 14,
-            Self::Meta => 15,
-            Self::Path => 16,
-            Self::Other(_) => return 0,
-        };
-        1 << index
-    }
-
-    pub(super) fn name(&self) -> &str {
-        match self {
-            Self::JsonRpc => KEY_JSONRPC,
-            Self::Method => KEY_METHOD,
-            Self::Params => KEY_PARAMS,
-            Self::Id => KEY_PLAN_ID_RFD,
-            Self::PlanId => KEY_PLAN_ID,
-            Self::SessionId => KEY_SESSION_ID,
-            Self::Update => KEY_UPDATE,
-            Self::SessionUpdate => KEY_SESSION_UPDATE,
-            Self::Plan => KEY_PLAN,
-            Self::Type => KEY_TYPE,
-            Self::Entries => KEY_ENTRIES,
-            Self::Content => KEY_CONTENT,
-            Self::Priority => KEY_PRIORITY,
-            Self::Status => KEY_STATUS,
-            Self::Uri => KEY_URI,
-            Self::Path => KEY_PATH,
-            Self::Meta => crate::rules::KEY_META,
-            Self::Other(other) => other,
+/// Declares one object's keys, each with its bit and its key constant:
+/// `EntryKey { Content(0) = KEY_CONTENT, ... }`, plus `Other(String)`.
+///
+/// Why a macro: the same enum, `of`, `bit` and `name` for each of the five
+/// objects; each object's reader names its own keys, so a key one object
+/// gains is nobody else's.
+macro_rules! object_keys {
+    ($(#[$doc:meta])* $name:ident { $($variant:ident($bit:literal) = $key:path),* $(,)? }) => {
+        $(#[$doc])*
+        pub(super) enum $name {
+            $($variant,)*
+            Other(String),
         }
-    }
+
+        impl $crate::codec::read::shared::ObjectKey for $name {
+            fn of(key: &str) -> Self {
+                match key {
+                    $($key => Self::$variant,)*
+                    other => Self::Other(other.to_owned()),
+                }
+            }
+
+            fn bit(&self) -> u32 {
+                match self {
+                    $(Self::$variant => 1 << $bit,)*
+                    Self::Other(_) => 0,
+                }
+            }
+
+            fn name(&self) -> &str {
+                match self {
+                    $(Self::$variant => $key,)*
+                    Self::Other(other) => other,
+                }
+            }
+        }
+    };
 }
 
 /// The keys already read in one object. A key read twice makes the message
@@ -103,7 +76,7 @@ pub(super) struct Seen(pub(super) u32);
 impl Seen {
     pub(super) fn check<E: de::Error>(
         &mut self,
-        key: &Key,
+        key: &impl ObjectKey,
         state: &mut ReadState<'_>,
         at: &Path<'_>,
     ) -> Result<(), E> {
@@ -137,41 +110,29 @@ pub(super) fn insert<E: de::Error>(
     Ok(())
 }
 
-pub(super) struct KeySeed;
+/// Reads a key of an object whose keys are `K`.
+pub(super) struct KeySeed<K>(std::marker::PhantomData<K>);
 
-impl<'de> DeserializeSeed<'de> for KeySeed {
-    type Value = Key;
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Key, D::Error> {
+impl<K> KeySeed<K> {
+    pub(super) fn new() -> Self {
+        Self(std::marker::PhantomData)
+    }
+}
+
+impl<'de, K: ObjectKey> DeserializeSeed<'de> for KeySeed<K> {
+    type Value = K;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<K, D::Error> {
         d.deserialize_str(self)
     }
 }
 
-impl Visitor<'_> for KeySeed {
-    type Value = Key;
+impl<K: ObjectKey> Visitor<'_> for KeySeed<K> {
+    type Value = K;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a key")
     }
-    fn visit_str<E: de::Error>(self, key: &str) -> Result<Key, E> {
-        Ok(match key {
-            KEY_JSONRPC => Key::JsonRpc,
-            KEY_METHOD => Key::Method,
-            KEY_PARAMS => Key::Params,
-            KEY_PLAN_ID_RFD => Key::Id,
-            KEY_PLAN_ID => Key::PlanId,
-            KEY_SESSION_ID => Key::SessionId,
-            KEY_UPDATE => Key::Update,
-            KEY_SESSION_UPDATE => Key::SessionUpdate,
-            KEY_PLAN => Key::Plan,
-            KEY_TYPE => Key::Type,
-            KEY_ENTRIES => Key::Entries,
-            KEY_CONTENT => Key::Content,
-            KEY_PRIORITY => Key::Priority,
-            KEY_STATUS => Key::Status,
-            KEY_URI => Key::Uri,
-            KEY_PATH => Key::Path,
-            KEY_META => Key::Meta,
-            other => Key::Other(other.to_owned()),
-        })
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<K, E> {
+        Ok(K::of(key))
     }
 }
 
@@ -366,7 +327,7 @@ pub(super) fn plan_id(
 pub(super) fn fallback<'de, A: MapAccess<'de>, T>(
     state: &mut ReadState<'_>,
     at: &Path<'_>,
-    first: &Key,
+    first: &impl ObjectKey,
     mut map: A,
     read: impl FnOnce(Value, &mut Reading, &Path<'_>) -> Result<T, Error>,
 ) -> Result<T, A::Error> {

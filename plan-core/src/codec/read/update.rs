@@ -15,8 +15,20 @@ use super::ReadState;
 use super::content::ContentSeed;
 use super::entry::EntriesSeed;
 use super::shared::{
-    Key, KeySeed, Seen, StrSeed, fallback, insert, next_str, plan_id, read_meta, wrong,
+    KeySeed, ObjectKey as _, Seen, StrSeed, fallback, insert, next_str, plan_id, read_meta, wrong,
 };
+
+object_keys! {
+    /// The keys of a `session/update`'s `update`.
+    UpdateKey {
+        SessionUpdate(0) = crate::rules::KEY_SESSION_UPDATE,
+        Entries(1) = crate::rules::KEY_ENTRIES,
+        Plan(2) = crate::rules::KEY_PLAN,
+        Id(3) = crate::rules::KEY_PLAN_ID_RFD,
+        PlanId(4) = crate::rules::KEY_PLAN_ID,
+        Meta(5) = crate::rules::KEY_META,
+    }
+}
 
 seed!(UpdateSeed, SessionUpdate, "an object");
 
@@ -26,13 +38,13 @@ impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SessionUpdate, A::Error> {
         let at = self.at;
-        let Some(first) = map.next_key_seed(KeySeed)? else {
+        let Some(first) = map.next_key_seed(KeySeed::new())? else {
             return Err(self.state.fail(at.error(ErrorKind::Missing {
                 field: "sessionUpdate",
             })));
         };
         let kind = match first {
-            Key::SessionUpdate => next_str(
+            UpdateKey::SessionUpdate => next_str(
                 &mut map,
                 self.state,
                 &at.key(crate::rules::KEY_SESSION_UPDATE),
@@ -58,25 +70,25 @@ impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
             (None, None, None, None, None);
         let entries_at = at.key(crate::rules::KEY_ENTRIES);
         let plan_at = at.key(crate::rules::KEY_PLAN);
-        let mut seen = Seen(Key::SessionUpdate.bit());
-        while let Some(key) = map.next_key_seed(KeySeed)? {
+        let mut seen = Seen(UpdateKey::SessionUpdate.bit());
+        while let Some(key) = map.next_key_seed(KeySeed::new())? {
             seen.check(&key, self.state, self.at)?;
             match key {
-                Key::Entries if kind == crate::rules::TAG_PLAN => {
+                UpdateKey::Entries if kind == crate::rules::TAG_PLAN => {
                     entries = Some(map.next_value_seed(EntriesSeed {
                         state: self.state,
                         at: &entries_at,
                     })?);
                 }
-                Key::Plan if kind == crate::rules::TAG_PLAN_UPDATE => {
+                UpdateKey::Plan if kind == crate::rules::TAG_PLAN_UPDATE => {
                     plan = Some(map.next_value_seed(ContentSeed {
                         state: self.state,
                         at: &plan_at,
                     })?);
                 }
-                Key::Id => rfd_id = Some(map.next_value_seed(StrSeed)?),
-                Key::PlanId => acp_id = Some(map.next_value_seed(StrSeed)?),
-                Key::Meta => meta = Some(map.next_value::<Box<RawValue>>()?),
+                UpdateKey::Id => rfd_id = Some(map.next_value_seed(StrSeed)?),
+                UpdateKey::PlanId => acp_id = Some(map.next_value_seed(StrSeed)?),
+                UpdateKey::Meta => meta = Some(map.next_value::<Box<RawValue>>()?),
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                 }
