@@ -1,6 +1,6 @@
 //! The Anthropic Messages API, streamed, as Claude Code calls it: a
 //! request's `tools` offer `TodoWrite` (or, with its task tools on,
-//! `TaskCreate` and `TaskUpdate`: [`tasks`](super::tasks)), its `messages`
+//! `TaskCreate` and `TaskUpdate`: [`tasks`]), its `messages`
 //! hold the calls made so far, and the answer is the event stream (`message_start`,
 //! `content_block_start`, `content_block_delta` with `input_json_delta` or
 //! `text_delta`, `content_block_stop`, `message_delta` with its
