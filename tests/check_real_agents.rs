@@ -48,10 +48,11 @@ fn check_replayed_text(text: String, kind: ClientKind, options: &Options) -> Kin
 #[test]
 fn check_finds_each_agent_clean_when_its_transcript_is_replayed_live() {
     for (name, kind) in TRANSCRIPTS {
-        let options = Options {
-            cancel: name.contains("cancel"),
-            timeout: Duration::from_secs(2),
-            ..Options::default()
+        let options = {
+            let mut opts = Options::default();
+            opts.cancel = name.contains("cancel");
+            opts.timeout = Duration::from_secs(2);
+            opts
         };
         let run = check_replayed(name, kind, &options);
         assert_eq!(run.failure, None, "{name}");
@@ -64,10 +65,11 @@ fn check_finds_each_agent_clean_when_its_transcript_is_replayed_live() {
 fn codex_cancelled_before_inserting_the_prompt_is_clean_under_v2() {
     // Line 27: idle with `stopReason: "cancelled"`; line 28: the held prompt
     // answered -32800, as the v2 draft allows.
-    let options = Options {
-        cancel: true,
-        timeout: Duration::from_secs(2),
-        ..Options::default()
+    let options = {
+        let mut opts = Options::default();
+        opts.cancel = true;
+        opts.timeout = Duration::from_secs(2);
+        opts
     };
     let run = check_replayed("codex-check-cancel-v2-32800", ClientKind::V2, &options);
     assert!(run.findings.is_empty(), "{:#?}", run.findings);
@@ -141,9 +143,10 @@ fn a_file_without_an_initialize_is_judged_by_the_protocol_option() {
 fn no_plan_at_all_is_said_and_can_be_a_finding() {
     // Claude Code offers its model no todo tool by default: no plan comes.
     let silent = without("claude-v1caps", r#""sessionUpdate":"plan""#);
-    let options = Options {
-        timeout: Duration::from_secs(2),
-        ..Options::default()
+    let options = {
+        let mut opts = Options::default();
+        opts.timeout = Duration::from_secs(2);
+        opts
     };
     let run = check_replayed_text(silent.clone(), ClientKind::V1Plan, &options);
     assert_eq!(
@@ -171,9 +174,10 @@ fn no_plan_at_all_is_said_and_can_be_a_finding() {
     );
     assert_eq!(conformance::report::exit_code(&runs), 0);
     // `--expect-plans`: a finding, for CI.
-    let expecting = Options {
-        expect_plans: true,
-        ..options.clone()
+    let expecting = {
+        let mut opts = options.clone();
+        opts.expect_plans = true;
+        opts
     };
     let run = check_replayed_text(silent.clone(), ClientKind::V1Plan, &expecting);
     let rules: Vec<&str> = run.findings.iter().map(|f| f.rule.as_str()).collect();
@@ -197,9 +201,10 @@ fn no_plan_at_all_is_said_and_can_be_a_finding() {
 
 #[test]
 fn check_notes_the_repeats_it_saw() {
-    let options = Options {
-        timeout: Duration::from_secs(2),
-        ..Options::default()
+    let options = {
+        let mut opts = Options::default();
+        opts.timeout = Duration::from_secs(2);
+        opts
     };
     let run = check_replayed("claude-tasks-v1caps", ClientKind::V1Plan, &options);
     assert!(run.findings.is_empty(), "{:#?}", run.findings);

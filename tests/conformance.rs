@@ -62,18 +62,18 @@ fn rules(runs: &[KindRun]) -> Vec<String> {
 }
 
 fn quick() -> Options {
-    Options {
-        timeout: Duration::from_secs(1),
-        ..Options::default()
-    }
+    let mut opts = Options::default();
+    opts.timeout = Duration::from_secs(1);
+    opts
 }
 
 #[test]
 fn our_agent_is_clean_for_every_kind_of_client_with_and_without_a_cancel() {
-    let options = Options {
-        cancel: true,
-        timeout: Duration::from_secs(20),
-        ..Options::default()
+    let options = {
+        let mut opts = Options::default();
+        opts.cancel = true;
+        opts.timeout = Duration::from_secs(20);
+        opts
     };
     let runs = check_agent(
         |input, out| {
@@ -312,9 +312,10 @@ fn a_finding_names_its_line_path_and_fix_as_check_does() {
         "{text}"
     );
     // With `--record`, the line is named in the kind's file.
-    let recorded = Options {
-        record: Some("runs".into()),
-        ..quick()
+    let recorded = {
+        let mut opts = quick();
+        opts.record = Some("runs".into());
+        opts
     };
     let text = conformance::report::report_text(&recorded, &runs);
     assert!(
@@ -396,9 +397,10 @@ fn check_authenticates_with_the_method_auth_names() {
         "{reason}"
     );
     assert!(reason.contains("login: Log in"), "{reason}");
-    let options = Options {
-        auth: Some("login".to_owned()),
-        ..quick()
+    let options = {
+        let mut opts = quick();
+        opts.auth = Some("login".to_owned());
+        opts
     };
     let runs = check_agent(
         move |input, out| broken_agent(Fault::NeedsLogin, input, out),
@@ -415,9 +417,10 @@ fn a_recorded_transcript_is_a_fixture_include_plan_stream_accepts() {
     // checks it at compile time.
     const RECORDED: plan_core::agent::StaticStream =
         plan_core::include_plan_stream!("fixtures/check-record/v1-plan.ndjson");
-    let options = Options {
-        timeout: Duration::from_secs(20),
-        ..Options::default()
+    let options = {
+        let mut opts = Options::default();
+        opts.timeout = Duration::from_secs(20);
+        opts
     };
     let runs = check_agent(
         |input, out| {

@@ -21,11 +21,12 @@ use serde_json::{Value, json};
 mod talk;
 
 fn client(protocol: ProtocolVersion, plan_capability: bool) -> acp_plan::board::Options {
-    acp_plan::board::Options {
-        json: true,
-        protocol,
-        plan_capability,
-        ..acp_plan::board::Options::default()
+    {
+        let mut opts = acp_plan::board::Options::default();
+        opts.json = true;
+        opts.protocol = protocol;
+        opts.plan_capability = plan_capability;
+        opts
     }
 }
 
@@ -338,11 +339,12 @@ fn hostile_input_gets_json_rpc_errors_never_a_hang() {
 #[test]
 fn the_client_says_why_when_an_agent_dies_breaks_the_protocol_or_goes_quiet() {
     let run = |script: &str| {
-        let options = acp_plan::board::Options {
-            json: true,
-            command: vec!["sh".into(), "-c".into(), script.into()],
-            timeout: Duration::from_secs(2),
-            ..acp_plan::board::Options::default()
+        let options = {
+            let mut opts = acp_plan::board::Options::default();
+            opts.json = true;
+            opts.command = vec!["sh".into(), "-c".into(), script.into()];
+            opts.timeout = Duration::from_secs(2);
+            opts
         };
         let (mut out, mut err) = (Vec::new(), Vec::new());
         acp_plan::board::live::client(
@@ -365,9 +367,10 @@ fn the_client_says_why_when_an_agent_dies_breaks_the_protocol_or_goes_quiet() {
     let quiet = run("read line; sleep 5");
     assert!(quiet.contains("sent nothing for 2 s"), "{quiet}");
     let missing = acp_plan::board::live::client(
-        &acp_plan::board::Options {
-            command: vec!["/no/such/agent".into()],
-            ..acp_plan::board::Options::default()
+        &{
+            let mut opts = acp_plan::board::Options::default();
+            opts.command = vec!["/no/such/agent".into()];
+            opts
         },
         &mut Vec::new(),
         &mut Vec::new(),
@@ -439,10 +442,11 @@ fn agent_requiring_authentication(input: impl std::io::BufRead, mut out: impl st
 
 /// The board driving that agent with `auth`; its outcome and what it drew.
 fn drive_authenticating(auth: Option<&str>) -> (Result<(), String>, String) {
-    let options = acp_plan::board::Options {
-        auth: auth.map(str::to_owned),
-        timeout: Duration::from_secs(10),
-        ..acp_plan::board::Options::default()
+    let options = {
+        let mut opts = acp_plan::board::Options::default();
+        opts.auth = auth.map(str::to_owned);
+        opts.timeout = Duration::from_secs(10);
+        opts
     };
     let (done, outcome) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -518,10 +522,11 @@ fn the_board_ends_its_agents_children_when_the_agent_fails_or_goes_quiet() {
         std::fs::create_dir_all(&dir).unwrap();
         let pid_file = dir.join("child.pid");
         let script = format!("sleep 1000 & echo $! > '{}'; {tail}", pid_file.display());
-        let options = acp_plan::board::Options {
-            command: vec!["sh".into(), "-c".into(), script],
-            timeout: Duration::from_secs(1),
-            ..acp_plan::board::Options::default()
+        let options = {
+            let mut opts = acp_plan::board::Options::default();
+            opts.command = vec!["sh".into(), "-c".into(), script];
+            opts.timeout = Duration::from_secs(1);
+            opts
         };
         let (done, outcome) = std::sync::mpsc::channel();
         std::thread::spawn(move || {

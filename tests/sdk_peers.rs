@@ -193,10 +193,11 @@ fn sdk_agent_driven_by_our_board(options: acp_plan::board::Options) -> Value {
                 Duration::ZERO,
             ))
         });
-        let options = acp_plan::board::Options {
-            json: true,
-            timeout: Duration::from_secs(20),
-            ..options
+        let options = {
+            let mut opts = options;
+            opts.json = true;
+            opts.timeout = Duration::from_secs(20);
+            opts
         };
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let outcome = acp_plan::board::live::drive(
@@ -374,9 +375,10 @@ fn offering_v2_to_a_rust_sdk_v1_agent_loses_plan_which_is_why_v1_is_the_default(
     // `plan: {}`) gives the identified plans (the test above). If a newer SDK
     // carries `plan` across, this test fails: then `--protocol 2` loses
     // nothing and this can say so.
-    let state = sdk_agent_driven_by_our_board(acp_plan::board::Options {
-        protocol: ProtocolVersion::V2,
-        ..acp_plan::board::Options::default()
+    let state = sdk_agent_driven_by_our_board({
+        let mut opts = acp_plan::board::Options::default();
+        opts.protocol = ProtocolVersion::V2;
+        opts
     });
     let ids: Vec<&str> = state["sessions"][0]["plans"]
         .as_array()
@@ -389,9 +391,10 @@ fn offering_v2_to_a_rust_sdk_v1_agent_loses_plan_which_is_why_v1_is_the_default(
 
 #[test]
 fn without_the_plan_capability_a_v1_sdk_agent_falls_back_to_the_v1_plan() {
-    let state = sdk_agent_driven_by_our_board(acp_plan::board::Options {
-        plan_capability: false,
-        ..acp_plan::board::Options::default()
+    let state = sdk_agent_driven_by_our_board({
+        let mut opts = acp_plan::board::Options::default();
+        opts.plan_capability = false;
+        opts
     });
     let plans = state["sessions"][0]["plans"].as_array().unwrap();
     assert_eq!(plans.len(), 1);
@@ -502,10 +505,11 @@ fn a_sender_is_shaped_by_the_sdks_initialize_request_in_one_call() {
 #[test]
 fn the_sdk_agent_passes_the_conformance_check_for_every_kind_of_client() {
     // `check --cancel -- sdk_agent`, with the agent on a thread.
-    let options = acp_plan::check::conformance::Options {
-        cancel: true,
-        timeout: Duration::from_secs(20),
-        ..acp_plan::check::conformance::Options::default()
+    let options = {
+        let mut opts = acp_plan::check::conformance::Options::default();
+        opts.cancel = true;
+        opts.timeout = Duration::from_secs(20);
+        opts
     };
     let runs = bounded(move || {
         plan_core::wire::ClientKind::ALL

@@ -20,6 +20,7 @@ use plan_core::fixtures::Scenario;
 
 /// What the command line asked for.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive] // fields may be added: start from `default()` and set them
 pub struct Options {
     /// The scenario, every knob set.
     pub scenario: Scenario,

@@ -23,6 +23,7 @@ pub enum Tool {
 
 /// What the command line of `tool` asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive] // fields may be added: start from `default()` and set them
 pub struct Options {
     /// The tool called.
     pub tool: Tool,

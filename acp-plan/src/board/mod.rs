@@ -35,6 +35,7 @@ use plan_core::{
 /// What the command line asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[allow(clippy::struct_excessive_bools)] // command-line switches, each on its own
+#[non_exhaustive] // fields may be added: start from `default()` and set them
 pub struct Options {
     /// Print the final state as JSON instead of drawing it.
     pub json: bool,

@@ -104,6 +104,7 @@ impl fmt::Display for Finding {
 
 /// What the command line of the file mode asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive] // fields may be added: start from `default()` and set them
 pub struct FileOptions {
     /// The version whose readers judge files without a recorded `initialize`.
     pub protocol: Option<ProtocolVersion>,

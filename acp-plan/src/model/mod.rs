@@ -85,6 +85,7 @@ pub const PAUSE: std::time::Duration = std::time::Duration::from_millis(300);
 
 /// What `acp-plan model` serves.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive] // fields may be added: start from `default()` and set them
 pub struct ServeOptions {
     /// The port (0: any free one).
     pub port: u16,

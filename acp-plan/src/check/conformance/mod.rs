@@ -55,6 +55,7 @@ pub mod rule {
 /// What the command line asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[allow(clippy::struct_excessive_bools)] // command-line switches, each on its own
+#[non_exhaustive] // fields may be added: start from `default()` and set them
 pub struct Options {
     /// A machine-readable report on standard output.
     pub json: bool,
