@@ -1,5 +1,5 @@
-//! The harness library (`plan_harness`): fixtures the integration tests and
-//! benchmarks share. The other helpers in `tests/common/` are modules each
+//! The harness library (`plan_harness`): the README's and docs' examples as
+//! doc tests, and the plans the integration tests and benchmarks share. The other helpers in `tests/common/` are modules each
 //! test includes (`mod common;`, `#[path = "common/talk.rs"] mod talk;`).
 
 /// The README's examples, compiled and run as this library's doc tests (with
