@@ -179,7 +179,7 @@ fn custom(fields: Map<String, Value>) -> PlanContent {
 
 /// A message of every layout, each optional key present in one and absent
 /// in another.
-fn samples() -> Vec<SessionNotification> {
+pub(crate) fn samples() -> Vec<SessionNotification> {
     let id = || PlanId::new("p").unwrap();
     let entries = vec![
         PlanEntry::new("Analyze", Priority::High, Status::Completed),

@@ -344,3 +344,42 @@ mod v1;
 #[cfg(feature = "acp-schema-v2")]
 #[cfg_attr(docsrs, doc(cfg(feature = "acp-schema-v2")))]
 pub mod v2;
+
+#[cfg(test)]
+mod tests {
+    use crate::codec::layout_tests::samples;
+    use crate::protocol::notification::SessionNotification;
+
+    /// Nothing crosses changed: each sample message (every key of the
+    /// layout table) converts to the schema's types and back unchanged, or
+    /// is refused with a `ConversionError`; a field the conversion forgets
+    /// fails here instead of being dropped without a word.
+    #[test]
+    fn every_sample_converts_back_unchanged_or_is_refused() {
+        use agent_client_protocol_schema::v1 as acp;
+        for message in samples() {
+            if let Ok(theirs) = acp::SessionNotification::try_from(&message) {
+                let back = SessionNotification::try_from(&theirs).unwrap();
+                assert_eq!(
+                    back,
+                    message,
+                    "v1: {}",
+                    message.to_json(crate::codec::Spelling::Acp)
+                );
+            }
+            #[cfg(feature = "acp-schema-v2")]
+            {
+                use agent_client_protocol_schema::v2 as acp2;
+                if let Ok(theirs) = acp2::UpdateSessionNotification::try_from(&message) {
+                    let back = SessionNotification::try_from(&theirs).unwrap();
+                    assert_eq!(
+                        back,
+                        message,
+                        "v2: {}",
+                        message.to_json(crate::codec::Spelling::Acp)
+                    );
+                }
+            }
+        }
+    }
+}
