@@ -89,11 +89,33 @@ impl Changes {
         after: Option<&[PlanEntry]>,
     ) -> Self {
         let (before, after) = (before.unwrap_or_default(), after.unwrap_or_default());
+        // The common update: the same steps in the same places, statuses
+        // moved. Matching first-unmatched by text gives each entry its own
+        // place then, so the places are compared and nothing is hashed.
+        if before.len() == after.len()
+            && before
+                .iter()
+                .zip(after)
+                .all(|(old, new)| match_key(old) == match_key(new))
+        {
+            return Self::in_place(before, after);
+        }
         if before.len().saturating_mul(after.len()) <= SCAN_LIMIT {
             Self::scanned(before, after)
         } else {
             Self::hashed(before, after)
         }
+    }
+
+    /// Each entry matched with the one in its place: only statuses changed.
+    fn in_place(before: &[PlanEntry], after: &[PlanEntry]) -> Self {
+        let mut changes = Changes::default();
+        for (index, (old, new)) in before.iter().zip(after).enumerate() {
+            if old.status != new.status {
+                changes.status_changed.push((index, old.status.clone()));
+            }
+        }
+        changes
     }
 
     fn scanned(before: &[PlanEntry], after: &[PlanEntry]) -> Self {
@@ -255,6 +277,21 @@ mod tests {
                 Changes::hashed(&before, &after),
                 Changes::scanned(&before, &after),
                 "{before:?} -> {after:?}"
+            );
+            // The same steps in the same places, statuses moved (repeated
+            // texts included): the in-place matcher agrees with both.
+            let moved: Vec<PlanEntry> = before
+                .iter()
+                .map(|e| e.clone().with_status(statuses[next(3) as usize].clone()))
+                .collect();
+            assert_eq!(
+                Changes::in_place(&before, &moved),
+                Changes::hashed(&before, &moved),
+                "{before:?} -> {moved:?}"
+            );
+            assert_eq!(
+                Changes::between(&before, &moved),
+                Changes::scanned(&before, &moved)
             );
         }
     }
