@@ -59,6 +59,11 @@ without `plan`, v1 with `plan`, the v2 draft), runs a turn and judges what it
 sends. A file is one JSON message, a JSON array, or NDJSON; each problem is
 one line, FILE:LINE: at PATH: WHAT [RULE].
 
+`--scripted-model` runs the agent on a scripted model (no key, no network)
+and holds what each client received to the model's plans. An agent that
+cannot work (no key, no model) could not be driven: the report quotes its
+error and its last words on stderr, and says what to do.
+
 Exit status: 0 clean, 1 findings, 2 the agent could not be driven or a file
 could not be read.";
 
