@@ -61,6 +61,7 @@ enabled = false
 /// The throwaway home cannot be written.
 pub fn point(url: &str) -> io::Result<Pointing> {
     static RUN: AtomicU64 = AtomicU64::new(0);
+    forget_stale_homes(&std::env::temp_dir());
     let home = std::env::temp_dir().join(format!(
         "acp-plan-model-{}-{}",
         std::process::id(),
@@ -116,6 +117,32 @@ pub fn point(url: &str) -> io::Result<Pointing> {
     })
 }
 
+/// Removes the homes of runs whose process is gone (one stopped by a
+/// signal, which skips [`Pointing`]'s drop): no state outlives its run.
+/// Where a process's liveness cannot be told (no `/proc`), nothing goes.
+fn forget_stale_homes(temp: &Path) {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(temp) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("acp-plan-model-"))
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,5 +173,24 @@ mod tests {
         assert!(home.is_dir());
         drop(pointing);
         assert!(!home.exists());
+    }
+
+    #[test]
+    fn a_home_left_by_a_process_that_is_gone_is_removed_and_a_live_ones_kept() {
+        if !Path::new("/proc/self").exists() {
+            return; // liveness cannot be told here: nothing is removed
+        }
+        let temp = std::env::temp_dir().join(format!("acp-plan-stale-{}", std::process::id()));
+        // A pid above the kernel's limit (4,194,304) is no process.
+        let gone = temp.join("acp-plan-model-4194999-0");
+        let live = temp.join(format!("acp-plan-model-{}-9", std::process::id()));
+        let other = temp.join("someone-else");
+        for dir in [&gone, &live, &other] {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        forget_stale_homes(&temp);
+        assert!(!gone.exists());
+        assert!(live.exists() && other.exists());
+        std::fs::remove_dir_all(&temp).unwrap();
     }
 }
