@@ -6,6 +6,7 @@ use std::fmt;
 use std::path::Path;
 
 use plan_core::tools::{PlanStep, Todo, TodoWrite, UpdatePlan};
+use plan_core::wire::{METHOD, Message};
 use plan_core::{PlanContent, SessionNotification, SessionUpdate, Status};
 
 /// The plans the model makes in one turn, in order.
@@ -130,10 +131,12 @@ impl Script {
             if line.is_empty() {
                 continue;
             }
-            let value: serde_json::Value = serde_json::from_str(line)
-                .map_err(|e| ScriptError(format!("{}:{}: not JSON: {e}", path.display(), i + 1)))?;
-            if value.get("method").and_then(serde_json::Value::as_str) != Some("session/update") {
-                continue; // the other side of a transcript, or another message
+            // The one reader of JSON-RPC lines: the other side of a
+            // transcript and other messages are no plans.
+            let message = Message::parse(line)
+                .map_err(|e| ScriptError(format!("{}:{}: {e}", path.display(), i + 1)))?;
+            if !matches!(message, Message::Notification { method, .. } if method == METHOD) {
+                continue;
             }
             let notification = SessionNotification::from_json(line)
                 .map_err(|e| ScriptError(format!("{}:{}: {e}", path.display(), i + 1)))?;

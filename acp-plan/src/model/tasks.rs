@@ -65,8 +65,10 @@ pub fn len(script: &Script) -> usize {
 }
 
 /// The task id Claude Code gave the task `subject`: from the result of the
-/// latest `TaskCreate` of it ("Task #N created successfully: ..."), else
-/// its place among the tasks created, counted from 1.
+/// latest `TaskCreate` of it ("Task #N created successfully: ..."); without
+/// that result, its place among the tasks created, counted from 1, as
+/// Claude Code numbers them; "1" if no call created it (the sequence always
+/// creates a task before it moves it).
 fn task_id(messages: &[Value], subject: &str) -> String {
     let blocks: Vec<&Value> = messages
         .iter()
