@@ -1,6 +1,6 @@
-//! The library behind the `acp-plan` command: what `board`, `check` and
-//! `fixtures` do, for a Rust program (or test) that wants it without the
-//! command line.
+//! The library behind the `acp-plan` command: what each of its subcommands
+//! does, for a Rust program (or test) that wants it without the command
+//! line.
 //!
 //! - [`board`]: drive an ACP agent, or read a recorded stream, and draw its plans;
 //! - [`check`]: judge an agent as every kind of client, or judge recorded transcripts;
@@ -14,5 +14,6 @@ pub mod check;
 pub mod cli;
 pub mod fixtures;
 pub mod model;
+// The agent as a child process, its whole group ended on every way out.
 mod process;
-pub mod tool; // the agent as a child process, its whole group ended on every way out
+pub mod tool;

@@ -6,6 +6,11 @@
 // the shared rules and the errors; the protocol's types; reading and writing
 // JSON; the agent's side and the client's side; interop with other crates;
 // fixtures for tests (generated from both sides).
+// The macros' expansions name `::plan_core`, which plan-core's own tests
+// (`codec/macro_tests.rs`) reach this way.
+#[cfg(test)]
+extern crate self as plan_core;
+
 pub mod agent;
 pub mod client;
 mod codec;
@@ -114,7 +119,6 @@ pub mod __private {
         unreachable!("a plan-macros call with compile errors cannot run")
     }
 
-    /// A plan id the macro checked at compile time.
     /// One entry of `plan!` (the struct literal users cannot write:
     /// `PlanEntry` is `#[non_exhaustive]`).
     pub const fn entry(
@@ -131,6 +135,7 @@ pub mod __private {
         }
     }
 
+    /// A plan id the macro checked at compile time.
     pub const fn plan_id(id: &'static str) -> PlanId {
         PlanId::new_unchecked(Cow::Borrowed(id))
     }

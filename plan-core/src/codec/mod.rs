@@ -27,6 +27,8 @@ pub(crate) mod entry;
 pub(crate) mod envelope;
 #[cfg(test)]
 pub(crate) mod layout_tests;
+#[cfg(all(test, feature = "macros"))]
+mod macro_tests;
 pub(crate) mod notification;
 pub(crate) mod read;
 pub(crate) mod reading;
