@@ -12,16 +12,42 @@ impl Members for PlanContent {
     fn members<O: Out>(&self, spelling: Spelling, out: &mut O) -> Result<(), O::Error> {
         out.str(crate::rules::KEY_TYPE, self.type_name())?;
         out.str(spelling.plan_id_key(), self.id().as_str())?;
+        // Every field named (the type, the id and `_meta` are written
+        // around the match): one this writer forgets does not compile.
         match self {
-            PlanContent::Items { entries, .. } => out.list(KEY_ENTRIES, entries, spelling)?,
-            PlanContent::File { uri, .. } => out.str(KEY_URI, uri.as_str())?,
-            PlanContent::Markdown { content, path, .. } => {
+            PlanContent::Items {
+                id: _,
+                entries,
+                meta: _,
+            } => out.list(KEY_ENTRIES, entries, spelling)?,
+            PlanContent::File {
+                id: _,
+                uri,
+                meta: _,
+            } => out.str(KEY_URI, uri.as_str())?,
+            PlanContent::Markdown {
+                id: _,
+                content,
+                path,
+                meta: _,
+            } => {
                 out.str(KEY_CONTENT, content)?;
                 if let Some(path) = path {
                     out.str(KEY_PATH, path.as_str())?;
                 }
             }
-            PlanContent::Custom { fields, .. } | PlanContent::Reserved { fields, .. } => {
+            PlanContent::Custom {
+                kind: _,
+                id: _,
+                fields,
+                meta: _,
+            }
+            | PlanContent::Reserved {
+                kind: _,
+                id: _,
+                fields,
+                meta: _,
+            } => {
                 for (key, value) in codec::SortedMap(fields).entries() {
                     if !OWN_KEYS.contains(&key.as_str()) {
                         out.value(key, value)?;

@@ -9,10 +9,17 @@ use crate::protocol::meta::Meta;
 
 impl Members for PlanEntry {
     fn members<O: Out>(&self, _: Spelling, out: &mut O) -> Result<(), O::Error> {
-        out.str(crate::rules::KEY_CONTENT, &self.content)?;
-        out.str(crate::rules::KEY_PRIORITY, self.priority.as_str())?;
-        out.str(crate::rules::KEY_STATUS, self.status.as_str())?;
-        out.meta(self.meta.as_ref())
+        // Every field named: one this writer forgets does not compile.
+        let PlanEntry {
+            content,
+            priority,
+            status,
+            meta,
+        } = self;
+        out.str(crate::rules::KEY_CONTENT, content)?;
+        out.str(crate::rules::KEY_PRIORITY, priority.as_str())?;
+        out.str(crate::rules::KEY_STATUS, status.as_str())?;
+        out.meta(meta.as_ref())
     }
 }
 

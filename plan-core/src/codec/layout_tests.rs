@@ -109,7 +109,7 @@ fn check(node: &Node, text: &Value, at: &str, spelling: Spelling, problems: &mut
         Node::Object(fields) => {
             if let Some(layout) = layout_of(at, fields, text) {
                 let mut keys: Vec<&str> = fields.iter().map(|(k, _)| k.as_str()).collect();
-                if std::ptr::eq(layout, layout::CUSTOM) {
+                if layout == layout::CUSTOM {
                     // A custom type's own fields stand between its id and
                     // `_meta`, in key order; the table holds the rest.
                     let own: Vec<&str> = keys
@@ -228,7 +228,8 @@ pub(crate) fn samples() -> Vec<SessionNotification> {
     out
 }
 
-/// Every layout of the table, named.
+/// Every layout of the table, named. The tests tell layouts apart by their
+/// keys (`each_layout_has_keys_of_its_own`).
 pub(crate) const TABLES: [(&str, &[Field]); 10] = [
     ("entry", layout::ENTRY),
     ("items", layout::ITEMS),
@@ -285,13 +286,25 @@ pub(crate) fn keys_not_written(written: &[(&'static [Field], String)]) -> Vec<St
         for field in table {
             if !written
                 .iter()
-                .any(|(layout, key)| std::ptr::eq(*layout, table) && key == field.key)
+                .any(|(layout, key)| *layout == table && key == field.key)
             {
                 missing.push(format!("{name}.{}", field.key));
             }
         }
     }
     missing
+}
+
+#[test]
+fn each_layout_has_keys_of_its_own() {
+    for (i, (name, table)) in TABLES.iter().enumerate() {
+        for (other, other_table) in &TABLES[i + 1..] {
+            assert_ne!(
+                table, other_table,
+                "`{name}` and `{other}` have the same keys"
+            );
+        }
+    }
 }
 
 /// The net under a new field: the samples hold every key of the table,

@@ -29,9 +29,15 @@ pub(crate) struct Params<'a>(pub(crate) &'a SessionNotification);
 
 impl Members for Params<'_> {
     fn members<O: Out>(&self, spelling: Spelling, out: &mut O) -> Result<(), O::Error> {
-        out.str(crate::rules::KEY_SESSION_ID, self.0.session_id.as_str())?;
-        out.object(crate::rules::KEY_UPDATE, &self.0.update, spelling)?;
-        out.meta(self.0.meta.as_ref())
+        // Every field named: one this writer forgets does not compile.
+        let SessionNotification {
+            session_id,
+            update,
+            meta,
+        } = self.0;
+        out.str(crate::rules::KEY_SESSION_ID, session_id.as_str())?;
+        out.object(crate::rules::KEY_UPDATE, update, spelling)?;
+        out.meta(meta.as_ref())
     }
 }
 

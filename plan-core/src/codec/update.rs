@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use crate::codec::{self, Members, Out, Reading, Spelling, Wire};
 use crate::error::{Error, Path};
-use crate::protocol::update::SessionUpdate;
+use crate::protocol::update::{Plan, SessionUpdate};
 use crate::rules::KEY_SESSION_UPDATE;
 
 impl Members for SessionUpdate {
@@ -16,10 +16,11 @@ impl Members for SessionUpdate {
                 }
                 return Ok(());
             }
-            SessionUpdate::Plan(plan) => {
+            // Every field named: one this writer forgets does not compile.
+            SessionUpdate::Plan(Plan { entries, meta }) => {
                 out.str(KEY_SESSION_UPDATE, self.kind())?;
-                out.list(crate::rules::KEY_ENTRIES, &plan.entries, spelling)?;
-                plan.meta.as_ref()
+                out.list(crate::rules::KEY_ENTRIES, entries, spelling)?;
+                meta.as_ref()
             }
             SessionUpdate::PlanUpdate { plan, meta } => {
                 out.str(KEY_SESSION_UPDATE, self.kind())?;

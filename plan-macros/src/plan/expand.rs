@@ -110,14 +110,15 @@ fn text(t: &Text) -> TokenStream {
 }
 
 fn entry(e: &CheckedEntry) -> TokenStream {
-    let content = text(&e.content);
+    let (priority, status, content, meta) = e.parts();
+    let content = text(content);
     let priority = name(
-        &e.priority,
+        priority,
         &quote!(Priority),
         ("IntoPriority", "into_priority"),
     );
-    let status = name(&e.status, &quote!(Status), ("IntoStatus", "into_status"));
-    let meta = option(e.meta.as_ref().map(meta_value));
+    let status = name(status, &quote!(Status), ("IntoStatus", "into_status"));
+    let meta = option(meta.map(meta_value));
     // A `const fn`: `PlanEntry` is `#[non_exhaustive]`, so no struct literal
     // outside plan-core.
     quote!(__plan::entry(#content, #priority, #status, #meta))
@@ -156,12 +157,12 @@ fn rows(entries: &[CheckedEntry]) -> Option<TokenStream> {
     };
     let mut rows = TokenStream::new();
     for e in entries {
-        let (Text::Str(content), None) = (&e.content, &e.meta) else {
+        let (priority, status, Text::Str(content), None) = e.parts() else {
             return None;
         };
         let priority =
-            proc_macro2::Literal::u8_unsuffixed(index(&e.priority, &rules::KNOWN_PRIORITIES)?);
-        let status = proc_macro2::Literal::u8_unsuffixed(index(&e.status, &rules::KNOWN_STATUSES)?);
+            proc_macro2::Literal::u8_unsuffixed(index(priority, &rules::KNOWN_PRIORITIES)?);
+        let status = proc_macro2::Literal::u8_unsuffixed(index(status, &rules::KNOWN_STATUSES)?);
         rows.extend(quote!((#content, #priority, #status),));
     }
     Some(rows)
@@ -224,15 +225,21 @@ pub(crate) fn not_literal_in(input: &Input) -> Option<syn::Error> {
             }
             Value::Entries(_, entries) => {
                 for e in entries {
-                    if let Text::Expr(g) = &e.content {
+                    let crate::plan::ast::Entry {
+                        priority,
+                        status,
+                        content,
+                        meta,
+                    } = e;
+                    if let Text::Expr(g) = content {
                         run_time(&mut dynamic, g.span());
                     }
-                    for n in [&e.priority, &e.status] {
+                    for n in [priority, status] {
                         if let Name::Expr(g) = n {
                             run_time(&mut dynamic, g.span());
                         }
                     }
-                    if let Some(g) = &e.meta {
+                    if let Some(g) = meta {
                         literal_json(g, &mut dynamic);
                     }
                 }
@@ -336,12 +343,13 @@ fn text_json(out: &mut String, t: &Text, dynamic: &mut Vec<(Span, String)>) {
 fn entries_json(out: &mut String, entries: &[CheckedEntry], dynamic: &mut Vec<(Span, String)>) {
     out.push('[');
     for (i, e) in entries.iter().enumerate() {
+        let (priority, status, content, meta) = e.parts();
         if i > 0 {
             out.push(',');
         }
         out.push_str(r#"{"content":"#);
-        text_json(out, &e.content, dynamic);
-        for (key, n) in [("priority", &e.priority), ("status", &e.status)] {
+        text_json(out, content, dynamic);
+        for (key, n) in [("priority", priority), ("status", status)] {
             out.push_str(",\"");
             out.push_str(key);
             out.push_str("\":");
@@ -353,7 +361,7 @@ fn entries_json(out: &mut String, entries: &[CheckedEntry], dynamic: &mut Vec<(S
                 }
             }
         }
-        let meta = e.meta.as_ref().map(|g| literal_json(g, dynamic));
+        let meta = meta.map(|g| literal_json(g, dynamic));
         meta_json(out, meta.as_ref());
         out.push('}');
     }

@@ -44,6 +44,21 @@ pub(crate) struct CheckedEntry {
     pub(crate) meta: Option<Group>,
 }
 
+impl CheckedEntry {
+    /// Every part, for the expansion's readers of an entry: a field added
+    /// here changes this tuple, so each of them fails to compile until it
+    /// handles the field.
+    pub(crate) fn parts(&self) -> (&CheckedName, &CheckedName, &Text, Option<&Group>) {
+        let Self {
+            priority,
+            status,
+            content,
+            meta,
+        } = self;
+        (priority, status, content, meta.as_ref())
+    }
+}
+
 pub(crate) enum CheckedName {
     Known(&'static str),
     Custom(String),
