@@ -121,7 +121,8 @@ impl InitializeRequest {
             let read = match value {
                 Value::Null => Ok(None),
                 value @ Value::Object(_) => {
-                    <ClientCapabilities as codec::Wire>::read(value, &mut reading, &at).map(Some)
+                    <ClientCapabilities as codec::Readable>::read(value, &mut reading, &at)
+                        .map(Some)
                 }
                 other => Err(codec::type_error(&at, "an object", &other)),
             };

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::codec::{self, Members, Out, Reading, Spelling, Wire};
+use crate::codec::{self, Members, Out, Readable, Reading, Spelling};
 use crate::error::{Error, Path};
 use crate::protocol::capabilities::{ClientCapabilities, PlanCapabilities};
 
@@ -31,7 +31,7 @@ impl Members for PlanCapabilities {
     }
 }
 
-impl Wire for ClientCapabilities {
+impl Readable for ClientCapabilities {
     fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
         let mut other = codec::expect_object(value, at)?;
         let mut caps = Self::default();

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::codec::{self, Members, Out, Reading, Wire};
+use crate::codec::{self, Members, Out, Readable, Reading};
 use crate::error::{Error, Path};
 use crate::protocol::content::{OWN_KEYS, PlanContent};
 use crate::protocol::spelling::Spelling;
@@ -59,7 +59,7 @@ impl Members for PlanContent {
     }
 }
 
-impl Wire for PlanContent {
+impl Readable for PlanContent {
     fn read_str(json: &str, reading: &mut Reading) -> Result<Self, Error> {
         crate::codec::read::content(json, reading)
     }

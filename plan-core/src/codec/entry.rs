@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::codec::{self, Members, Out, Reading, Spelling, Wire};
+use crate::codec::{self, Members, Out, Readable, Reading, Spelling};
 use crate::error::{Error, Path};
 use crate::protocol::entry::{PlanEntry, Priority, Status};
 use crate::protocol::meta::Meta;
@@ -23,7 +23,7 @@ impl Members for PlanEntry {
     }
 }
 
-impl Wire for PlanEntry {
+impl Readable for PlanEntry {
     fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
         crate::codec::read::entry_value(value, reading, at)
     }

@@ -3,7 +3,7 @@
 //!
 //! Each wire type implements [`Members`] once (the one writer: its members,
 //! with the [`Spelling`] as a parameter, put out as text or through serde)
-//! and [`Wire`] (its reading, which accepts both spellings). [`wire_methods!`] then gives every type the
+//! and [`Readable`] (its reading, which accepts both spellings). [`wire_methods!`] then gives every type the
 //! same public surface (`from_json`, `to_json`, `Serialize`, `Deserialize`, ...).
 
 use std::borrow::Cow;
@@ -40,7 +40,7 @@ pub(crate) use writer::{Members, Out, Spelled};
 
 /// One wire type: written in a chosen spelling through its [`Members`] (the
 /// one writer, `writer.rs`), read in either.
-pub(crate) trait Wire: Members + Sized {
+pub(crate) trait Readable: Members + Sized {
     /// Reads a value; `at` is where `value` sits in the whole message.
     fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error>;
 
@@ -62,7 +62,7 @@ pub(crate) fn emit<T: Members, W: std::io::Write>(
 }
 
 /// Reads a whole JSON text as `T`.
-pub(crate) fn read_json<T: Wire>(json: &str, reading: &mut Reading) -> Result<T, Error> {
+pub(crate) fn read_json<T: Readable>(json: &str, reading: &mut Reading) -> Result<T, Error> {
     T::read_str(json, reading)
 }
 
@@ -85,14 +85,14 @@ pub(crate) fn to_json<T: Members>(value: &T, spelling: Spelling) -> String {
     String::from_utf8(out).unwrap_or_else(|e| unreachable!("the writers write UTF-8: {e}"))
 }
 
-/// Gives a [`Wire`] type its public reading and writing methods and its serde impls.
+/// Gives a [`Readable`] type its public reading and writing methods and its serde impls.
 ///
 /// Why a macro (and the only one that writes public methods): eight methods
 /// and two serde impls on each of five wire types, which must be inherent
 /// (users call `SessionUpdate::from_json(..)` with no trait to import) and
 /// documented per type. A generic impl cannot add inherent methods to
 /// several types, and serde's traits cannot be implemented for every
-/// `T: Wire` (the orphan rule). Each method is one line calling a generic
+/// `T: Readable` (the orphan rule). Each method is one line calling a generic
 /// function of this module, where go-to-definition lands for the logic.
 macro_rules! wire_methods {
     ($ty:ty, $what:literal) => {
@@ -135,7 +135,7 @@ macro_rules! wire_methods {
             /// [`Error`](crate::Error) if the value breaks the protocol; the error says where.
             pub fn from_value(value: ::serde_json::Value) -> Result<Self, $crate::error::Error> {
                 let mut reading = $crate::codec::Reading::strict();
-                <Self as $crate::codec::Wire>::read(value, &mut reading, &$crate::error::Path::Root)
+                <Self as $crate::codec::Readable>::read(value, &mut reading, &$crate::error::Path::Root)
             }
 
             /// Writes compact JSON in `spelling`.

@@ -2,11 +2,11 @@
 
 use serde_json::Value;
 
-use crate::codec::{self, Members, Out, Reading, Spelling, Wire};
+use crate::codec::{self, Members, Out, Readable, Reading, Spelling};
 use crate::error::{Error, Path};
 use crate::protocol::notification::{METHOD, SessionNotification};
 
-/// Framing, beside the `Wire` methods every type has.
+/// Framing, beside the `Readable` methods every type has.
 impl SessionNotification {
     /// Writes the notification as one NDJSON line (compact JSON and `\n`),
     /// the framing ACP uses over stdio, and flushes.
@@ -49,7 +49,7 @@ impl Members for SessionNotification {
     }
 }
 
-impl Wire for SessionNotification {
+impl Readable for SessionNotification {
     fn read_str(json: &str, reading: &mut Reading) -> Result<Self, Error> {
         crate::codec::read::notification(json, reading)
     }

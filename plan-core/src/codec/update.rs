@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::codec::{self, Members, Out, Reading, Spelling, Wire};
+use crate::codec::{self, Members, Out, Readable, Reading, Spelling};
 use crate::error::{Error, Path};
 use crate::protocol::update::{Plan, SessionUpdate};
 use crate::rules::KEY_SESSION_UPDATE;
@@ -37,7 +37,7 @@ impl Members for SessionUpdate {
     }
 }
 
-impl Wire for SessionUpdate {
+impl Readable for SessionUpdate {
     fn read_str(json: &str, reading: &mut Reading) -> Result<Self, Error> {
         crate::codec::read::update(json, reading)
     }

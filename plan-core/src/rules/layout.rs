@@ -8,15 +8,14 @@
 //! The plan id is written `planId` here; in the RFD spelling it is `id`, in
 //! the same place.
 //!
-//! Adding a field: a line here, its constant in `wire.rs`, then the
-//! type (`protocol/`), its `Wire` impl (`codec/<type>.rs`) and the two fast
-//! paths (`codec/text_writer.rs`, `codec/read/`); the test says which
-//! of those still disagree with the table.
+//! Adding a field: its key in `json.rs` and its line here; then
+//! `codec/layout_tests.rs` and `codec/macro_tests.rs` fail at each place
+//! that still disagrees (docs/design.md, "Adding a field").
 
 // Shared with plan-macros, which reads only some of it.
 #![allow(dead_code)]
 
-use super::wire::{
+use super::json::{
     KEY_CONTENT, KEY_ENTRIES, KEY_JSONRPC, KEY_META, KEY_METHOD, KEY_PARAMS, KEY_PATH, KEY_PLAN,
     KEY_PLAN_ID, KEY_PRIORITY, KEY_SESSION_ID, KEY_SESSION_UPDATE, KEY_STATUS, KEY_TYPE,
     KEY_UPDATE, KEY_URI,

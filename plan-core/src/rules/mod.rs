@@ -11,16 +11,16 @@
 //! Everything here is `pub(crate)`: `plan-core` exposes it through its own
 //! types ([`CustomName`](crate::wire::CustomName), [`PlanId`](crate::PlanId), ...).
 
+mod json;
 pub(crate) mod layout;
 mod names;
 mod values;
 mod versions;
-mod wire;
 
+pub(crate) use json::*;
 pub(crate) use names::*;
 pub(crate) use values::*;
 pub(crate) use versions::*;
-pub(crate) use wire::*;
 
 #[cfg(test)]
 mod tests {

@@ -7,7 +7,7 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 use serde_json::{Map, Value};
 
 use crate::codec::entry;
-use crate::codec::{self, Wire};
+use crate::codec::{self, Readable};
 use crate::error::Path;
 use crate::protocol::content::PlanContent;
 use crate::protocol::naming::{self, TypeName};

@@ -145,7 +145,7 @@ impl ValueInput {
     }
 }
 
-/// [`Wire::read`] of a notification: the visitors over a `Value`.
+/// [`Readable::read`] of a notification: the visitors over a `Value`.
 pub(crate) fn notification_value(
     value: Value,
     reading: &mut Reading,
@@ -169,7 +169,7 @@ pub(crate) fn params_value(
     })
 }
 
-/// [`Wire::read`] of an update.
+/// [`Readable::read`] of an update.
 pub(crate) fn update_value(
     value: Value,
     reading: &mut Reading,
@@ -184,7 +184,7 @@ pub(crate) fn update_value(
     )
 }
 
-/// [`Wire::read`] of plan content.
+/// [`Readable::read`] of plan content.
 pub(crate) fn content_value(
     value: Value,
     reading: &mut Reading,
@@ -195,7 +195,7 @@ pub(crate) fn content_value(
     })
 }
 
-/// [`Wire::read`] of one entry.
+/// [`Readable::read`] of one entry.
 pub(crate) fn entry_value(
     value: Value,
     reading: &mut Reading,

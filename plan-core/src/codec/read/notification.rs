@@ -6,7 +6,7 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use crate::codec::Wire;
+use crate::codec::Readable;
 use crate::error::{ErrorKind, Path};
 use crate::protocol::id::SessionId;
 use crate::protocol::notification::SessionNotification;

@@ -6,7 +6,7 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-use crate::codec::Wire;
+use crate::codec::Readable;
 use crate::error::{ErrorKind, Path};
 use crate::protocol::update::{OtherUpdate, Plan, SessionUpdate};
 use serde_json::value::RawValue;

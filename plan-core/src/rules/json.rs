@@ -1,5 +1,6 @@
-//! The wire: the keys a plan writes, the plan id's two spellings, the JSON
-//! string escapes, the JSON-RPC envelope of a `session/update`.
+//! What a message's JSON says: the keys a plan writes, the plan id's two
+//! spellings, the JSON string escapes, the JSON-RPC envelope of a
+//! `session/update`.
 
 use core::fmt;
 
