@@ -265,6 +265,70 @@ macro_rules! our_plan {
     }};
 }
 
+/// The plan updates both versions share (`plan_update`, `plan_removed`),
+/// from ours: `match` arms for `$update` at `$at`, the plan converted by
+/// `$content`, then the version's own arms. Why a macro: as for
+/// [`their_plan!`].
+macro_rules! their_update {
+    ($acp:ident, $update:expr, $at:expr, $content:expr, { $($rest:tt)* }) => {{
+        let at: &Path<'_> = $at;
+        match $update {
+            SessionUpdate::PlanUpdate { plan, meta } => $acp::SessionUpdate::PlanUpdate(
+                $acp::PlanUpdate::new($content(plan, &at.key(crate::rules::KEY_PLAN))?)
+                    .meta(their_meta(meta.as_ref())),
+            ),
+            SessionUpdate::PlanRemoved { id, meta } => $acp::SessionUpdate::PlanRemoved(
+                $acp::PlanRemoved::new(id.as_str().to_owned()).meta(their_meta(meta.as_ref())),
+            ),
+            $($rest)*
+        }
+    }};
+}
+
+/// The same updates, to ours, then the version's own arms.
+macro_rules! our_update {
+    ($acp:ident, $update:expr, $at:expr, $content:expr, { $($rest:tt)* }) => {{
+        let at: &Path<'_> = $at;
+        match $update {
+            $acp::SessionUpdate::PlanUpdate(update) => SessionUpdate::PlanUpdate {
+                plan: $content(&update.plan, &at.key(crate::rules::KEY_PLAN))?,
+                meta: our_meta(update.meta.as_ref()),
+            },
+            $acp::SessionUpdate::PlanRemoved(removed) => SessionUpdate::PlanRemoved {
+                id: our_plan_id(&removed.plan_id.0, &at.key(Spelling::Acp.plan_id_key()))?,
+                meta: our_meta(removed.meta.as_ref()),
+            },
+            $($rest)*
+        }
+    }};
+}
+
+/// A `session/update` notification of either version (`$notification`,
+/// their type), both ways, its update converted by `$to_theirs` and
+/// `$to_ours`: the functions `$theirs` and `$ours`.
+macro_rules! notifications {
+    ($notification:ty, $theirs:ident, $to_theirs:ident, $ours:ident, $to_ours:ident) => {
+        fn $theirs(
+            n: &SessionNotification,
+            _: &Path<'_>,
+        ) -> Result<$notification, ConversionError> {
+            let update = super::in_params(|at| $to_theirs(&n.update, at))?;
+            Ok(
+                <$notification>::new(n.session_id.as_str().to_owned(), update)
+                    .meta(their_meta(n.meta.as_ref())),
+            )
+        }
+
+        fn $ours(n: &$notification, _: &Path<'_>) -> Result<SessionNotification, ConversionError> {
+            Ok(SessionNotification {
+                session_id: crate::protocol::id::SessionId::new(n.session_id.0.to_string()),
+                update: super::in_params(|at| $to_ours(&n.update, at))?,
+                meta: our_meta(n.meta.as_ref()),
+            })
+        }
+    };
+}
+
 /// Our `file` plan, which the stabilized protocol no longer has.
 #[cfg(not(feature = "acp"))]
 fn no_file(at: &Path<'_>) -> ConversionError {

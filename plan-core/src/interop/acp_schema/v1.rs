@@ -8,8 +8,8 @@ use std::fmt;
 use agent_client_protocol_schema::v1 as acp;
 
 use super::{
-    ConversionError, convert_all, in_params, our_meta, our_other, our_plan_id, their_error,
-    their_meta, their_other, unknown,
+    ConversionError, convert_all, our_meta, our_other, our_plan_id, their_error, their_meta,
+    their_other, unknown,
 };
 #[cfg(not(feature = "acp"))]
 use super::{no_file, our_path};
@@ -20,7 +20,6 @@ use crate::error::Path;
 use crate::protocol::capabilities::ClientCapabilities;
 use crate::protocol::content::PlanContent;
 use crate::protocol::entry::{PlanEntry, Priority, Status};
-use crate::protocol::id::SessionId;
 use crate::protocol::notification::SessionNotification;
 use crate::protocol::update::{Plan, SessionUpdate};
 
@@ -116,7 +115,7 @@ fn from_v1_content(
 }
 
 fn v1_update(update: &SessionUpdate, at: &Path<'_>) -> Result<acp::SessionUpdate, ConversionError> {
-    Ok(match update {
+    Ok(their_update!(acp, update, at, v1_content, {
         SessionUpdate::Plan(plan) => acp::SessionUpdate::Plan(
             acp::Plan::new(v1_entries(
                 &plan.entries,
@@ -124,59 +123,30 @@ fn v1_update(update: &SessionUpdate, at: &Path<'_>) -> Result<acp::SessionUpdate
             )?)
             .meta(their_meta(plan.meta.as_ref())),
         ),
-        SessionUpdate::PlanUpdate { plan, meta } => acp::SessionUpdate::PlanUpdate(
-            acp::PlanUpdate::new(v1_content(plan, &at.key(crate::rules::KEY_PLAN))?)
-                .meta(their_meta(meta.as_ref())),
-        ),
-        SessionUpdate::PlanRemoved { id, meta } => acp::SessionUpdate::PlanRemoved(
-            acp::PlanRemoved::new(id.as_str().to_owned()).meta(their_meta(meta.as_ref())),
-        ),
         SessionUpdate::Other(_) => their_other(update)?,
-    })
+    }))
 }
 
 fn from_v1_update(
     update: &acp::SessionUpdate,
     at: &Path<'_>,
 ) -> Result<SessionUpdate, ConversionError> {
-    Ok(match update {
+    Ok(our_update!(acp, update, at, from_v1_content, {
         acp::SessionUpdate::Plan(plan) => SessionUpdate::Plan(Plan {
             entries: from_v1_entries(&plan.entries, &at.key(crate::rules::KEY_ENTRIES))?,
             meta: our_meta(plan.meta.as_ref()),
         }),
-        acp::SessionUpdate::PlanUpdate(update) => SessionUpdate::PlanUpdate {
-            plan: from_v1_content(&update.plan, &at.key(crate::rules::KEY_PLAN))?,
-            meta: our_meta(update.meta.as_ref()),
-        },
-        acp::SessionUpdate::PlanRemoved(removed) => SessionUpdate::PlanRemoved {
-            id: our_plan_id(&removed.plan_id.0, &at.key(Spelling::Acp.plan_id_key()))?,
-            meta: our_meta(removed.meta.as_ref()),
-        },
         other => our_other(other)?,
-    })
+    }))
 }
 
-fn v1_notification(
-    n: &SessionNotification,
-    _: &Path<'_>,
-) -> Result<acp::SessionNotification, ConversionError> {
-    let update = in_params(|at| v1_update(&n.update, at))?;
-    Ok(
-        acp::SessionNotification::new(n.session_id.as_str().to_owned(), update)
-            .meta(their_meta(n.meta.as_ref())),
-    )
-}
-
-fn from_v1_notification(
-    n: &acp::SessionNotification,
-    _: &Path<'_>,
-) -> Result<SessionNotification, ConversionError> {
-    Ok(SessionNotification {
-        session_id: SessionId::new(n.session_id.0.to_string()),
-        update: in_params(|at| from_v1_update(&n.update, at))?,
-        meta: our_meta(n.meta.as_ref()),
-    })
-}
+notifications!(
+    acp::SessionNotification,
+    v1_notification,
+    v1_update,
+    from_v1_notification,
+    from_v1_update
+);
 
 fn v1_plan(plan: &Plan, at: &Path<'_>) -> Result<acp::Plan, ConversionError> {
     let entries = v1_entries(&plan.entries, &at.key(crate::rules::KEY_ENTRIES))?;

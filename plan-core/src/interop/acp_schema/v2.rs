@@ -10,8 +10,8 @@ use agent_client_protocol_schema::v2 as acp;
 use serde_json::{Map, Value};
 
 use super::{
-    ConversionError, convert_all, in_params, our_meta, our_other, our_plan_id, their_meta,
-    their_other, unknown,
+    ConversionError, convert_all, our_meta, our_other, our_plan_id, their_meta, their_other,
+    unknown,
 };
 #[cfg(not(feature = "acp"))]
 use super::{no_file, our_path};
@@ -21,7 +21,6 @@ use crate::codec::Spelling;
 use crate::error::Path;
 use crate::protocol::content::PlanContent;
 use crate::protocol::entry::{PlanEntry, Priority, Status};
-use crate::protocol::id::SessionId;
 use crate::protocol::notification::SessionNotification;
 use crate::protocol::update::SessionUpdate;
 
@@ -124,57 +123,28 @@ fn from_content(
 }
 
 fn update(update: &SessionUpdate, at: &Path<'_>) -> Result<acp::SessionUpdate, ConversionError> {
-    Ok(match update {
-        SessionUpdate::PlanUpdate { plan, meta } => acp::SessionUpdate::PlanUpdate(
-            acp::PlanUpdate::new(content(plan, &at.key(crate::rules::KEY_PLAN))?)
-                .meta(their_meta(meta.as_ref())),
-        ),
-        SessionUpdate::PlanRemoved { id, meta } => acp::SessionUpdate::PlanRemoved(
-            acp::PlanRemoved::new(id.as_str().to_owned()).meta(their_meta(meta.as_ref())),
-        ),
+    Ok(their_update!(acp, update, at, content, {
         // v2 has no v1 `plan`: their reader takes it for an unknown update.
         SessionUpdate::Plan(_) | SessionUpdate::Other(_) => their_other(update)?,
-    })
+    }))
 }
 
 fn from_update(
     update: &acp::SessionUpdate,
     at: &Path<'_>,
 ) -> Result<SessionUpdate, ConversionError> {
-    Ok(match update {
-        acp::SessionUpdate::PlanUpdate(update) => SessionUpdate::PlanUpdate {
-            plan: from_content(&update.plan, &at.key(crate::rules::KEY_PLAN))?,
-            meta: our_meta(update.meta.as_ref()),
-        },
-        acp::SessionUpdate::PlanRemoved(removed) => SessionUpdate::PlanRemoved {
-            id: our_plan_id(&removed.plan_id.0, &at.key(Spelling::Acp.plan_id_key()))?,
-            meta: our_meta(removed.meta.as_ref()),
-        },
+    Ok(our_update!(acp, update, at, from_content, {
         other => our_other(other)?,
-    })
+    }))
 }
 
-fn notification(
-    n: &SessionNotification,
-    _: &Path<'_>,
-) -> Result<acp::UpdateSessionNotification, ConversionError> {
-    Ok(acp::UpdateSessionNotification::new(
-        n.session_id.as_str().to_owned(),
-        in_params(|at| update(&n.update, at))?,
-    )
-    .meta(their_meta(n.meta.as_ref())))
-}
-
-fn from_notification(
-    n: &acp::UpdateSessionNotification,
-    _: &Path<'_>,
-) -> Result<SessionNotification, ConversionError> {
-    Ok(SessionNotification {
-        session_id: SessionId::new(n.session_id.0.to_string()),
-        update: in_params(|at| from_update(&n.update, at))?,
-        meta: our_meta(n.meta.as_ref()),
-    })
-}
+notifications!(
+    acp::UpdateSessionNotification,
+    notification,
+    update,
+    from_notification,
+    from_update
+);
 
 conversions!(
     PlanEntry,
