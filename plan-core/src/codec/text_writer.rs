@@ -41,7 +41,7 @@ impl<W: Write + ?Sized> Text<'_, W> {
     /// are the table's, which need no escaping (`the_tables_keys_need_no_escaping`).
     #[expect(
         clippy::inline_always,
-        reason = "measured: without it the caller's crate calls these per member (+30-75% on `to_json`, docs/design.md)"
+        reason = "measured: without it the caller's crate calls these per member (+30-75% on `to_json`, docs/figures.md)"
     )]
     #[inline(always)]
     fn key(&mut self, key: &'static str) -> io::Result<()> {
@@ -76,7 +76,7 @@ impl<W: Write + ?Sized> Out for Text<'_, W> {
 
     #[expect(
         clippy::inline_always,
-        reason = "measured: without it the caller's crate calls these per member (+30-75% on `to_json`, docs/design.md)"
+        reason = "measured: without it the caller's crate calls these per member (+30-75% on `to_json`, docs/figures.md)"
     )]
     #[inline(always)]
     fn str(&mut self, key: &'static str, value: &str) -> io::Result<()> {
@@ -125,7 +125,7 @@ impl<W: Write + ?Sized> Out for Text<'_, W> {
 
     #[expect(
         clippy::inline_always,
-        reason = "measured: without it the caller's crate calls these per member (+30-75% on `to_json`, docs/design.md)"
+        reason = "measured: without it the caller's crate calls these per member (+30-75% on `to_json`, docs/figures.md)"
     )]
     #[inline(always)]
     fn meta(&mut self, meta: Option<&Meta>) -> io::Result<()> {
