@@ -45,12 +45,3 @@ pub(crate) fn from_wire(
         meta,
     }
 }
-
-/// Reads an `entries` array; lenient reading drops malformed entries.
-pub(crate) fn read_entries(
-    items: Vec<Value>,
-    reading: &mut Reading,
-    at: &Path<'_>,
-) -> Result<Vec<PlanEntry>, Error> {
-    crate::codec::read::entries_value(items, reading, at)
-}

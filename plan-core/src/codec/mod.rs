@@ -52,20 +52,6 @@ pub(crate) trait Readable: Members + Sized {
     }
 }
 
-/// Writes `value` as JSON text in `spelling` (the text sink of the one writer).
-pub(crate) fn emit<T: Members, W: std::io::Write>(
-    value: &T,
-    mut out: W,
-    spelling: Spelling,
-) -> std::io::Result<()> {
-    text_writer::object(value, spelling, &mut out)
-}
-
-/// Reads a whole JSON text as `T`.
-pub(crate) fn read_json<T: Readable>(json: &str, reading: &mut Reading) -> Result<T, Error> {
-    T::read_str(json, reading)
-}
-
 /// The bytes as text, or an error saying where they stop being UTF-8.
 pub(crate) fn utf8(bytes: &[u8]) -> Result<&str, Error> {
     std::str::from_utf8(bytes).map_err(|e| {
@@ -103,7 +89,7 @@ macro_rules! wire_methods {
             /// [`Error`](crate::Error) if the text is not JSON or breaks the
             /// protocol; the error says where.
             pub fn from_json(json: &str) -> Result<Self, $crate::error::Error> {
-                $crate::codec::read_json(json, &mut $crate::codec::Reading::strict())
+                <Self as $crate::codec::Readable>::read_str(json, &mut $crate::codec::Reading::strict())
             }
 
             #[doc = concat!("Reads ", $what, " from bytes of JSON text (what a transport hands over).")]
@@ -122,7 +108,7 @@ macro_rules! wire_methods {
             /// [`Error`](crate::Error) for mistakes lenient reading does not drop.
             pub fn from_json_lenient(json: &str) -> Result<$crate::codec::Lenient<Self>, $crate::error::Error> {
                 let mut reading = $crate::codec::Reading::lenient();
-                let value = $crate::codec::read_json(json, &mut reading)?;
+                let value = <Self as $crate::codec::Readable>::read_str(json, &mut reading)?;
                 Ok($crate::codec::Lenient {
                     value,
                     skipped: reading.into_skipped(),
@@ -149,10 +135,10 @@ macro_rules! wire_methods {
             /// The writer's I/O error (a closed pipe, a full disk).
             pub fn write_json<W: ::std::io::Write>(
                 &self,
-                writer: W,
+                mut writer: W,
                 spelling: $crate::codec::Spelling,
             ) -> ::std::io::Result<()> {
-                $crate::codec::emit(self, writer, spelling)
+                $crate::codec::text_writer::object(self, spelling, &mut writer)
             }
 
             /// Converts to a JSON value in `spelling`.

@@ -6,7 +6,6 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-use crate::codec::entry;
 use crate::codec::{self, Readable};
 use crate::error::Path;
 use crate::protocol::content::PlanContent;
@@ -100,7 +99,7 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
             TypeName::Known(PlanType::Items) => match (entries, early_entries) {
                 (Some(entries), _) => Ok(entries),
                 (None, Some(Value::Array(items))) => {
-                    entry::read_entries(items, self.state.reading, &entries_at)
+                    super::entries_value(items, self.state.reading, &entries_at)
                 }
                 (None, Some(other)) => Err(codec::type_error(&entries_at, "an array", &other)),
                 (None, None) => Err(at.missing(crate::rules::KEY_ENTRIES)),
