@@ -161,6 +161,47 @@ fn build_and_serialize(c: &mut Criterion) {
     group.finish();
 }
 
+/// The writer alone: a message built once, written on each iteration
+/// (`to_json`'s work against serde's `to_string` on the SDK's types).
+fn serialize(c: &mut Criterion) {
+    let mut group = c.benchmark_group("1 serialize a built message");
+    let mut out = Vec::with_capacity(64 * 1024);
+    for size in [10, 100] {
+        let (built_ours, built_theirs) = (ours(&data(size)), theirs(&data(size)));
+        group.bench_function(BenchmarkId::new("plan-core", size), |b| {
+            b.iter(|| {
+                out.clear();
+                black_box(&built_ours)
+                    .write_json(&mut out, Spelling::Acp)
+                    .unwrap();
+                black_box(out.len())
+            });
+        });
+        group.bench_function(
+            BenchmarkId::new("agent-client-protocol-schema", size),
+            |b| {
+                b.iter(|| {
+                    out.clear();
+                    serde_json::to_writer(&mut out, black_box(&built_theirs)).unwrap();
+                    black_box(out.len())
+                });
+            },
+        );
+        let text = built_ours.to_json(Spelling::Acp);
+        group.bench_function(
+            BenchmarkId::new("copy the same bytes (the limit)", size),
+            |b| {
+                b.iter(|| {
+                    out.clear();
+                    out.extend_from_slice(black_box(text.as_bytes()));
+                    black_box(out.len())
+                });
+            },
+        );
+    }
+    group.finish();
+}
+
 const LITERAL: StaticUpdate = plan_json! {
     id: "plan-1",
     items: [
@@ -518,6 +559,6 @@ fn model_tool_call(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
-    targets = build_and_serialize, emit_literal, parse, board, through_the_sdk, scaling, model_tool_call
+    targets = build_and_serialize, serialize, emit_literal, parse, board, through_the_sdk, scaling, model_tool_call
 }
 criterion_main!(benches);

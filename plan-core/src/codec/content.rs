@@ -6,11 +6,18 @@ use crate::codec::{self, Members, Out, Readable, Reading};
 use crate::error::{Error, Path};
 use crate::protocol::content::{OWN_KEYS, PlanContent};
 use crate::protocol::spelling::Spelling;
-use crate::rules::{KEY_CONTENT, KEY_ENTRIES, KEY_PATH, KEY_URI};
+use crate::rules::{KEY_CONTENT, KEY_ENTRIES, KEY_PATH, KEY_TYPE, KEY_URI, PlanType};
 
 impl Members for PlanContent {
     fn members<O: Out>(&self, spelling: Spelling, out: &mut O) -> Result<(), O::Error> {
-        out.str(crate::rules::KEY_TYPE, self.type_name())?;
+        match self {
+            PlanContent::Items { .. } => out.word(KEY_TYPE, PlanType::Items.name())?,
+            PlanContent::Markdown { .. } => out.word(KEY_TYPE, PlanType::Markdown.name())?,
+            PlanContent::File { .. } => out.word(KEY_TYPE, PlanType::File.name())?,
+            PlanContent::Custom { .. } | PlanContent::Reserved { .. } => {
+                out.str(KEY_TYPE, self.type_name())?;
+            }
+        }
         out.str(spelling.plan_id_key(), self.id().as_str())?;
         // Every field named (the type, the id and `_meta` are written
         // around the match): one this writer forgets does not compile.

@@ -17,8 +17,14 @@ impl Members for PlanEntry {
             meta,
         } = self;
         out.str(crate::rules::KEY_CONTENT, content)?;
-        out.str(crate::rules::KEY_PRIORITY, priority.as_str())?;
-        out.str(crate::rules::KEY_STATUS, status.as_str())?;
+        match priority.known_str() {
+            Some(word) => out.word(crate::rules::KEY_PRIORITY, word)?,
+            None => out.str(crate::rules::KEY_PRIORITY, priority.as_str())?,
+        }
+        match status.known_str() {
+            Some(word) => out.word(crate::rules::KEY_STATUS, word)?,
+            None => out.str(crate::rules::KEY_STATUS, status.as_str())?,
+        }
         out.meta(meta.as_ref())
     }
 }

@@ -43,8 +43,8 @@ impl Members for Params<'_> {
 
 impl Members for SessionNotification {
     fn members<O: Out>(&self, spelling: Spelling, out: &mut O) -> Result<(), O::Error> {
-        out.str(crate::rules::KEY_JSONRPC, crate::rules::JSONRPC_VERSION)?;
-        out.str(crate::rules::KEY_METHOD, METHOD)?;
+        out.word(crate::rules::KEY_JSONRPC, crate::rules::JSONRPC_VERSION)?;
+        out.word(crate::rules::KEY_METHOD, METHOD)?;
         out.object(crate::rules::KEY_PARAMS, &Params(self), spelling)
     }
 }

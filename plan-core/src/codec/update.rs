@@ -18,17 +18,17 @@ impl Members for SessionUpdate {
             }
             // Every field named: one this writer forgets does not compile.
             SessionUpdate::Plan(Plan { entries, meta }) => {
-                out.str(KEY_SESSION_UPDATE, self.kind())?;
+                out.word(KEY_SESSION_UPDATE, crate::rules::TAG_PLAN)?;
                 out.list(crate::rules::KEY_ENTRIES, entries, spelling)?;
                 meta.as_ref()
             }
             SessionUpdate::PlanUpdate { plan, meta } => {
-                out.str(KEY_SESSION_UPDATE, self.kind())?;
+                out.word(KEY_SESSION_UPDATE, crate::rules::TAG_PLAN_UPDATE)?;
                 out.object(crate::rules::KEY_PLAN, plan, spelling)?;
                 meta.as_ref()
             }
             SessionUpdate::PlanRemoved { id, meta } => {
-                out.str(KEY_SESSION_UPDATE, self.kind())?;
+                out.word(KEY_SESSION_UPDATE, crate::rules::TAG_PLAN_REMOVED)?;
                 out.str(spelling.plan_id_key(), id.as_str())?;
                 meta.as_ref()
             }

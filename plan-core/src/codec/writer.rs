@@ -30,6 +30,12 @@ pub(crate) trait Out {
     /// A member whose value is a string. The fixed keys (`&'static str`)
     /// are the table's and need no escaping; `value`'s come from data.
     fn str(&mut self, key: &'static str, value: &str) -> Result<(), Self::Error>;
+    /// A member whose value is one of the protocol's own words (a known
+    /// name, a tag, the envelope's values), which need no escaping
+    /// (`the_protocols_words_need_no_escaping`).
+    fn word(&mut self, key: &'static str, value: &'static str) -> Result<(), Self::Error> {
+        self.str(key, value)
+    }
     /// A member whose value is an object with its own layout.
     fn object<T: Members>(
         &mut self,

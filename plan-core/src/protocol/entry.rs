@@ -59,6 +59,15 @@ macro_rules! name_enum {
                 }
             }
 
+            /// The name ACP defines, if this is one (for the writer: a
+            /// word that needs no escaping).
+            pub(crate) fn known_str(&self) -> Option<&'static str> {
+                match self {
+                    $( Self::$variant => Some($wire), )+
+                    Self::Custom(_) | Self::Reserved(_) => None,
+                }
+            }
+
             /// Whether this is one of the names ACP defines.
             pub fn is_known(&self) -> bool {
                 !matches!(self, Self::Custom(_) | Self::Reserved(_))
