@@ -34,8 +34,8 @@ use std::time::Duration;
 use agent_client_protocol::v1::schema as acp;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use plan_core::{
-    PlanContent, PlanEntry, PlanId, Priority, SessionNotification, Status, agent::StaticUpdate,
-    client::PlanBoard, plan_json, wire::Spelling,
+    PlanContent, PlanEntry, PlanId, Priority, SessionNotification, SessionUpdate, Status,
+    agent::StaticUpdate, client::PlanBoard, plan_json, wire::Spelling,
 };
 use serde::{Deserialize, Serialize};
 
@@ -556,9 +556,70 @@ fn model_tool_call(c: &mut Criterion) {
     group.finish();
 }
 
+/// The sender alone: a plan of run-time strings given to a `PlanSender`
+/// for a v1 client with the plan capability and for a v2 client (the plan
+/// built before each run, outside the time): `update` (a notification of
+/// its own, so a copy), and `send_update` (the line written, no copy where
+/// the fallback leaves the plan), beside `update` then `write_line`, what
+/// `send_update` did before.
+fn sender(c: &mut Criterion) {
+    use criterion::BatchSize;
+    use plan_core::fixtures::ClientProfile;
+    let mut group = c.benchmark_group("8 the sender alone");
+    let mut out = Vec::with_capacity(64 * 1024);
+    for size in [10, 100] {
+        let SessionUpdate::PlanUpdate { plan, .. } = ours(&data(size)).update else {
+            unreachable!("ours() builds a plan_update")
+        };
+        for (name, profile) in [
+            ("v1 with plan", ClientProfile::v1()),
+            ("v2", ClientProfile::v2()),
+        ] {
+            let mut sender = profile.sender(SESSION);
+            group.bench_function(BenchmarkId::new(format!("{name}: update"), size), |b| {
+                b.iter_batched(
+                    || plan.clone(),
+                    |plan| black_box(sender.update(plan)),
+                    BatchSize::SmallInput,
+                );
+            });
+            group.bench_function(
+                BenchmarkId::new(format!("{name}: update + write_line"), size),
+                |b| {
+                    b.iter_batched(
+                        || plan.clone(),
+                        |plan| {
+                            out.clear();
+                            let sent = sender.update(plan);
+                            sent.write_line(&mut out, Spelling::Acp).unwrap();
+                            black_box(out.len())
+                        },
+                        BatchSize::SmallInput,
+                    );
+                },
+            );
+            group.bench_function(
+                BenchmarkId::new(format!("{name}: send_update"), size),
+                |b| {
+                    b.iter_batched(
+                        || plan.clone(),
+                        |plan| {
+                            out.clear();
+                            sender.send_update(&mut out, plan).unwrap();
+                            black_box(out.len())
+                        },
+                        BatchSize::SmallInput,
+                    );
+                },
+            );
+        }
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
-    targets = build_and_serialize, serialize, emit_literal, parse, board, through_the_sdk, scaling, model_tool_call
+    targets = build_and_serialize, serialize, emit_literal, parse, board, through_the_sdk, scaling, model_tool_call, sender
 }
 criterion_main!(benches);

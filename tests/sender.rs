@@ -280,9 +280,11 @@ fn a_closed_pipe_is_an_error_not_a_panic() {
 fn lines_written_are_ndjson_in_the_clients_spelling() {
     let mut sender = sender(r#"{"plan":{}}"#);
     let mut out = Vec::new();
-    let sent = sender
+    sender
         .send_update(&mut out, plan! { id: "p", markdown: "x" })
         .unwrap();
+    // What `send_update` writes without a copy is what `update` returns.
+    let sent = self::sender(r#"{"plan":{}}"#).update(plan! { id: "p", markdown: "x" });
     sender
         .send_remove(&mut out, &PlanId::new("p").unwrap())
         .unwrap();
@@ -292,6 +294,37 @@ fn lines_written_are_ndjson_in_the_clients_spelling() {
     assert!(text.ends_with('\n'));
     assert_eq!(lines[0], sent.to_json(Spelling::Acp));
     assert!(lines[1].contains(r#""planId":"p""#));
+}
+
+/// `send_update` writes, without copying, exactly the line of what
+/// `update` returns, for every kind of client, whether the fallback maps
+/// the plan or leaves it; and the live plans after it are the same.
+#[test]
+fn send_update_writes_what_update_returns_for_every_kind_of_client() {
+    let plans = || {
+        vec![
+            plan! { id: "a", items: [high pending "one", medium in_progress "two"] },
+            plan! { id: "a", items: [high cancelled "one", _u _s "two"] },
+            plan! { id: "b", markdown: "- [ ] x", path: "/tmp/PLAN.md" },
+            plan! { id: "c", type: _timeline, fields: { "events": [] } },
+            PlanContent::file(
+                PlanId::new("d").unwrap(),
+                FileUri::new("file:///tmp/PLAN.md").unwrap(),
+            ),
+        ]
+    };
+    for profile in plan_core::fixtures::ClientProfile::every_kind() {
+        let (mut writing, mut returning) = (profile.sender("s"), profile.sender("s"));
+        for plan in plans() {
+            let mut line = Vec::new();
+            writing.send_update(&mut line, plan.clone()).unwrap();
+            let returned = returning.update(plan);
+            let mut expected = returned.to_json(profile.spelling());
+            expected.push('\n');
+            assert_eq!(String::from_utf8(line).unwrap(), expected, "{profile:?}");
+            assert_eq!(writing.live_plans(), returning.live_plans(), "{profile:?}");
+        }
+    }
 }
 
 // ---- the version table: protocol × capability × plan variant/value -------

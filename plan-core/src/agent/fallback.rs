@@ -1,7 +1,10 @@
 //! The fallback rules: how a plan is mapped onto what a client's protocol
 //! can carry (the v1 `plan` view, v1's closed sets, `file` plans as
 //! markdown). Each rule is a plain function, replaceable; `PlanSender`
-//! applies them.
+//! applies them. A rule that leaves a value as it is gives it back
+//! borrowed, so the sender copies nothing the fallback does not change.
+
+use std::borrow::Cow;
 
 use crate::protocol::checklist::markdown_to_entries;
 use crate::protocol::content::PlanContent;
@@ -41,9 +44,10 @@ pub enum View {
 pub struct Fallback {
     /// Which live plans a v1 client without the plan capability is shown.
     pub view: View,
-    /// One entry of an items plan onto v1's closed sets; `None` drops it.
-    /// Default: [`Fallback::default_entry`].
-    pub entry: fn(&PlanEntry) -> Option<PlanEntry>,
+    /// One entry of an items plan onto v1's closed sets: the entry itself,
+    /// borrowed, where it needs no change; `None` drops it. Default:
+    /// [`Fallback::default_entry`].
+    pub entry: fn(&PlanEntry) -> Option<Cow<'_, PlanEntry>>,
     /// A markdown plan as entries, for a v1 client without the plan
     /// capability. Default: its checklist ([`markdown_to_entries`]), else one
     /// pending entry with its first line.
@@ -96,17 +100,25 @@ impl Fallback {
     pub fn entries(&self, plan: &PlanContent) -> Vec<PlanEntry> {
         let entries = match plan {
             PlanContent::Items { entries, .. } => {
-                return entries.iter().filter_map(self.entry).collect();
+                return entries
+                    .iter()
+                    .filter_map(self.entry)
+                    .map(Cow::into_owned)
+                    .collect();
             }
             PlanContent::Markdown { content, .. } => (self.markdown)(content),
             PlanContent::File { .. } => match self.file_plan(plan) {
-                PlanContent::File { .. } => (self.other)(plan),
-                mapped => return self.entries(&mapped),
+                Cow::Borrowed(_) | Cow::Owned(PlanContent::File { .. }) => (self.other)(plan),
+                Cow::Owned(mapped) => return self.entries(&mapped),
             },
             PlanContent::Custom { .. } | PlanContent::Reserved { .. } => (self.other)(plan),
         };
         // What a rule for whole plans returns is still mapped onto v1's sets.
-        entries.iter().filter_map(self.entry).collect()
+        entries
+            .iter()
+            .filter_map(self.entry)
+            .map(Cow::into_owned)
+            .collect()
     }
 
     /// `plan` as a client of `kind` that reads `plan_update` is sent it: a
@@ -114,53 +126,70 @@ impl Fallback {
     /// its values (v1: [`entry`](Self::entry); v2: [`v2_entry`](Self::v2_entry));
     /// any other type as an `items` plan of the same id, entries from
     /// [`other`](Self::other). A `file` plan is kept here: the sender maps it
-    /// first (see [`file`](Self::file)).
-    pub fn content(&self, kind: ClientKind, plan: &PlanContent) -> PlanContent {
+    /// first (see [`file`](Self::file)). The plan itself, borrowed, where
+    /// nothing in it changes.
+    pub fn content<'p>(&self, kind: ClientKind, plan: &'p PlanContent) -> Cow<'p, PlanContent> {
         let row = kind.rules();
-        let map_entry = |entry: &PlanEntry| match kind {
-            ClientKind::V2 => Some(Self::v2_entry(entry)),
-            ClientKind::V1 | ClientKind::V1Plan => (self.entry)(entry),
-        };
         match plan {
             PlanContent::Items { entries, .. } => {
-                items_like(plan, entries.iter().filter_map(map_entry).collect())
+                match mapped_entries(entries, |entry| self.entry_for(kind, entry)) {
+                    None => Cow::Borrowed(plan),
+                    Some(entries) => Cow::Owned(items_like(plan, entries)),
+                }
             }
-            PlanContent::File { .. } => plan.clone(),
-            _ if row.allows_plan_type(plan.type_name()) => plan.clone(),
-            _ => items_like(
+            PlanContent::File { .. } => Cow::Borrowed(plan),
+            _ if row.allows_plan_type(plan.type_name()) => Cow::Borrowed(plan),
+            _ => Cow::Owned(items_like(
                 plan,
-                (self.other)(plan).iter().filter_map(map_entry).collect(),
-            ),
+                (self.other)(plan)
+                    .iter()
+                    .filter_map(|entry| self.entry_for(kind, entry))
+                    .map(Cow::into_owned)
+                    .collect(),
+            )),
+        }
+    }
+
+    /// An entry onto the values a client of `kind` reads.
+    fn entry_for<'e>(&self, kind: ClientKind, entry: &'e PlanEntry) -> Option<Cow<'e, PlanEntry>> {
+        match kind {
+            ClientKind::V2 => Some(Self::v2_entry(entry)),
+            ClientKind::V1 | ClientKind::V1Plan => (self.entry)(entry),
         }
     }
 
     /// A file plan through [`file`](Self::file), its id and `_meta` kept;
-    /// any other plan as it is.
-    pub(crate) fn file_plan(&self, plan: &PlanContent) -> PlanContent {
+    /// any other plan as it is, borrowed.
+    pub(crate) fn file_plan<'p>(&self, plan: &'p PlanContent) -> Cow<'p, PlanContent> {
         match plan {
             PlanContent::File { id, uri, meta } => {
                 let mut mapped = (self.file)(id, uri);
                 if let Some(meta) = meta {
                     mapped = mapped.with_meta(meta.clone());
                 }
-                mapped
+                Cow::Owned(mapped)
             }
-            other => other.clone(),
+            other => Cow::Borrowed(other),
         }
     }
 
     /// An entry as a v2 sender may send it: every known and custom `_x`
     /// value kept; a reserved value (read from some peer, never sendable)
     /// becomes `medium` or `pending`.
-    pub fn v2_entry(entry: &PlanEntry) -> PlanEntry {
+    pub fn v2_entry(entry: &PlanEntry) -> Cow<'_, PlanEntry> {
+        let reserved_priority = matches!(entry.priority, Priority::Reserved(_));
+        let reserved_status = matches!(entry.status, Status::Reserved(_));
+        if !reserved_priority && !reserved_status {
+            return Cow::Borrowed(entry);
+        }
         let mut entry = entry.clone();
-        if let Priority::Reserved(_) = entry.priority {
+        if reserved_priority {
             entry.priority = Priority::Medium;
         }
-        if let Status::Reserved(_) = entry.status {
+        if reserved_status {
             entry.status = Status::Pending;
         }
-        entry
+        Cow::Owned(entry)
     }
 
     /// A `file` plan as the stabilized protocol has it: a `markdown` plan of
@@ -209,7 +238,14 @@ impl Fallback {
     /// `pending`, `in_progress`, `completed` kept; `cancelled` becomes
     /// `completed` with " (cancelled)" after the content (the work is over,
     /// and the reader is told why); custom ones `pending`. `_meta` is kept.
-    pub fn default_entry(entry: &PlanEntry) -> Option<PlanEntry> {
+    pub fn default_entry(entry: &PlanEntry) -> Option<Cow<'_, PlanEntry>> {
+        let v1_status = matches!(
+            entry.status,
+            Status::Pending | Status::InProgress | Status::Completed
+        );
+        if entry.priority.is_v1() && v1_status {
+            return Some(Cow::Borrowed(entry));
+        }
         let mut entry = entry.clone();
         if !entry.priority.is_v1() {
             entry.priority = Priority::Medium;
@@ -222,7 +258,7 @@ impl Fallback {
             }
             Status::Custom(_) | Status::Reserved(_) => entry.status = Status::Pending,
         }
-        Some(entry)
+        Some(Cow::Owned(entry))
     }
 
     /// The checklist of the markdown, else its first non-empty line (without
@@ -285,6 +321,30 @@ fn local_path(uri: &str) -> Option<String> {
     Some(if drive { path[1..].to_owned() } else { path })
 }
 
+/// `entries` through `map`, or `None` where each comes back as itself
+/// (borrowed, the same entry) and none is dropped: nothing to copy.
+fn mapped_entries<'p>(
+    entries: &'p [PlanEntry],
+    map: impl Fn(&'p PlanEntry) -> Option<Cow<'p, PlanEntry>>,
+) -> Option<Vec<PlanEntry>> {
+    let mut mapped: Option<Vec<PlanEntry>> = None;
+    for (index, entry) in entries.iter().enumerate() {
+        let result = map(entry);
+        if let (None, Some(Cow::Borrowed(same))) = (&mapped, &result)
+            && std::ptr::eq(*same, entry)
+        {
+            continue;
+        }
+        let out = mapped.get_or_insert_with(|| {
+            let mut out = Vec::with_capacity(entries.len());
+            out.extend_from_slice(&entries[..index]);
+            out
+        });
+        out.extend(result.map(Cow::into_owned));
+    }
+    mapped
+}
+
 /// An `items` plan with `plan`'s id and `_meta` and these entries.
 fn items_like(plan: &PlanContent, entries: Vec<PlanEntry>) -> PlanContent {
     PlanContent::Items {
@@ -296,7 +356,57 @@ fn items_like(plan: &PlanContent, entries: Vec<PlanEntry>) -> PlanContent {
 
 #[cfg(test)]
 mod tests {
-    use super::local_path;
+    use std::borrow::Cow;
+
+    use super::{Fallback, local_path};
+    use crate::protocol::content::PlanContent;
+    use crate::protocol::entry::{PlanEntry, Priority, Status};
+    use crate::protocol::id::PlanId;
+    use crate::protocol::naming::CustomName;
+    use crate::protocol::version::ClientKind;
+
+    /// What the fallback leaves as it is comes back borrowed (the plan
+    /// itself, so the sender copies nothing); what it changes, owned.
+    #[test]
+    fn a_plan_the_fallback_leaves_is_given_back_borrowed() {
+        let id = || PlanId::new("p").unwrap();
+        let known = PlanContent::items(
+            id(),
+            [PlanEntry::new("a", Priority::High, Status::InProgress)],
+        );
+        let cancelled = PlanContent::items(
+            id(),
+            [
+                PlanEntry::new("a", Priority::High, Status::Pending),
+                PlanEntry::new("b", Priority::Low, Status::Cancelled),
+            ],
+        );
+        let custom = PlanContent::custom(
+            CustomName::new("_timeline").unwrap(),
+            id(),
+            serde_json::Map::new(),
+        )
+        .unwrap();
+        let markdown = PlanContent::markdown(id(), "- [ ] a");
+        let fallback = Fallback::default();
+        let cases = [
+            (&known, ClientKind::V1Plan, true),
+            (&known, ClientKind::V2, true),
+            (&cancelled, ClientKind::V1Plan, false),
+            (&cancelled, ClientKind::V2, true),
+            (&markdown, ClientKind::V1Plan, true),
+            (&custom, ClientKind::V1Plan, false),
+            (&custom, ClientKind::V2, true),
+        ];
+        for (plan, kind, left) in cases {
+            match fallback.content(kind, plan) {
+                Cow::Borrowed(same) => {
+                    assert!(left && std::ptr::eq(same, plan), "{kind:?}: {plan:?}");
+                }
+                Cow::Owned(mapped) => assert!(!left && mapped != *plan, "{kind:?}: {plan:?}"),
+            }
+        }
+    }
 
     #[test]
     fn file_uris_give_local_paths() {

@@ -1,5 +1,6 @@
 //! The agent's side: send plans the way the client on the other end can read.
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 
 use crate::agent::fallback::{Fallback, View};
@@ -183,15 +184,41 @@ impl PlanSender {
         (!self.is_unchanged(&plan)).then(|| self.update(plan))
     }
 
-    /// Creates or replaces a plan; returns the notification to send.
+    /// Creates or replaces a plan; returns the notification to send. The
+    /// sender keeps the plan live, so the notification holds a copy of it
+    /// (or of what the fallback made of it); [`send_update`](Self::send_update)
+    /// writes one without copying.
     pub fn update(&mut self, plan: PlanContent) -> SessionNotification {
-        let update = match self.kind {
-            ClientKind::V1 => None,
-            ClientKind::V1Plan | ClientKind::V2 => Some(self.content_for_client(&plan)),
+        let content = match self.mapped(&plan) {
+            Sent::Plan => Some(plan.clone()),
+            Sent::Mapped(content) => Some(content),
+            Sent::V1View => None,
         };
+        self.keep_live(plan);
+        self.notification(content)
+    }
+
+    /// What this client is sent for `plan`.
+    fn mapped(&self, plan: &PlanContent) -> Sent {
+        match self.kind {
+            ClientKind::V1 => Sent::V1View,
+            ClientKind::V1Plan | ClientKind::V2 => match self.content_for_client(plan) {
+                Cow::Borrowed(_) => Sent::Plan,
+                Cow::Owned(content) => Sent::Mapped(content),
+            },
+        }
+    }
+
+    /// `plan` live, in place of the plan of its id.
+    fn keep_live(&mut self, plan: PlanContent) {
         self.live.retain(|p| p.id() != plan.id());
         self.live.push(plan);
-        let update = match update {
+    }
+
+    /// The `plan_update` of `content`; without one, the v1 view of the
+    /// live plans (a client without plan operations).
+    fn notification(&self, content: Option<PlanContent>) -> SessionNotification {
+        let update = match content {
             Some(content) => SessionUpdate::plan_update(content),
             None => self.v1_plan_view(),
         };
@@ -201,13 +228,20 @@ impl PlanSender {
     /// The plan as this client reads it (v1 with `plan`, or v2): a `file`
     /// plan through [`Fallback::file`] (unless
     /// [`with_pre_stable_file`](Self::with_pre_stable_file)), then
-    /// [`Fallback::content`] for the client's row of the version table.
-    fn content_for_client(&self, plan: &PlanContent) -> PlanContent {
+    /// [`Fallback::content`] for the client's row of the version table;
+    /// the plan itself, borrowed, where nothing changes.
+    fn content_for_client<'p>(&self, plan: &'p PlanContent) -> Cow<'p, PlanContent> {
         match plan {
             PlanContent::File { .. } if !self.pre_stable_file => {
                 // `content` keeps a file plan a replaced rule chose to keep.
-                let mapped = self.fallback.file_plan(plan);
-                self.fallback.content(self.client_kind(), &mapped)
+                match self.fallback.file_plan(plan) {
+                    Cow::Borrowed(plan) => self.fallback.content(self.client_kind(), plan),
+                    Cow::Owned(mapped) => Cow::Owned(
+                        self.fallback
+                            .content(self.client_kind(), &mapped)
+                            .into_owned(),
+                    ),
+                }
             }
             _ => self.fallback.content(self.client_kind(), plan),
         }
@@ -229,19 +263,35 @@ impl PlanSender {
     }
 
     /// [`update`](Self::update), written to `out` as one NDJSON line in the
-    /// client's [`spelling`](Self::spelling).
+    /// client's [`spelling`](Self::spelling), without copying the plan where
+    /// the fallback leaves it as it is (it goes into the line and on to
+    /// the live plans).
     ///
     /// # Errors
     /// The writer's error (a closed pipe is `BrokenPipe`); the plan is live
     /// all the same, so the next change sends it again.
-    pub fn send_update<W: Write>(
-        &mut self,
-        out: W,
-        plan: PlanContent,
-    ) -> io::Result<SessionNotification> {
-        let notification = self.update(plan);
-        notification.write_line(out, self.spelling())?;
-        Ok(notification)
+    pub fn send_update<W: Write>(&mut self, out: W, plan: PlanContent) -> io::Result<()> {
+        let (written, plan) = match self.mapped(&plan) {
+            Sent::Plan => {
+                let notification = self.notification(Some(plan));
+                let written = notification.write_line(out, self.spelling());
+                let SessionUpdate::PlanUpdate { plan, .. } = notification.update else {
+                    unreachable!("the update was made a plan_update just above")
+                };
+                (written, plan)
+            }
+            Sent::Mapped(content) => {
+                let notification = self.notification(Some(content));
+                (notification.write_line(out, self.spelling()), plan)
+            }
+            Sent::V1View => {
+                self.keep_live(plan);
+                let notification = self.notification(None);
+                return notification.write_line(out, self.spelling());
+            }
+        };
+        self.keep_live(plan);
+        written
     }
 
     /// [`remove`](Self::remove), written to `out` as one NDJSON line if there is one.
@@ -276,4 +326,14 @@ impl PlanSender {
             .collect::<Vec<_>>();
         SessionUpdate::plan(entries)
     }
+}
+
+/// What a client is sent for a plan.
+enum Sent {
+    /// The plan as it is.
+    Plan,
+    /// What the fallback made of it.
+    Mapped(PlanContent),
+    /// The v1 view of every live plan (a client without plan operations).
+    V1View,
 }

@@ -3,14 +3,17 @@
 //! `serde_json::Value` tree. Anything else goes to the lenient reader
 //! (`read.rs`), which says what it corrected.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::{self as serde_de, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
 use crate::protocol::entry::Status;
 
-/// Each item's `N` fields, and the `M` optional fields of the call.
-pub(crate) type ExactCall<const N: usize, const M: usize> = (Vec<[String; N]>, [Option<String>; M]);
+/// Each item's `N` fields (borrowed from the text where they hold no
+/// escape), and the `M` optional fields of the call.
+pub(crate) type ExactCall<'t, const N: usize, const M: usize> =
+    (Vec<[Cow<'t, str>; N]>, [Option<String>; M]);
 
 /// The fast path: arguments exactly as a tool's schema has them (an
 /// object whose only keys are `list_key`, required, and the `optional`
@@ -20,12 +23,12 @@ pub(crate) type ExactCall<const N: usize, const M: usize> = (Vec<[String; N]>, [
 /// `None` for anything else, which the lenient reader then reads (and says
 /// why). Building the `Value` tree cost more than the rest of a call
 /// (measured: `cargo bench -p plan-harness --bench versus -- "7 a model"`).
-pub(crate) fn exact<const N: usize, const M: usize>(
-    text: &str,
+pub(crate) fn exact<'t, const N: usize, const M: usize>(
+    text: &'t str,
     list_key: &str,
     fields: [&str; N],
     optional: [&str; M],
-) -> Option<ExactCall<N, M>> {
+) -> Option<ExactCall<'t, N, M>> {
     let mut de = serde_json::Deserializer::from_str(text);
     let read = Exact {
         list_key,
@@ -50,7 +53,7 @@ fn departs<E: serde_de::Error>() -> E {
 }
 
 impl<'de, const N: usize, const M: usize> DeserializeSeed<'de> for Exact<'_, N, M> {
-    type Value = ExactCall<N, M>;
+    type Value = ExactCall<'de, N, M>;
 
     fn deserialize<D: serde_de::Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
         de.deserialize_map(self)
@@ -58,7 +61,7 @@ impl<'de, const N: usize, const M: usize> DeserializeSeed<'de> for Exact<'_, N, 
 }
 
 impl<'de, const N: usize, const M: usize> Visitor<'de> for Exact<'_, N, M> {
-    type Value = ExactCall<N, M>;
+    type Value = ExactCall<'de, N, M>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("the tool's arguments")
@@ -85,7 +88,7 @@ impl<'de, const N: usize, const M: usize> Visitor<'de> for Exact<'_, N, M> {
 struct Items<'a, const N: usize>([&'a str; N]);
 
 impl<'de, const N: usize> DeserializeSeed<'de> for Items<'_, N> {
-    type Value = Vec<[String; N]>;
+    type Value = Vec<[Cow<'de, str>; N]>;
 
     fn deserialize<D: serde_de::Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
         de.deserialize_seq(self)
@@ -93,7 +96,7 @@ impl<'de, const N: usize> DeserializeSeed<'de> for Items<'_, N> {
 }
 
 impl<'de, const N: usize> Visitor<'de> for Items<'_, N> {
-    type Value = Vec<[String; N]>;
+    type Value = Vec<[Cow<'de, str>; N]>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a list")
@@ -111,7 +114,7 @@ impl<'de, const N: usize> Visitor<'de> for Items<'_, N> {
 struct Item<'a, const N: usize>([&'a str; N]);
 
 impl<'de, const N: usize> DeserializeSeed<'de> for Item<'_, N> {
-    type Value = [String; N];
+    type Value = [Cow<'de, str>; N];
 
     fn deserialize<D: serde_de::Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
         de.deserialize_map(self)
@@ -119,20 +122,20 @@ impl<'de, const N: usize> DeserializeSeed<'de> for Item<'_, N> {
 }
 
 impl<'de, const N: usize> Visitor<'de> for Item<'_, N> {
-    type Value = [String; N];
+    type Value = [Cow<'de, str>; N];
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("an item")
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut values: [Option<String>; N] = std::array::from_fn(|_| None);
+        let mut values: [Option<Cow<'de, str>>; N] = std::array::from_fn(|_| None);
         while let Some(key) = map.next_key::<&str>()? {
             let i = self.0.iter().position(|k| *k == key).ok_or_else(departs)?;
             if values[i].is_some() {
                 return Err(departs());
             }
-            let value = map.next_value::<String>()?;
+            let value = map.next_value_seed(Text)?;
             if value.trim().is_empty() {
                 return Err(departs());
             }
@@ -142,6 +145,37 @@ impl<'de, const N: usize> Visitor<'de> for Item<'_, N> {
             return Err(departs());
         }
         Ok(values.map(Option::unwrap_or_default))
+    }
+}
+
+/// A string, borrowed from the text where it holds no escape.
+struct Text;
+
+impl<'de> DeserializeSeed<'de> for Text {
+    type Value = Cow<'de, str>;
+
+    fn deserialize<D: serde_de::Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
+        de.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Text {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string")
+    }
+
+    fn visit_borrowed_str<E: serde_de::Error>(self, text: &'de str) -> Result<Self::Value, E> {
+        Ok(Cow::Borrowed(text))
+    }
+
+    fn visit_str<E: serde_de::Error>(self, text: &str) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(text.to_owned()))
+    }
+
+    fn visit_string<E: serde_de::Error>(self, text: String) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(text))
     }
 }
 

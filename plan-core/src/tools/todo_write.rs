@@ -115,9 +115,9 @@ impl TodoWrite {
         let (items, []) = exact(arguments, "todos", ["content", "status", "activeForm"], [])?;
         let todos = items.into_iter().map(|[content, status, active_form]| {
             Some(Todo {
-                content,
+                content: content.into_owned(),
                 status: exact_status(&status)?,
-                active_form,
+                active_form: active_form.into_owned(),
             })
         });
         Some(ToolCall {
@@ -183,6 +183,7 @@ impl TodoWrite {
                 entry.priority.clone(),
                 status.clone(),
             )) {
+                let mapped = mapped.into_owned();
                 content = mapped.content.into_owned();
                 status = mapped.status;
             }

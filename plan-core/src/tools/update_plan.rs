@@ -115,7 +115,7 @@ impl UpdatePlan {
         let (items, [explanation]) = exact(arguments, "plan", ["step", "status"], ["explanation"])?;
         let plan = items.into_iter().map(|[step, status]| {
             Some(PlanStep {
-                step,
+                step: step.into_owned(),
                 status: exact_status(&status)?,
             })
         });
@@ -167,8 +167,8 @@ impl UpdatePlan {
             .iter()
             .filter_map(Fallback::default_entry)
             .map(|e| PlanStep {
-                step: e.content.into_owned(),
-                status: e.status,
+                step: e.content.to_string(),
+                status: e.status.clone(),
             });
         Some(Self {
             explanation: None,
