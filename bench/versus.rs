@@ -500,11 +500,10 @@ fn by_hand(arguments: &str, out: &mut Vec<u8>) -> Result<(), String> {
         .todos
         .into_iter()
         .map(|todo| {
-            let (status, label) = match todo.status.as_str() {
-                "pending" => (acp::PlanEntryStatus::Pending, todo.content),
-                "in_progress" => (acp::PlanEntryStatus::InProgress, todo.active_form),
-                "completed" => (acp::PlanEntryStatus::Completed, todo.content),
-                other => return Err(format!("unknown status {other}")),
+            let status = hand_status(&todo.status)?;
+            let label = match status {
+                acp::PlanEntryStatus::InProgress => todo.active_form,
+                _ => todo.content,
             };
             Ok(acp::PlanEntry::new(
                 label,
@@ -513,6 +512,21 @@ fn by_hand(arguments: &str, out: &mut Vec<u8>) -> Result<(), String> {
             ))
         })
         .collect::<Result<Vec<_>, String>>()?;
+    hand_line(entries, out)
+}
+
+/// A tool's status on the SDK's type, by hand.
+fn hand_status(status: &str) -> Result<acp::PlanEntryStatus, String> {
+    match status {
+        "pending" => Ok(acp::PlanEntryStatus::Pending),
+        "in_progress" => Ok(acp::PlanEntryStatus::InProgress),
+        "completed" => Ok(acp::PlanEntryStatus::Completed),
+        other => Err(format!("unknown status {other}")),
+    }
+}
+
+/// The line of these entries' notification on the SDK's types, by hand.
+fn hand_line(entries: Vec<acp::PlanEntry>, out: &mut Vec<u8>) -> Result<(), String> {
     let content = acp::PlanUpdateContent::items(String::from("plan"), entries);
     let update = acp::SessionUpdate::PlanUpdate(acp::PlanUpdate::new(content));
     let envelope = Envelope {
@@ -523,33 +537,96 @@ fn by_hand(arguments: &str, out: &mut Vec<u8>) -> Result<(), String> {
     serde_json::to_writer(out, &envelope).map_err(|e| e.to_string())
 }
 
+/// An `update_plan` call of `steps` steps, the one in the middle in progress.
+fn update_plan_call(steps: usize) -> String {
+    let items: Vec<serde_json::Value> = (0..steps)
+        .map(|i| {
+            let status = match i.cmp(&(steps / 2)) {
+                std::cmp::Ordering::Less => "completed",
+                std::cmp::Ordering::Equal => "in_progress",
+                std::cmp::Ordering::Greater => "pending",
+            };
+            serde_json::json!({"step": format!("Refactor module {i} of the codebase"), "status": status})
+        })
+        .collect();
+    serde_json::json!({ "explanation": "Refactoring, module by module", "plan": items }).to_string()
+}
+
+/// What an agent writes by hand on the published types for `update_plan`.
+#[derive(Deserialize)]
+struct HandUpdatePlan {
+    #[allow(dead_code)]
+    explanation: Option<String>,
+    plan: Vec<HandStep>,
+}
+
+#[derive(Deserialize)]
+struct HandStep {
+    step: String,
+    status: String,
+}
+
+fn by_hand_update_plan(arguments: &str, out: &mut Vec<u8>) -> Result<(), String> {
+    let call: HandUpdatePlan = serde_json::from_str(arguments).map_err(|e| e.to_string())?;
+    let entries = call
+        .plan
+        .into_iter()
+        .map(|step| {
+            let status = hand_status(&step.status)?;
+            Ok(acp::PlanEntry::new(
+                step.step,
+                acp::PlanEntryPriority::Medium,
+                status,
+            ))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    hand_line(entries, out)
+}
+
 fn model_tool_call(c: &mut Criterion) {
     use plan_core::fixtures::ClientProfile;
     use plan_core::tools::{ModelPlans, Scope};
     let mut group = c.benchmark_group("7 a model's tool call");
     let mut out = Vec::with_capacity(64 * 1024);
     for size in [10, 100] {
-        let call = todo_write_call(size);
+        let (todos, steps) = (todo_write_call(size), update_plan_call(size));
         // Every call sent, as by hand: the skip of an unchanged plan is off.
         let mut plans = ModelPlans::new(ClientProfile::v1().sender(SESSION)).resend_unchanged(true);
-        group.bench_with_input(BenchmarkId::new("plan-core", size), &call, |b, call| {
-            b.iter(|| {
-                out.clear();
-                let outcome = plans.todo_write(&Scope::MAIN, black_box(call)).unwrap();
-                let sent = outcome.notification.unwrap();
-                sent.write_json(&mut out, Spelling::Acp).unwrap();
-                black_box(out.len())
-            });
-        });
-        group.bench_with_input(
-            BenchmarkId::new("by hand on agent-client-protocol-schema", size),
-            &call,
-            |b, call| {
+        let mut line = |name: &str, write: &mut dyn FnMut(&mut Vec<u8>)| {
+            group.bench_function(BenchmarkId::new(name, size), |b| {
                 b.iter(|| {
                     out.clear();
-                    by_hand(black_box(call), &mut out).unwrap();
+                    write(&mut out);
                     black_box(out.len())
                 });
+            });
+        };
+        line("TodoWrite: plan-core, to its line", &mut |out| {
+            let sent = plans.todo_write_to(out, &Scope::MAIN, black_box(&todos));
+            assert!(sent.unwrap().unwrap().sent);
+        });
+        line(
+            "TodoWrite: plan-core, its notification written",
+            &mut |out| {
+                let outcome = plans.todo_write(&Scope::MAIN, black_box(&todos)).unwrap();
+                let sent = outcome.notification.unwrap();
+                sent.write_json(out, Spelling::Acp).unwrap();
+            },
+        );
+        line(
+            "TodoWrite: by hand on agent-client-protocol-schema",
+            &mut |out| {
+                by_hand(black_box(&todos), out).unwrap();
+            },
+        );
+        line("update_plan: plan-core, to its line", &mut |out| {
+            let sent = plans.update_plan_to(out, &Scope::MAIN, black_box(&steps));
+            assert!(sent.unwrap().unwrap().sent);
+        });
+        line(
+            "update_plan: by hand on agent-client-protocol-schema",
+            &mut |out| {
+                by_hand_update_plan(black_box(&steps), out).unwrap();
             },
         );
     }

@@ -446,6 +446,90 @@ fn an_unchanged_plan_is_not_sent_again_unless_asked() {
     assert_eq!(plans.sender().live_plans()[0].entries().unwrap().len(), 3);
 }
 
+/// A call written to its line (`todo_write_to`, `update_plan_to`: the plan
+/// moved through the line, no copy) writes what the returned notification
+/// holds, says the same, and leaves the same live plan; and the fast path
+/// (a call of the exact shape, straight to its plan) makes the plan the
+/// lenient reader and `into_plan` make.
+#[test]
+fn a_call_written_to_its_line_is_the_notification_a_call_returns() {
+    let updates = [
+        r#"{"explanation":"Why","plan":[{"step":"A \u00e9\"q\"","status":"in_progress"},{"status":"pending","step":"B"}]}"#,
+        r#"{"plan":[{"step":"A","status":"done"}]}"#,
+    ];
+    for profile in ClientProfile::every_kind() {
+        let (mut returning, mut writing) = (
+            ModelPlans::new(profile.sender("s")),
+            ModelPlans::new(profile.sender("s")),
+        );
+        let calls = CLAUDE_CALLS
+            .iter()
+            .map(|c| (true, *c))
+            .chain(CLAUDE_CALLS.iter().map(|c| (true, *c)));
+        for (todo, call) in calls.chain(updates.iter().map(|c| (false, *c))) {
+            let mut line = Vec::new();
+            let (returned, written) = if todo {
+                (
+                    returning.todo_write(&Scope::MAIN, call),
+                    writing
+                        .todo_write_to(&mut line, &Scope::MAIN, call)
+                        .unwrap(),
+                )
+            } else {
+                (
+                    returning.update_plan(&Scope::MAIN, call),
+                    writing
+                        .update_plan_to(&mut line, &Scope::MAIN, call)
+                        .unwrap(),
+                )
+            };
+            let (returned, written) = (returned.unwrap(), written.unwrap());
+            let mut expected = Vec::new();
+            if let Some(notification) = &returned.notification {
+                notification
+                    .write_line(&mut expected, profile.spelling())
+                    .unwrap();
+            }
+            assert_eq!(
+                String::from_utf8(line).unwrap(),
+                String::from_utf8(expected).unwrap(),
+                "{profile:?} {call}"
+            );
+            assert_eq!(
+                (returned.sent, &returned.corrections),
+                (written.sent, &written.corrections)
+            );
+            assert!(written.notification.is_none());
+            assert_eq!(
+                returning.sender().live_plans(),
+                writing.sender().live_plans()
+            );
+        }
+        // The fast path and the lenient one make the same plan.
+        let options = PlanOptions::default();
+        for call in CLAUDE_CALLS {
+            let by_reading = TodoWrite::read(call)
+                .unwrap()
+                .input
+                .into_plan(Scope::MAIN.plan_id().clone(), &options);
+            let mut plans = ModelPlans::new(profile.sender("s")).with_options(options.clone());
+            plans.todo_write(&Scope::MAIN, call).unwrap();
+            assert_eq!(
+                plans.plan(Scope::MAIN.plan_id()),
+                Some(&by_reading),
+                "{call}"
+            );
+        }
+        let by_reading = UpdatePlan::read(updates[0])
+            .unwrap()
+            .input
+            .into_plan(Scope::MAIN.plan_id().clone(), &options);
+        let mut plans = ModelPlans::new(profile.sender("s"));
+        plans.update_plan(&Scope::MAIN, updates[0]).unwrap();
+        assert_eq!(plans.plan(Scope::MAIN.plan_id()), Some(&by_reading));
+    }
+}
+
 #[test]
 fn a_plan_gives_back_the_tools_input() {
     for call in CLAUDE_CALLS {

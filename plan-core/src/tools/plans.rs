@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::io::{self, Write};
 use std::path::Path;
 
 use super::read::{Correction, ToolError};
@@ -132,8 +133,13 @@ impl PlanOptions {
 #[non_exhaustive]
 pub struct ToolOutcome {
     /// The notification to send; `None` where the plan is the one last
-    /// sent under its id (skipped; see [`ModelPlans::resend_unchanged`]).
+    /// sent under its id (skipped; see [`ModelPlans::resend_unchanged`]),
+    /// and where the call wrote its line itself
+    /// ([`todo_write_to`](ModelPlans::todo_write_to), ...).
     pub notification: Option<SessionNotification>,
+    /// Whether the plan went to the client: a notification returned, or a
+    /// line written; `false` where it was skipped.
+    pub sent: bool,
     /// What was corrected to read the call.
     pub corrections: Vec<Correction>,
 }
@@ -266,9 +272,43 @@ impl ModelPlans {
     /// # Errors
     /// The error to return to the model; nothing was sent.
     pub fn todo_write(&mut self, scope: &Scope, arguments: &str) -> Result<ToolOutcome, ToolError> {
+        let (plan, corrections) = self.todo_write_plan(scope, arguments)?;
+        Ok(self.send(plan, corrections))
+    }
+
+    /// [`todo_write`](Self::todo_write), its notification written to `out`
+    /// as one NDJSON line in the client's spelling, without copying the
+    /// plan (the outcome's `notification` is `None`; `sent` says whether a
+    /// line was written).
+    ///
+    /// # Errors
+    /// Outside, the writer's error (the plan is live all the same); inside,
+    /// the error to return to the model (nothing was written).
+    pub fn todo_write_to<W: Write>(
+        &mut self,
+        out: W,
+        scope: &Scope,
+        arguments: &str,
+    ) -> io::Result<Result<ToolOutcome, ToolError>> {
+        match self.todo_write_plan(scope, arguments) {
+            Ok((plan, corrections)) => self.send_to(out, plan, corrections).map(Ok),
+            Err(error) => Ok(Err(error)),
+        }
+    }
+
+    /// A `TodoWrite` call's plan: the exact shape straight to it, anything
+    /// else read leniently.
+    fn todo_write_plan(
+        &self,
+        scope: &Scope,
+        arguments: &str,
+    ) -> Result<(PlanContent, Vec<Correction>), ToolError> {
+        let id = scope.plan_id().clone();
+        if let Some(plan) = TodoWrite::exact_plan(arguments, id.clone(), &self.options) {
+            return Ok((plan, Vec::new()));
+        }
         let call = TodoWrite::read(arguments)?;
-        let plan = call.input.into_plan(scope.plan_id().clone(), &self.options);
-        Ok(self.send(plan, call.corrections))
+        Ok((call.input.into_plan(id, &self.options), call.corrections))
     }
 
     /// An `update_plan` call (its arguments' JSON text) for `scope`.
@@ -280,9 +320,39 @@ impl ModelPlans {
         scope: &Scope,
         arguments: &str,
     ) -> Result<ToolOutcome, ToolError> {
+        let (plan, corrections) = self.update_plan_plan(scope, arguments)?;
+        Ok(self.send(plan, corrections))
+    }
+
+    /// [`update_plan`](Self::update_plan), written to `out` as
+    /// [`todo_write_to`](Self::todo_write_to) writes.
+    ///
+    /// # Errors
+    /// As [`todo_write_to`](Self::todo_write_to).
+    pub fn update_plan_to<W: Write>(
+        &mut self,
+        out: W,
+        scope: &Scope,
+        arguments: &str,
+    ) -> io::Result<Result<ToolOutcome, ToolError>> {
+        match self.update_plan_plan(scope, arguments) {
+            Ok((plan, corrections)) => self.send_to(out, plan, corrections).map(Ok),
+            Err(error) => Ok(Err(error)),
+        }
+    }
+
+    /// An `update_plan` call's plan, as [`todo_write_plan`](Self::todo_write_plan).
+    fn update_plan_plan(
+        &self,
+        scope: &Scope,
+        arguments: &str,
+    ) -> Result<(PlanContent, Vec<Correction>), ToolError> {
+        let id = scope.plan_id().clone();
+        if let Some(plan) = UpdatePlan::exact_plan(arguments, id.clone(), &self.options) {
+            return Ok((plan, Vec::new()));
+        }
         let call = UpdatePlan::read(arguments)?;
-        let plan = call.input.into_plan(scope.plan_id().clone(), &self.options);
-        Ok(self.send(plan, call.corrections))
+        Ok((call.input.into_plan(id, &self.options), call.corrections))
     }
 
     /// A call of a [`StepsTool`]: the run's steps moved (under its rules),
@@ -328,9 +398,29 @@ impl ModelPlans {
             self.sender.update_if_changed(plan)
         };
         ToolOutcome {
+            sent: notification.is_some(),
             notification,
             corrections,
         }
+    }
+
+    /// `plan` written to `out` as its line, without a copy
+    /// ([`PlanSender::send_update`]), unless it is skipped.
+    fn send_to<W: Write>(
+        &mut self,
+        out: W,
+        plan: PlanContent,
+        corrections: Vec<Correction>,
+    ) -> io::Result<ToolOutcome> {
+        let sent = self.resend_unchanged || !self.sender.is_unchanged(&plan);
+        if sent {
+            self.sender.send_update(out, plan)?;
+        }
+        Ok(ToolOutcome {
+            notification: None,
+            sent,
+            corrections,
+        })
     }
 
     /// The plan as it stands under `id` (a [`Scope`]'s

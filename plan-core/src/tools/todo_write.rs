@@ -1,5 +1,7 @@
 //! `TodoWrite`, Claude Code's todo list tool.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value, json};
 
 use super::definition::ToolDefinition;
@@ -150,17 +152,31 @@ impl TodoWrite {
     /// [`to_plan`](Self::to_plan), the list's text moved into the plan.
     pub fn into_plan(self, id: PlanId, options: &PlanOptions) -> PlanContent {
         let entries = self.todos.into_iter().map(|todo| {
-            let meta = labels_meta(&todo);
-            let priority = options.priority_of(&todo.content);
-            let label = match options.active_form {
-                ActiveForm::WhileInProgress if todo.status == Status::InProgress => {
-                    todo.active_form
-                }
-                _ => todo.content,
-            };
-            PlanEntry::new(label, priority, todo.status).with_meta(meta)
+            entry(
+                Cow::Owned(todo.content),
+                todo.status,
+                Cow::Owned(todo.active_form),
+                options,
+            )
         });
         PlanContent::items(id, entries.collect::<Vec<_>>())
+    }
+
+    /// A call exactly as the schema has it, straight to its plan: what
+    /// [`read`](Self::read) and [`into_plan`](Self::into_plan) give, with
+    /// no [`Todo`] between and each label copied once from the text;
+    /// `None` for any other call (`read` says what it corrects).
+    pub(crate) fn exact_plan(
+        arguments: &str,
+        id: PlanId,
+        options: &PlanOptions,
+    ) -> Option<PlanContent> {
+        let (items, []) = exact(arguments, "todos", ["content", "status", "activeForm"], [])?;
+        let mut entries = Vec::with_capacity(items.len());
+        for [content, status, active_form] in items {
+            entries.push(entry(content, exact_status(&status)?, active_form, options));
+        }
+        Some(PlanContent::items(id, entries))
     }
 
     /// An items plan back as the list (for replay and resume); `None` for
@@ -204,13 +220,30 @@ impl TodoWrite {
 /// its value and its serialization per entry cost more than the rest of a
 /// call together (measured: `cargo bench -p plan-harness --bench versus --
 /// "7 a model"`).
-fn labels_meta(todo: &Todo) -> Meta {
-    let mut text = Vec::with_capacity(40 + todo.content.len() + todo.active_form.len());
+/// One todo's entry: its label (`content`, or `activeForm` while in
+/// progress, as `options` say), its priority, and both labels in `_meta`.
+fn entry(
+    content: Cow<'_, str>,
+    status: Status,
+    active_form: Cow<'_, str>,
+    options: &PlanOptions,
+) -> PlanEntry {
+    let meta = labels_meta(&content, &active_form);
+    let priority = options.priority_of(&content);
+    let label = match options.active_form {
+        ActiveForm::WhileInProgress if status == Status::InProgress => active_form,
+        _ => content,
+    };
+    PlanEntry::new(label.into_owned(), priority, status).with_meta(meta)
+}
+
+fn labels_meta(content: &str, active_form: &str) -> Meta {
+    let mut text = Vec::with_capacity(40 + content.len() + active_form.len());
     text.extend_from_slice(b"{\"todo\":{\"content\":\"");
     // Writing to a Vec cannot fail.
-    let _ = json_string_contents(&mut text, &todo.content);
+    let _ = json_string_contents(&mut text, content);
     text.extend_from_slice(b"\",\"activeForm\":\"");
-    let _ = json_string_contents(&mut text, &todo.active_form);
+    let _ = json_string_contents(&mut text, active_form);
     text.extend_from_slice(b"\"}}");
     // Escaped UTF-8 text and ASCII: still UTF-8.
     Meta::from_owned_unchecked(String::from_utf8(text).unwrap_or_default())

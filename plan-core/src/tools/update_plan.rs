@@ -1,6 +1,7 @@
 //! `update_plan`, codex's plan tool.
 
 use serde_json::{Map, Value, json};
+use std::borrow::Cow;
 
 use super::definition::ToolDefinition;
 use super::exact::{exact, exact_status};
@@ -151,11 +152,28 @@ impl UpdatePlan {
 
     /// [`to_plan`](Self::to_plan), the steps' text moved into the plan.
     pub fn into_plan(self, id: PlanId, options: &PlanOptions) -> PlanContent {
-        let entries = self.plan.into_iter().map(|s| {
-            let priority = options.priority_of(&s.step);
-            PlanEntry::new(s.step, priority, s.status)
-        });
+        let entries = self
+            .plan
+            .into_iter()
+            .map(|s| entry(Cow::Owned(s.step), s.status, options));
         PlanContent::items(id, entries.collect::<Vec<_>>())
+    }
+
+    /// A call exactly as the schema has it, straight to its plan: what
+    /// [`read`](Self::read) and [`into_plan`](Self::into_plan) give, with
+    /// no [`PlanStep`] between; `None` for any other call.
+    pub(crate) fn exact_plan(
+        arguments: &str,
+        id: PlanId,
+        options: &PlanOptions,
+    ) -> Option<PlanContent> {
+        let (items, [_explanation]) =
+            exact(arguments, "plan", ["step", "status"], ["explanation"])?;
+        let mut entries = Vec::with_capacity(items.len());
+        for [step, status] in items {
+            entries.push(entry(step, exact_status(&status)?, options));
+        }
+        Some(PlanContent::items(id, entries))
     }
 
     /// An items plan back as the tool's input (for replay and resume), with
@@ -193,4 +211,10 @@ fn read_step(reader: &mut Reader, item: &mut Map<String, Value>, at: &str) -> Op
         step,
         status: status?,
     })
+}
+
+/// One step's entry, its priority as `options` say.
+fn entry(step: Cow<'_, str>, status: Status, options: &PlanOptions) -> PlanEntry {
+    let priority = options.priority_of(&step);
+    PlanEntry::new(step.into_owned(), priority, status)
 }
