@@ -175,7 +175,8 @@ impl Fallback {
 
     /// An entry as a v2 sender may send it: every known and custom `_x`
     /// value kept; a reserved value (read from some peer, never sendable)
-    /// becomes `medium` or `pending`.
+    /// becomes `medium` or `pending`. An entry with no reserved value comes
+    /// back borrowed.
     pub fn v2_entry(entry: &PlanEntry) -> Cow<'_, PlanEntry> {
         let reserved_priority = matches!(entry.priority, Priority::Reserved(_));
         let reserved_status = matches!(entry.status, Status::Reserved(_));
@@ -238,6 +239,18 @@ impl Fallback {
     /// `pending`, `in_progress`, `completed` kept; `cancelled` becomes
     /// `completed` with " (cancelled)" after the content (the work is over,
     /// and the reader is told why); custom ones `pending`. `_meta` is kept.
+    /// An entry v1 reads as it is comes back borrowed (nothing is copied).
+    ///
+    /// ```
+    /// use std::borrow::Cow;
+    /// use plan_core::{PlanEntry, Priority, Status, agent::Fallback};
+    ///
+    /// let ok = PlanEntry::new("Ship", Priority::High, Status::Pending);
+    /// assert!(matches!(Fallback::default_entry(&ok), Some(Cow::Borrowed(_))));
+    /// let cancelled = PlanEntry::new("Ship", Priority::High, Status::Cancelled);
+    /// let mapped = Fallback::default_entry(&cancelled).unwrap();
+    /// assert_eq!((mapped.content.as_ref(), &mapped.status), ("Ship (cancelled)", &Status::Completed));
+    /// ```
     pub fn default_entry(entry: &PlanEntry) -> Option<Cow<'_, PlanEntry>> {
         let v1_status = matches!(
             entry.status,
