@@ -10,6 +10,7 @@ use crate::protocol::checklist::markdown_to_entries;
 use crate::protocol::content::PlanContent;
 use crate::protocol::entry::{PlanEntry, Priority, Status};
 use crate::protocol::id::{AbsolutePath, FileUri, PlanId};
+use crate::protocol::meta::Meta;
 use crate::protocol::version::ClientKind;
 
 /// Which live plans a v1 client without plan operations is shown, as its single plan.
@@ -107,9 +108,9 @@ impl Fallback {
                     .collect();
             }
             PlanContent::Markdown { content, .. } => (self.markdown)(content),
-            PlanContent::File { .. } => match self.file_plan(plan) {
-                Cow::Borrowed(_) | Cow::Owned(PlanContent::File { .. }) => (self.other)(plan),
-                Cow::Owned(mapped) => return self.entries(&mapped),
+            PlanContent::File { id, uri, meta } => match self.file_plan(id, uri, meta.as_ref()) {
+                PlanContent::File { .. } => (self.other)(plan),
+                mapped => return self.entries(&mapped),
             },
             PlanContent::Custom { .. } | PlanContent::Reserved { .. } => (self.other)(plan),
         };
@@ -158,18 +159,13 @@ impl Fallback {
         }
     }
 
-    /// A file plan through [`file`](Self::file), its id and `_meta` kept;
-    /// any other plan as it is, borrowed.
-    pub(crate) fn file_plan<'p>(&self, plan: &'p PlanContent) -> Cow<'p, PlanContent> {
-        match plan {
-            PlanContent::File { id, uri, meta } => {
-                let mut mapped = (self.file)(id, uri);
-                if let Some(meta) = meta {
-                    mapped = mapped.with_meta(meta.clone());
-                }
-                Cow::Owned(mapped)
-            }
-            other => Cow::Borrowed(other),
+    /// A file plan (its parts) through [`file`](Self::file), its id and
+    /// `_meta` kept.
+    pub(crate) fn file_plan(&self, id: &PlanId, uri: &FileUri, meta: Option<&Meta>) -> PlanContent {
+        let mapped = (self.file)(id, uri);
+        match meta {
+            Some(meta) => mapped.with_meta(meta.clone()),
+            None => mapped,
         }
     }
 

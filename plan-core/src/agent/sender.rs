@@ -232,16 +232,14 @@ impl PlanSender {
     /// the plan itself, borrowed, where nothing changes.
     fn content_for_client<'p>(&self, plan: &'p PlanContent) -> Cow<'p, PlanContent> {
         match plan {
-            PlanContent::File { .. } if !self.pre_stable_file => {
+            PlanContent::File { id, uri, meta } if !self.pre_stable_file => {
                 // `content` keeps a file plan a replaced rule chose to keep.
-                match self.fallback.file_plan(plan) {
-                    Cow::Borrowed(plan) => self.fallback.content(self.client_kind(), plan),
-                    Cow::Owned(mapped) => Cow::Owned(
-                        self.fallback
-                            .content(self.client_kind(), &mapped)
-                            .into_owned(),
-                    ),
-                }
+                let mapped = self.fallback.file_plan(id, uri, meta.as_ref());
+                Cow::Owned(
+                    self.fallback
+                        .content(self.client_kind(), &mapped)
+                        .into_owned(),
+                )
             }
             _ => self.fallback.content(self.client_kind(), plan),
         }

@@ -290,10 +290,8 @@ impl ModelPlans {
         scope: &Scope,
         arguments: &str,
     ) -> io::Result<Result<ToolOutcome, ToolError>> {
-        match self.todo_write_plan(scope, arguments) {
-            Ok((plan, corrections)) => self.send_to(out, plan, corrections).map(Ok),
-            Err(error) => Ok(Err(error)),
-        }
+        let made = self.todo_write_plan(scope, arguments);
+        self.send_to(out, made)
     }
 
     /// A `TodoWrite` call's plan: the exact shape straight to it, anything
@@ -335,10 +333,8 @@ impl ModelPlans {
         scope: &Scope,
         arguments: &str,
     ) -> io::Result<Result<ToolOutcome, ToolError>> {
-        match self.update_plan_plan(scope, arguments) {
-            Ok((plan, corrections)) => self.send_to(out, plan, corrections).map(Ok),
-            Err(error) => Ok(Err(error)),
-        }
+        let made = self.update_plan_plan(scope, arguments);
+        self.send_to(out, made)
     }
 
     /// An `update_plan` call's plan, as [`todo_write_plan`](Self::todo_write_plan).
@@ -404,23 +400,27 @@ impl ModelPlans {
         }
     }
 
-    /// `plan` written to `out` as its line, without a copy
-    /// ([`PlanSender::send_update`]), unless it is skipped.
+    /// The plan a call made written to `out` as its line, without a copy
+    /// ([`PlanSender::send_update`]), unless it is skipped; a call that made
+    /// none writes nothing.
     fn send_to<W: Write>(
         &mut self,
         out: W,
-        plan: PlanContent,
-        corrections: Vec<Correction>,
-    ) -> io::Result<ToolOutcome> {
+        made: Result<(PlanContent, Vec<Correction>), ToolError>,
+    ) -> io::Result<Result<ToolOutcome, ToolError>> {
+        let (plan, corrections) = match made {
+            Ok(made) => made,
+            Err(error) => return Ok(Err(error)),
+        };
         let sent = self.resend_unchanged || !self.sender.is_unchanged(&plan);
         if sent {
             self.sender.send_update(out, plan)?;
         }
-        Ok(ToolOutcome {
+        Ok(Ok(ToolOutcome {
             notification: None,
             sent,
             corrections,
-        })
+        }))
     }
 
     /// The plan as it stands under `id` (a [`Scope`]'s

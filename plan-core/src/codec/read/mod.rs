@@ -218,6 +218,7 @@ pub(crate) fn entries_value(
     })
 }
 
+/// A notification from JSON text: [`Readable::read_str`]'s way in.
 pub(crate) fn notification(
     json: &str,
     reading: &mut Reading,
@@ -231,6 +232,7 @@ pub(crate) fn notification(
     })
 }
 
+/// An update from JSON text.
 pub(crate) fn update(json: &str, reading: &mut Reading) -> Result<SessionUpdate, Error> {
     run(json, reading, |state, de| {
         UpdateSeed {
@@ -241,6 +243,7 @@ pub(crate) fn update(json: &str, reading: &mut Reading) -> Result<SessionUpdate,
     })
 }
 
+/// Plan content from JSON text.
 pub(crate) fn content(json: &str, reading: &mut Reading) -> Result<PlanContent, Error> {
     run(json, reading, |state, de| {
         ContentSeed {
