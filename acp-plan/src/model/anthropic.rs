@@ -1,136 +1,102 @@
-//! The Anthropic Messages API, streamed, as Claude Code calls it: a
-//! request's `tools` offer `TodoWrite` (or, with its task tools on,
-//! `TaskCreate` and `TaskUpdate`: [`tasks`]), its `messages`
-//! hold the calls made so far, and the answer is the event stream (`message_start`,
+//! The Anthropic Messages API, streamed, as Claude Code calls it
+//! (`POST /v1/messages`; some agents post to `/messages`): a request's
+//! `tools` (each `name` and `input_schema`), its `system` and `messages`
+//! (`tool_use` blocks the calls, `tool_result` blocks their results), read
+//! into a [`Request`]; the answer is the event stream (`message_start`,
 //! `content_block_start`, `content_block_delta` with `input_json_delta` or
 //! `text_delta`, `content_block_stop`, `message_delta` with its
 //! `stop_reason`, `message_stop`).
 
-use plan_core::tools::TodoWrite;
 use serde_json::{Value, json};
 
-use super::{DONE, SIDE_ANSWER, Script, Turn, event, halves, offers, tasks};
+use super::turn::{Decision, Reply, Request, Seen};
+use super::{event, halves, items, named_tools, text_of};
 
-/// Claude Code's tool that loads a deferred tool (`TodoWrite` is one).
-const TOOL_SEARCH: &str = "ToolSearch";
+/// The text of a block list or a string.
+fn blocks_text(content: &Value) -> String {
+    match content {
+        Value::String(text) => text.clone(),
+        Value::Array(blocks) => blocks
+            .iter()
+            .map(|b| match &b["content"] {
+                Value::Null => text_of(&b["text"]),
+                inner => blocks_text(inner),
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
 
-/// The messages of the turn under way: those after the user's last
-/// prompt (a user message that carries no tool results).
-fn this_turn(request: &Value) -> &[Value] {
-    let messages = request["messages"]
-        .as_array()
-        .map_or(&[][..], Vec::as_slice);
-    let results = |message: &Value| {
-        message["content"]
+/// `request` read: its tools, its calls and their results, where the turn
+/// under way starts (after the user's last prompt: a user message that
+/// carries no tool results), and its instructions.
+pub fn read(request: &Value) -> Request {
+    let mut read = Request {
+        tools: named_tools(items(&request["tools"]), "input_schema"),
+        cue_text: blocks_text(&request["system"]),
+        ..Request::default()
+    };
+    let messages = items(&request["messages"]);
+    let results = |m: &Value| {
+        m["content"]
             .as_array()
             .is_some_and(|blocks| blocks.iter().any(|b| b["type"] == "tool_result"))
     };
-    let start = messages
+    let prompt = messages
         .iter()
-        .rposition(|m| m["role"] == "user" && !results(m))
-        .map_or(0, |i| i + 1);
-    &messages[start..]
-}
-
-/// How many calls of `tool` `messages` hold.
-fn calls_made(messages: &[Value], tool: &str) -> usize {
-    messages
-        .iter()
-        .filter(|message| message["role"] == "assistant")
-        .filter_map(|message| message["content"].as_array())
-        .flatten()
-        .filter(|block| block["type"] == "tool_use" && block["name"] == tool)
-        .count()
-}
-
-/// How many plan tool calls (`TodoWrite`, `TaskCreate`, `TaskUpdate`)
-/// `messages` hold.
-fn plan_calls(messages: &[Value]) -> usize {
-    [TodoWrite::NAME, tasks::CREATE, tasks::UPDATE]
-        .iter()
-        .map(|tool| calls_made(messages, tool))
-        .sum()
-}
-
-/// The call the model makes next, as (tool, which of how many, arguments):
-/// the script's next `TodoWrite`, or its next task call where the task
-/// tools are offered instead; or, where Claude Code defers them behind
-/// `ToolSearch` (as it does for its default model), first the search that
-/// loads them; or none.
-fn next_call(script: &Script, request: &Value) -> Option<(&'static str, String, Value)> {
-    // Each turn plays the script from its start.
-    let made = plan_calls(this_turn(request));
-    let all = request["messages"]
-        .as_array()
-        .map_or(&[][..], Vec::as_slice);
-    if offers(request, TodoWrite::NAME) {
-        return script.todo_write(made).map(|todos| {
-            let which = format!("{} of {}", made + 1, script.len());
-            (TodoWrite::NAME, which, todos.to_json())
-        });
+        .rposition(|m| m["role"] == "user" && !results(m));
+    for (i, message) in messages.iter().enumerate() {
+        if Some(i) == prompt {
+            read.turn_start = read.calls.len();
+        }
+        if prompt.is_some_and(|p| i >= p) {
+            read.cue_text.push('\n');
+            read.cue_text.push_str(&blocks_text(&message["content"]));
+        }
+        for block in items(&message["content"]) {
+            if block["type"] == "tool_use" {
+                read.calls.push(Seen {
+                    name: text_of(&block["name"]),
+                    id: text_of(&block["id"]),
+                    arguments: block["input"].clone(),
+                    result: None,
+                });
+            } else if block["type"] == "tool_result"
+                && let Some(call) = read.calls.iter_mut().find(|c| c.id == block["tool_use_id"])
+            {
+                call.result = Some(blocks_text(&block["content"]));
+            }
+        }
     }
-    if offers(request, tasks::CREATE) && offers(request, tasks::UPDATE) {
-        return tasks::call(script, made, all).map(|(tool, arguments)| {
-            let which = format!("{} of {}", made + 1, tasks::len(script));
-            (tool, which, arguments)
-        });
-    }
-    // `select:` finds nothing if one name is missing: `TodoWrite` first,
-    // then, when it is not there, the task tools.
-    let query = match calls_made(all, TOOL_SEARCH) {
-        0 => format!("select:{}", TodoWrite::NAME),
-        1 => format!("select:{},{}", tasks::CREATE, tasks::UPDATE),
-        _ => return None,
-    };
-    offers(request, TOOL_SEARCH).then(|| {
-        (
-            TOOL_SEARCH,
-            "to load a plan tool".to_owned(),
-            json!({ "query": query, "max_results": 5 }),
-        )
-    })
+    read
 }
 
-/// Whether this is the turn's conversation (it offers a plan tool or the
-/// search that loads one), not a side request such as a title.
-fn plans_here(request: &Value) -> bool {
-    [TodoWrite::NAME, tasks::CREATE, TOOL_SEARCH]
-        .iter()
-        .any(|tool| offers(request, tool))
+/// The id of the call numbered `number`.
+pub fn call_id(number: usize) -> String {
+    format!("toolu_scripted_{number}")
 }
 
-/// The turn's answer to `request`.
-pub fn answer(script: &Script, request: &Value) -> Turn {
+/// The event stream that says `decision`, for `request`.
+pub fn write(request: &Value, decision: &Decision) -> String {
     let model = request["model"].as_str().unwrap_or("scripted-model");
-    let all = request["messages"]
-        .as_array()
-        .map_or(&[][..], Vec::as_slice);
-    // Tool ids unique in the conversation.
-    let made = plan_calls(all) + calls_made(all, TOOL_SEARCH);
-    let pause = plans_here(request) && plan_calls(this_turn(request)) > 0;
-    let call = next_call(script, request);
-    let said = match &call {
-        Some((tool, which, _)) => format!("calls {tool} ({which})"),
-        None if plans_here(request) => "ends the turn".to_owned(),
-        None => "answers a side request with text".to_owned(),
-    };
     let mut out = String::new();
     event(
         &mut out,
         "message_start",
         &json!({ "type": "message_start", "message": {
-            "id": format!("msg_scripted_{made}"), "type": "message", "role": "assistant",
+            "id": format!("msg_scripted_{}", decision.number), "type": "message", "role": "assistant",
             "model": model, "content": [], "stop_reason": null, "stop_sequence": null,
             "usage": { "input_tokens": 1, "output_tokens": 1 } } }),
     );
-    let stop_reason = match call {
-        Some((tool, _, arguments)) => {
+    let stop_reason = match &decision.reply {
+        Reply::Call { tool, arguments } => {
             let arguments = arguments.to_string();
             event(
                 &mut out,
                 "content_block_start",
                 &json!({ "type": "content_block_start", "index": 0, "content_block": {
-                    "type": "tool_use", "id": format!("toolu_scripted_{made}"),
+                    "type": "tool_use", "id": call_id(decision.number),
                     "name": tool, "input": {} } }),
             );
             for part in halves(&arguments) {
@@ -143,12 +109,7 @@ pub fn answer(script: &Script, request: &Value) -> Turn {
             }
             "tool_use"
         }
-        None => {
-            let text = if plans_here(request) {
-                DONE
-            } else {
-                SIDE_ANSWER
-            };
+        Reply::Text(text) => {
             event(
                 &mut out,
                 "content_block_start",
@@ -177,16 +138,25 @@ pub fn answer(script: &Script, request: &Value) -> Turn {
             "usage": { "output_tokens": 1 } }),
     );
     event(&mut out, "message_stop", &json!({ "type": "message_stop" }));
-    Turn {
-        stream: out,
-        said,
-        pause,
-    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::turn::decide;
+    use crate::model::{DONE, SIDE_ANSWER, Script, Turn};
+    use plan_core::tools::TodoWrite;
+
+    /// The model's answer to `request`, as the server streams it.
+    fn answer(script: &Script, request: &Value) -> Turn {
+        let decision = decide(script, &read(request));
+        Turn {
+            stream: write(request, &decision),
+            said: decision.said,
+            pause: decision.pause,
+        }
+    }
 
     /// The events of a stream, as (name, data).
     fn events(stream: &str) -> Vec<(String, Value)> {
@@ -221,7 +191,7 @@ mod tests {
                 { "type": "tool_result", "tool_use_id": format!("t{i}"), "content": "ok" } ] }));
         }
         let tools = if tools {
-            json!([{ "name": "Bash" }, { "name": "TodoWrite" }])
+            json!([{ "name": "Bash", "input_schema": {} }, { "name": "TodoWrite", "input_schema": {} }])
         } else {
             json!([])
         };
@@ -284,18 +254,23 @@ mod tests {
             json!({ "query": "select:TodoWrite", "max_results": 5 })
         );
         // Not found: then the task tools; not found either: the turn ends.
-        let searched = json!({ "role": "assistant",
-            "content": [{ "type": "tool_use", "id": "s", "name": "ToolSearch", "input": {} }] });
+        let searched = |query: &str| {
+            json!({ "role": "assistant", "content": [{ "type": "tool_use", "id": query,
+                "name": "ToolSearch", "input": { "query": query } }] })
+        };
         deferred["messages"]
             .as_array_mut()
             .unwrap()
-            .push(searched.clone());
+            .push(searched("select:TodoWrite"));
         let stream = answer(&script, &deferred).stream;
         assert_eq!(
             arguments(&stream).unwrap(),
             json!({ "query": "select:TaskCreate,TaskUpdate", "max_results": 5 })
         );
-        deferred["messages"].as_array_mut().unwrap().push(searched);
+        deferred["messages"]
+            .as_array_mut()
+            .unwrap()
+            .push(searched("select:TaskCreate,TaskUpdate"));
         let stream = answer(&script, &deferred).stream;
         assert_eq!(arguments(&stream), None);
         assert!(stream.contains(DONE));

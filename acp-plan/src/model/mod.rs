@@ -2,34 +2,47 @@
 //! so that a real agent runs a whole turn offline, with no key, and makes
 //! the plans of a script with its own plan tool.
 //!
-//! It speaks the two APIs the agents people use call, streamed, as they
-//! call them (`docs/ci.md` says how each agent is pointed at it):
-//! - the Anthropic Messages API (`POST /v1/messages`, and
-//!   `/v1/messages/count_tokens`): Claude Code's `TodoWrite`, or its task
-//!   tools ([`anthropic`], [`tasks`]);
+//! It speaks the APIs the agents people use call, as they call them
+//! (`docs/ci.md` says how each agent is pointed at it):
+//! - the Anthropic Messages API (`POST /v1/messages` or `/messages`, and
+//!   `count_tokens`): Claude Code ([`anthropic`]);
 //! - the OpenAI Responses API (`POST /v1/responses`, and `GET /v1/models`):
-//!   codex's `update_plan` ([`openai`]).
+//!   codex, opencode ([`openai`]);
+//! - the OpenAI Chat Completions API (`POST /v1/chat/completions`):
+//!   qwen-code ([`chat`]);
+//! - the Gemini API (`POST /v1beta/models/M:streamGenerateContent?alt=sse`
+//!   and `:generateContent`): Gemini CLI ([`gemini`]).
 //!
-//! Each request carries the whole conversation, so the model knows where
-//! the turn is by counting the plan tool calls already in it: the next one
-//! is the script's next plan, and after the last it ends the turn with a
-//! short text. A request that offers no plan tool (a title, a suggestion)
-//! gets a short text answer. The server binds 127.0.0.1 only, keeps no
-//! state between requests, and stops when dropped.
+//! Each request is read into one form ([`turn::Request`]) and answered by
+//! one script ([`turn::decide`]), with the agent's own plan tool
+//! ([`plan_tool`]): the next plan of the script, counted from the plan
+//! calls already in the conversation since the user's prompt; after the
+//! last, a short text that ends the turn. A request that offers no plan
+//! tool (a title, a suggestion) gets a short text, or JSON where it asks
+//! for JSON. The server binds 127.0.0.1 only, keeps no state between
+//! requests but a [`turn::Log`] of what it did (for `check`), and stops
+//! when dropped.
 
 pub mod anthropic;
+pub mod chat;
+pub mod gemini;
+pub mod log;
 pub mod openai;
+pub mod plan_tool;
 pub mod point;
 mod script;
+mod server;
 pub mod tasks;
+pub mod turn;
 
-use std::net::SocketAddr;
-use std::sync::Arc;
-use std::thread::JoinHandle;
+use std::sync::{Mutex, PoisonError};
 
 use serde_json::{Value, json};
 
+pub use log::Log;
 pub use script::{Script, ScriptError};
+pub use server::ScriptedModel;
+use turn::Decision;
 
 /// Which script a command's `--scripted-model` plays.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,21 +79,21 @@ impl ModelChoice {
     }
 }
 
-/// One answer of the model in a turn: its event stream, what it says in a
-/// few words (for `acp-plan model`'s log), and whether it thinks first.
+/// One answer of the model, as the tests of each API read it.
+#[cfg(test)]
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Turn {
-    /// The events, whole.
+pub(crate) struct Turn {
+    /// The body, whole.
     pub stream: String,
     /// What it says: the tool it calls, or that it answers with text.
     pub said: String,
-    /// Whether it pauses before answering ([`PAUSE`]): every answer of the
-    /// turn's conversation but its first, as a model takes its time, so a
-    /// client's `session/cancel` after the first plan lands mid-turn.
+    /// Whether it pauses before answering ([`PAUSE`]).
     pub pause: bool,
 }
 
-/// How long the model thinks before each answer but a turn's first.
+/// How long the model thinks before each answer of a planning turn but
+/// its first, as a model takes its time, so a client's `session/cancel`
+/// after the first plan lands mid-turn.
 pub const PAUSE: std::time::Duration = std::time::Duration::from_millis(300);
 
 /// What `acp-plan model` serves.
@@ -134,7 +147,7 @@ pub struct Answer {
     /// What it said, in a few words (the tool it called, or that it
     /// answered with text), for `acp-plan model`'s log.
     pub said: String,
-    /// Whether it pauses first (see [`Turn::pause`]).
+    /// Whether it pauses first ([`PAUSE`]).
     pub pause: bool,
     /// The HTTP status.
     pub status: u16,
@@ -155,13 +168,17 @@ impl Answer {
         }
     }
 
-    fn events(turn: Turn) -> Self {
+    fn said(decision: &Decision, body: String, streamed: bool) -> Self {
         Self {
-            said: turn.said,
-            pause: turn.pause,
-            body: turn.stream,
+            said: decision.said.clone(),
+            pause: decision.pause,
+            body,
             status: 200,
-            content_type: "text/event-stream",
+            content_type: if streamed {
+                "text/event-stream"
+            } else {
+                "application/json"
+            },
         }
     }
 }
@@ -175,12 +192,37 @@ fn event(out: &mut String, name: &str, data: &Value) {
     out.push_str("\n\n");
 }
 
-/// Whether a request offers the tool `name` (both APIs list tools with a
-/// `name`).
-fn offers(request: &Value, name: &str) -> bool {
-    request["tools"]
-        .as_array()
-        .is_some_and(|tools| tools.iter().any(|tool| tool["name"] == name))
+/// A JSON string's text, or nothing.
+fn text_of(value: &Value) -> String {
+    value.as_str().unwrap_or_default().to_owned()
+}
+
+/// A JSON array's items, or none.
+fn items(value: &Value) -> &[Value] {
+    value.as_array().map_or(&[][..], Vec::as_slice)
+}
+
+/// The tools of a list, as (name, input schema): each tool's `name` and
+/// its schema under `schema_key` (`input_schema`, `parameters`).
+fn named_tools(tools: &[Value], schema_key: &str) -> Vec<(String, Value)> {
+    tools
+        .iter()
+        .filter_map(|t| Some((t["name"].as_str()?.to_owned(), t[schema_key].clone())))
+        .collect()
+}
+
+/// The text of a message's content: a string, or parts with a `text` each
+/// (joined by new lines).
+fn content_text(content: &Value) -> String {
+    match content {
+        Value::String(text) => text.clone(),
+        Value::Array(parts) => parts
+            .iter()
+            .map(|p| text_of(&p["text"]))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
 }
 
 /// A call's arguments in two parts, as a model streams them.
@@ -196,30 +238,95 @@ const DONE: &str = "Done: the plan is complete.";
 /// Its answer to a request that offers no plan tool (a title, a suggestion).
 const SIDE_ANSWER: &str = "Scripted plan";
 
-/// Answers one request: `method`, `path` (query included) and body.
-pub fn answer(script: &Script, method: &str, path: &str, body: &[u8]) -> Answer {
+/// The model APIs it serves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Api {
+    Anthropic,
+    Responses,
+    Chat,
+    /// Gemini, streamed or not.
+    Gemini(bool),
+}
+
+/// Answers one request: `method`, `path` (query included) and body; the
+/// plans it makes and the calls answered go into `log`.
+pub fn answer(script: &Script, log: &Mutex<Log>, method: &str, path: &str, body: &[u8]) -> Answer {
     let route = path.split('?').next().unwrap_or(path);
-    let request = || serde_json::from_slice::<Value>(body);
-    match (method, route) {
-        ("GET", "/v1/models" | "/models") => {
-            Answer::json(200, &json!({ "object": "list", "data": [], "models": [] }))
+    let api = match (method, route) {
+        ("GET", "/v1/models" | "/models" | "/v1beta/models") => {
+            return Answer::json(200, &json!({ "object": "list", "data": [], "models": [] }));
         }
-        ("POST", "/v1/messages/count_tokens") => {
-            Answer::json(200, &json!({ "input_tokens": body.len() / 4 + 1 }))
+        ("POST", "/v1/messages/count_tokens" | "/messages/count_tokens") => {
+            return Answer::json(200, &json!({ "input_tokens": body.len() / 4 + 1 }));
         }
-        ("POST", "/v1/messages") => match request() {
-            Ok(request) => Answer::events(anthropic::answer(script, &request)),
-            Err(e) => bad_request(&e),
-        },
-        ("POST", "/v1/responses" | "/responses") => match request() {
-            Ok(request) => Answer::events(openai::answer(script, &request)),
-            Err(e) => bad_request(&e),
-        },
-        _ => Answer::json(
-            404,
-            &json!({ "error": { "type": "not_found", "message": format!("the scripted model has no `{method} {route}`") } }),
+        ("POST", "/v1/messages" | "/messages") => Api::Anthropic,
+        ("POST", "/v1/responses" | "/responses") => Api::Responses,
+        ("POST", "/v1/chat/completions" | "/chat/completions") => Api::Chat,
+        ("POST", gemini) if gemini.starts_with("/v1beta/models/") => {
+            match gemini.rsplit_once(':').map(|(_, verb)| verb) {
+                Some("streamGenerateContent") => Api::Gemini(true),
+                Some("generateContent") => Api::Gemini(false),
+                Some("countTokens") => {
+                    return Answer::json(200, &json!({ "totalTokens": body.len() / 4 + 1 }));
+                }
+                _ => return not_found(method, route),
+            }
+        }
+        _ => return not_found(method, route),
+    };
+    let request = match serde_json::from_slice::<Value>(body) {
+        Ok(request) => request,
+        Err(e) => return bad_request(&e),
+    };
+    let read = match api {
+        Api::Anthropic => anthropic::read(&request),
+        Api::Responses => openai::read(&request),
+        Api::Chat => chat::read(&request),
+        Api::Gemini(_) => gemini::read(&request),
+    };
+    let decision = turn::decide(script, &read);
+    let (id, body) = match api {
+        Api::Anthropic => (
+            anthropic::call_id(decision.number),
+            anthropic::write(&request, &decision),
         ),
-    }
+        Api::Responses => (
+            openai::call_id(decision.number),
+            openai::write(&request, &decision),
+        ),
+        Api::Chat => (
+            chat::call_id(decision.number),
+            chat::write(&request, &decision),
+        ),
+        Api::Gemini(streamed) => {
+            // The model is in the path: `/v1beta/models/M:verb`.
+            let model = route
+                .trim_start_matches("/v1beta/models/")
+                .split(':')
+                .next()
+                .unwrap_or_default();
+            (
+                gemini::call_id(decision.number),
+                gemini::write(&decision, model, streamed),
+            )
+        }
+    };
+    log.lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .record(&read, &decision, &id);
+    let streamed = match api {
+        Api::Chat => request["stream"] == true,
+        Api::Gemini(streamed) => streamed,
+        Api::Anthropic | Api::Responses => true,
+    };
+    Answer::said(&decision, body, streamed)
+}
+
+fn not_found(method: &str, route: &str) -> Answer {
+    Answer::json(
+        404,
+        &json!({ "error": { "type": "not_found", "message": format!("the scripted model has no `{method} {route}`") } }),
+    )
 }
 
 fn bad_request(e: &serde_json::Error) -> Answer {
@@ -227,151 +334,4 @@ fn bad_request(e: &serde_json::Error) -> Answer {
         400,
         &json!({ "error": { "type": "invalid_request_error", "message": format!("not JSON: {e}") } }),
     )
-}
-
-/// The scripted model, serving on a loopback port until dropped.
-pub struct ScriptedModel {
-    server: Arc<tiny_http::Server>,
-    address: SocketAddr,
-    thread: Option<JoinHandle<()>>,
-}
-
-impl ScriptedModel {
-    /// Starts serving `script` on 127.0.0.1, on `port` (0: any free port),
-    /// saying each request and its answer on standard error when `log`.
-    ///
-    /// # Errors
-    /// Why the port could not be bound.
-    pub fn start(script: Script, port: u16, log: bool) -> Result<Self, String> {
-        let server = tiny_http::Server::http(("127.0.0.1", port))
-            .map_err(|e| format!("the scripted model cannot listen on 127.0.0.1:{port}: {e}"))?;
-        let address = server
-            .server_addr()
-            .to_ip()
-            .ok_or("the scripted model's address is not an IP address")?;
-        let server = Arc::new(server);
-        let serving = Arc::clone(&server);
-        let thread = std::thread::spawn(move || {
-            for request in serving.incoming_requests() {
-                respond(&script, log, request);
-            }
-        });
-        Ok(Self {
-            server,
-            address,
-            thread: Some(thread),
-        })
-    }
-
-    /// `http://127.0.0.1:PORT`, the base an agent is pointed at.
-    pub fn url(&self) -> String {
-        format!("http://{}", self.address)
-    }
-
-    /// The port it listens on.
-    pub fn port(&self) -> u16 {
-        self.address.port()
-    }
-
-    /// Serves until the process ends.
-    pub fn wait(mut self) {
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
-}
-
-impl std::fmt::Debug for ScriptedModel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ScriptedModel")
-            .field("address", &self.address)
-            .finish_non_exhaustive()
-    }
-}
-
-impl Drop for ScriptedModel {
-    fn drop(&mut self) {
-        self.server.unblock();
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
-}
-
-fn respond(script: &Script, log: bool, mut request: tiny_http::Request) {
-    let mut body = Vec::new();
-    let read = request.as_reader().read_to_end(&mut body);
-    let answer = match read {
-        Ok(_) => answer(script, request.method().as_str(), request.url(), &body),
-        Err(e) => Answer::json(
-            400,
-            &json!({ "error": { "type": "invalid_request_error", "message": format!("unreadable body: {e}") } }),
-        ),
-    };
-    if log {
-        eprintln!(
-            "model: {} {}: {}",
-            request.method(),
-            request.url(),
-            answer.said
-        );
-    }
-    let header =
-        tiny_http::Header::from_bytes("Content-Type", answer.content_type).expect("a valid header");
-    let response = tiny_http::Response::from_string(answer.body)
-        .with_status_code(answer.status)
-        .with_header(header);
-    // A client that hung up has nothing left to hear.
-    let _ = request.respond(response);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn it_serves_both_apis_on_loopback_and_stops_when_dropped() {
-        let model = ScriptedModel::start(Script::built_in(), 0, false).unwrap();
-        assert!(model.url().starts_with("http://127.0.0.1:"));
-        let port = model.port();
-        let reply = http(port, "GET", "/v1/models", "");
-        assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
-        let body = r#"{"model":"m","stream":true,"messages":[{"role":"user","content":"plan"}],"tools":[{"name":"TodoWrite","input_schema":{}}]}"#;
-        let reply = http(port, "POST", "/v1/messages?beta=true", body);
-        assert!(reply.contains("text/event-stream"), "{reply}");
-        assert!(reply.contains("\"name\":\"TodoWrite\""), "{reply}");
-        let reply = http(port, "POST", "/v1/messages", "{not json");
-        assert!(reply.starts_with("HTTP/1.1 400"), "{reply}");
-        drop(model);
-        // Stopped: refused, or (tiny_http's acceptor takes one last
-        // connection on its way out) closed with no answer.
-        if let Ok(mut stream) = std::net::TcpStream::connect(("127.0.0.1", port)) {
-            use std::io::{Read as _, Write as _};
-            stream
-                .set_read_timeout(Some(std::time::Duration::from_secs(10)))
-                .unwrap();
-            let _ = stream.write_all(b"GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n");
-            let mut reply = String::new();
-            let _ = stream.read_to_string(&mut reply);
-            assert_eq!(reply, "", "a dropped model answered");
-        }
-    }
-
-    /// One request over a plain socket, the whole reply as text.
-    fn http(port: u16, method: &str, path: &str, body: &str) -> String {
-        use std::io::{Read as _, Write as _};
-        let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
-        stream
-            .set_read_timeout(Some(std::time::Duration::from_secs(10)))
-            .unwrap();
-        write!(
-            stream,
-            "{method} {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            body.len()
-        )
-        .unwrap();
-        let mut reply = String::new();
-        stream.read_to_string(&mut reply).unwrap();
-        reply
-    }
 }

@@ -1,31 +1,73 @@
-//! The OpenAI Responses API, streamed, as codex calls it: a request's
-//! `tools` offer `update_plan` (a function tool), its `input` holds the
-//! calls made so far (`function_call` items), and the answer is the event
-//! stream (`response.created`, `response.output_item.added`,
+//! The OpenAI Responses API, streamed, as codex and opencode call it
+//! (`POST /v1/responses`): a request's `tools` (function tools, each
+//! `name` and `parameters`), its `instructions` and `input` items
+//! (`function_call` items the calls, `function_call_output` their results),
+//! read into a [`Request`]; the answer is the event stream
+//! (`response.created`, `response.output_item.added`,
 //! `response.function_call_arguments.delta`/`.done` or the text events,
 //! `response.output_item.done`, `response.completed`).
 
-use plan_core::tools::UpdatePlan;
 use serde_json::{Value, json};
 
-use super::{DONE, SIDE_ANSWER, Script, Turn, event, halves, offers};
+use super::turn::{Decision, Reply, Request, Seen};
+use super::{content_text, event, halves, items, named_tools, text_of};
 
-/// How many `update_plan` calls `items` hold.
-fn calls_made(items: &[Value]) -> usize {
-    items
-        .iter()
-        .filter(|item| item["type"] == "function_call" && item["name"] == UpdatePlan::NAME)
-        .count()
+/// Whether an input item is a message of `role` (the type may be left out).
+fn message_of(item: &Value, role: &str) -> bool {
+    (item["type"] == "message" || item["type"].is_null()) && item["role"] == role
 }
 
-/// The input items of the turn under way: those after the user's last
-/// message.
-fn this_turn(items: &[Value]) -> &[Value] {
-    let start = items
-        .iter()
-        .rposition(|item| item["type"] == "message" && item["role"] == "user")
-        .map_or(0, |i| i + 1);
-    &items[start..]
+/// `request` read: its tools, its calls and their results, where the turn
+/// under way starts (after the user's last message), its instructions and
+/// developer messages, and whether it asks for JSON (`text.format`).
+pub fn read(request: &Value) -> Request {
+    let mut read = Request {
+        tools: named_tools(items(&request["tools"]), "parameters"),
+        cue_text: text_of(&request["instructions"]),
+        ..Request::default()
+    };
+    let format = &request["text"]["format"];
+    read.json = match format["type"].as_str() {
+        Some("json_schema") => Some(format["schema"].clone()),
+        Some("json_object") => Some(Value::Null),
+        _ => None,
+    };
+    let input = items(&request["input"]);
+    let prompt = input.iter().rposition(|item| message_of(item, "user"));
+    for (i, item) in input.iter().enumerate() {
+        if Some(i) == prompt {
+            read.turn_start = read.calls.len();
+        }
+        let instructions = message_of(item, "developer") || message_of(item, "system");
+        if instructions || prompt.is_some_and(|p| i >= p) {
+            read.cue_text.push('\n');
+            read.cue_text.push_str(&content_text(&item["content"]));
+        }
+        match item["type"].as_str() {
+            Some("function_call") => read.calls.push(Seen {
+                name: text_of(&item["name"]),
+                id: text_of(&item["call_id"]),
+                arguments: serde_json::from_str(item["arguments"].as_str().unwrap_or("{}"))
+                    .unwrap_or(Value::Null),
+                result: None,
+            }),
+            Some("function_call_output") => {
+                if let Some(call) = read.calls.iter_mut().find(|c| c.id == item["call_id"]) {
+                    call.result = Some(match &item["output"] {
+                        Value::String(text) => text.clone(),
+                        other => other.to_string(),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    read
+}
+
+/// The id of the call numbered `number`.
+pub fn call_id(number: usize) -> String {
+    format!("call_scripted_{number}")
 }
 
 /// Events numbered as the API numbers them.
@@ -43,25 +85,10 @@ impl Stream {
     }
 }
 
-/// The turn's answer to `request`.
-pub fn answer(script: &Script, request: &Value) -> Turn {
+/// The event stream that says `decision`, for `request`.
+pub fn write(request: &Value, decision: &Decision) -> String {
     let model = request["model"].as_str().unwrap_or("scripted-model");
-    let items = request["input"].as_array().map_or(&[][..], Vec::as_slice);
-    let offered = offers(request, UpdatePlan::NAME);
-    // Each turn plays the script from its start; ids stay unique.
-    let in_turn = calls_made(this_turn(items));
-    let made = calls_made(items);
-    let call = offered.then(|| script.update_plan(in_turn)).flatten();
-    let said = match (&call, offered) {
-        (Some(_), _) => format!(
-            "calls {} ({} of {})",
-            UpdatePlan::NAME,
-            made + 1,
-            script.len()
-        ),
-        (None, true) => "ends the turn".to_owned(),
-        (None, false) => "answers a side request with text".to_owned(),
-    };
+    let made = decision.number;
     let id = format!("resp_scripted_{made}");
     let response = |status: &str, output: Value| {
         json!({ "id": id, "object": "response", "created_at": 0, "status": status,
@@ -78,9 +105,9 @@ pub fn answer(script: &Script, request: &Value) -> Turn {
         "response.created",
         json!({ "response": response("in_progress", json!([])) }),
     );
-    let item = match call {
-        Some(steps) => function_call(&mut stream, made, &steps),
-        None => text(&mut stream, made, if offered { DONE } else { SIDE_ANSWER }),
+    let item = match &decision.reply {
+        Reply::Call { tool, arguments } => function_call(&mut stream, made, tool, arguments),
+        Reply::Text(said) => text(&mut stream, made, said),
     };
     stream.event(
         "response.output_item.done",
@@ -90,21 +117,17 @@ pub fn answer(script: &Script, request: &Value) -> Turn {
         "response.completed",
         json!({ "response": response("completed", json!([item])) }),
     );
-    Turn {
-        stream: stream.out,
-        said,
-        pause: offered && in_turn > 0,
-    }
+    stream.out
 }
 
-/// The events of an `update_plan` call (its arguments in two parts, as a
-/// model streams them); the item they make.
-fn function_call(stream: &mut Stream, made: usize, steps: &UpdatePlan) -> Value {
-    let arguments = steps.to_json().to_string();
+/// The events of a call (its arguments in two parts, as a model streams
+/// them); the item they make.
+fn function_call(stream: &mut Stream, made: usize, tool: &str, arguments: &Value) -> Value {
+    let arguments = arguments.to_string();
     let item_id = format!("fc_scripted_{made}");
     let item = |arguments: &str, status: &str| {
-        json!({ "type": "function_call", "id": item_id, "call_id": format!("call_scripted_{made}"),
-            "name": UpdatePlan::NAME, "arguments": arguments, "status": status })
+        json!({ "type": "function_call", "id": item_id, "call_id": call_id(made),
+            "name": tool, "arguments": arguments, "status": status })
     };
     stream.event(
         "response.output_item.added",
@@ -148,6 +171,19 @@ fn text(stream: &mut Stream, made: usize, text: &str) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::turn::decide;
+    use crate::model::{DONE, SIDE_ANSWER, Script, Turn};
+    use plan_core::tools::UpdatePlan;
+
+    /// The model's answer to `request`, as the server streams it.
+    fn answer(script: &Script, request: &Value) -> Turn {
+        let decision = decide(script, &read(request));
+        Turn {
+            stream: write(request, &decision),
+            said: decision.said,
+            pause: decision.pause,
+        }
+    }
 
     fn request(calls: usize, tools: bool) -> Value {
         let mut input = vec![json!({ "type": "message", "role": "user",
@@ -161,7 +197,7 @@ mod tests {
             );
         }
         let tools = if tools {
-            json!([{ "type": "function", "name": "shell" }, { "type": "function", "name": "update_plan" }])
+            json!([{ "type": "function", "name": "shell", "parameters": {} }, { "type": "function", "name": "update_plan", "parameters": {} }])
         } else {
             json!([])
         };
@@ -198,7 +234,20 @@ mod tests {
             let (item, names) = done_item(&stream);
             assert_eq!(item["name"], "update_plan");
             let read = UpdatePlan::read(item["arguments"].as_str().unwrap()).unwrap();
-            assert_eq!(read.input, script.update_plan(made).unwrap());
+            let steps: Vec<(&str, &plan_core::Status)> = read
+                .input
+                .plan
+                .iter()
+                .map(|s| (s.step.as_str(), &s.status))
+                .collect();
+            let todos: Vec<(&str, &plan_core::Status)> = script
+                .todo_write(made)
+                .unwrap()
+                .todos
+                .iter()
+                .map(|t| (t.content.as_str(), &t.status))
+                .collect();
+            assert_eq!(steps, todos);
             assert_eq!(names.last().unwrap(), "response.completed");
         }
         let (item, _) = done_item(&answer(&script, &request(script.len(), true)).stream);

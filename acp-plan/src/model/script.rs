@@ -2,10 +2,10 @@
 //! plan tool call per state, in each tool's own words (`TodoWrite`'s
 //! todos, `update_plan`'s steps).
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::path::Path;
 
-use plan_core::tools::{PlanStep, Todo, TodoWrite, UpdatePlan};
+use plan_core::tools::{Todo, TodoWrite};
 use plan_core::wire::{METHOD, Message};
 use plan_core::{PlanContent, SessionNotification, SessionUpdate, Status};
 
@@ -174,20 +174,20 @@ impl Script {
         self.states.get(i)
     }
 
-    /// Call `i` as `update_plan`'s arguments (each todo's `content` a step).
-    pub fn update_plan(&self, i: usize) -> Option<UpdatePlan> {
-        let state = self.states.get(i)?;
-        Some(UpdatePlan {
-            explanation: (i > 0).then(|| "Updated as the work went on".to_owned()),
-            plan: state
-                .todos
-                .iter()
-                .map(|todo| PlanStep {
-                    step: todo.content.clone(),
-                    status: todo.status.clone(),
-                })
-                .collect(),
-        })
+    /// The plan as plan mode asks for it, markdown: a title and the last
+    /// state's steps, numbered.
+    pub fn markdown(&self) -> String {
+        let mut text = String::from("# Plan\n\n");
+        for (i, todo) in self
+            .states
+            .last()
+            .map_or(&[][..], |s| &s.todos[..])
+            .iter()
+            .enumerate()
+        {
+            let _ = writeln!(text, "{}. {}", i + 1, todo.content);
+        }
+        text
     }
 }
 
@@ -205,10 +205,11 @@ mod tests {
         let last = script.todo_write(2).unwrap();
         assert_eq!(last.todos.len(), 4);
         assert!(last.todos.iter().all(|t| t.status == Status::Completed));
-        let steps = script.update_plan(1).unwrap();
-        assert_eq!(steps.plan[1].step, "Fix the parser");
-        assert_eq!(steps.plan[1].status, Status::InProgress);
         assert!(script.todo_write(3).is_none());
+        assert_eq!(
+            script.markdown(),
+            "# Plan\n\n1. Read the failing test\n2. Fix the parser\n3. Run the test suite\n4. Update the changelog\n"
+        );
     }
 
     #[test]

@@ -8,9 +8,11 @@
 //! task list is that state.
 
 use plan_core::Status;
+use plan_core::tools::TodoWrite;
 use serde_json::{Value, json};
 
 use super::Script;
+use super::turn::Seen;
 
 /// The tool that adds a task.
 pub const CREATE: &str = "TaskCreate";
@@ -30,17 +32,22 @@ enum Op {
     },
 }
 
-/// The calls that play `script`, in order.
-fn ops(script: &Script) -> Vec<Op> {
+/// The calls that play `script`, in order, each with the state it
+/// completes (a state's last call).
+fn ops(script: &Script) -> Vec<(Op, Option<usize>)> {
     let mut ops = Vec::new();
     let mut known: Vec<(String, Status)> = Vec::new();
-    for state in (0..script.len()).filter_map(|i| script.todo_write(i)) {
+    for (i, state) in (0..script.len()).filter_map(|i| Some((i, script.todo_write(i)?))) {
+        let first = ops.len();
         for todo in &state.todos {
             if !known.iter().any(|(subject, _)| *subject == todo.content) {
-                ops.push(Op::Create {
-                    subject: todo.content.clone(),
-                    active_form: todo.active_form.clone(),
-                });
+                ops.push((
+                    Op::Create {
+                        subject: todo.content.clone(),
+                        active_form: todo.active_form.clone(),
+                    },
+                    None,
+                ));
                 known.push((todo.content.clone(), Status::Pending));
             }
         }
@@ -48,12 +55,20 @@ fn ops(script: &Script) -> Vec<Op> {
             if let Some((_, status)) = known.iter_mut().find(|(s, _)| *s == todo.content)
                 && *status != todo.status
             {
-                ops.push(Op::Update {
-                    subject: todo.content.clone(),
-                    status: todo.status.clone(),
-                });
+                ops.push((
+                    Op::Update {
+                        subject: todo.content.clone(),
+                        status: todo.status.clone(),
+                    },
+                    None,
+                ));
                 *status = todo.status.clone();
             }
+        }
+        if ops.len() > first
+            && let Some(last) = ops.last_mut()
+        {
+            last.1 = Some(i);
         }
     }
     ops
@@ -69,55 +84,48 @@ pub fn len(script: &Script) -> usize {
 /// that result, its place among the tasks created, counted from 1, as
 /// Claude Code numbers them; "1" if no call created it (the sequence always
 /// creates a task before it moves it).
-fn task_id(messages: &[Value], subject: &str) -> String {
-    let blocks: Vec<&Value> = messages
+fn task_id(calls: &[Seen], subject: &str) -> String {
+    let creates: Vec<&Seen> = calls.iter().filter(|c| c.name == CREATE).collect();
+    let Some(place) = creates
         .iter()
-        .filter_map(|m| m["content"].as_array())
-        .flatten()
-        .collect();
-    let creates: Vec<(&str, &str)> = blocks
-        .iter()
-        .filter(|b| b["type"] == "tool_use" && b["name"] == CREATE)
-        .filter_map(|b| Some((b["id"].as_str()?, b["input"]["subject"].as_str()?)))
-        .collect();
-    let Some(place) = creates.iter().rposition(|(_, s)| *s == subject) else {
+        .rposition(|c| c.arguments["subject"] == subject)
+    else {
         return "1".to_owned();
     };
-    let use_id = creates[place].0;
-    let result = blocks
-        .iter()
-        .find(|b| b["type"] == "tool_result" && b["tool_use_id"] == use_id)
-        .map(|b| match &b["content"] {
-            Value::String(text) => text.clone(),
-            Value::Array(parts) => parts
-                .iter()
-                .filter_map(|p| p["text"].as_str())
-                .collect::<Vec<_>>()
-                .join(" "),
-            _ => String::new(),
-        })
-        .unwrap_or_default();
-    result
+    creates[place]
+        .result
+        .as_deref()
+        .unwrap_or_default()
         .split("Task #")
         .nth(1)
         .and_then(|rest| rest.split_whitespace().next())
         .map_or_else(|| (place + 1).to_string(), str::to_owned)
 }
 
-/// Call `made` of the sequence, as (tool, arguments), with the ids the
-/// conversation `messages` gave the tasks; `None` after the last.
-pub fn call(script: &Script, made: usize, messages: &[Value]) -> Option<(&'static str, Value)> {
-    Some(match ops(script).into_iter().nth(made)? {
+/// Call `made` of the sequence, as (tool, arguments, the script's state
+/// once it has run, where it is a state's last call), with the ids the
+/// conversation's `calls` gave the tasks; `None` after the last.
+pub fn call<'s>(
+    script: &'s Script,
+    made: usize,
+    calls: &[Seen],
+) -> Option<(&'static str, Value, Option<&'s TodoWrite>)> {
+    let ops = ops(script);
+    let (op, state) = ops.into_iter().nth(made)?;
+    let state = state.and_then(|i| script.todo_write(i));
+    Some(match op {
         Op::Create {
             subject,
             active_form,
         } => (
             CREATE,
             json!({ "subject": subject, "description": subject, "activeForm": active_form }),
+            state,
         ),
         Op::Update { subject, status } => (
             UPDATE,
-            json!({ "taskId": task_id(messages, &subject), "status": status.as_str() }),
+            json!({ "taskId": task_id(calls, &subject), "status": status.as_str() }),
+            state,
         ),
     })
 }
@@ -129,10 +137,19 @@ mod tests {
     #[test]
     fn the_built_in_script_is_created_then_moved_state_by_state() {
         let script = Script::built_in();
-        let calls: Vec<(&str, Value)> = (0..len(&script))
+        let calls: Vec<(&str, Value, Option<&TodoWrite>)> = (0..len(&script))
             .map(|i| call(&script, i, &[]).unwrap())
             .collect();
-        let tools: Vec<&str> = calls.iter().map(|(tool, _)| *tool).collect();
+        let tools: Vec<&str> = calls.iter().map(|(tool, ..)| *tool).collect();
+        // A state is complete after its last call: the 4th, 7th and 10th.
+        let completes: Vec<usize> = calls
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.2.is_some())
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(completes, [3, 6, 9]);
+        assert_eq!(calls[9].2, script.todo_write(2));
         // State 1: three created, the first in progress; state 2: a fourth
         // created, the first completed, the second in progress; state 3:
         // the rest completed.
@@ -152,13 +169,13 @@ mod tests {
 
     #[test]
     fn a_task_id_is_the_one_claude_code_gave() {
-        let messages = vec![
-            json!({ "role": "assistant", "content": [{ "type": "tool_use", "id": "t1",
-                "name": "TaskCreate", "input": { "subject": "Fix the parser" } }] }),
-            json!({ "role": "user", "content": [{ "type": "tool_result", "tool_use_id": "t1",
-                "content": "Task #7 created successfully: Fix the parser" }] }),
-        ];
-        assert_eq!(task_id(&messages, "Fix the parser"), "7");
-        assert_eq!(task_id(&messages, "Something else"), "1");
+        let calls = vec![Seen {
+            name: CREATE.to_owned(),
+            id: "t1".to_owned(),
+            arguments: json!({ "subject": "Fix the parser" }),
+            result: Some("Task #7 created successfully: Fix the parser".to_owned()),
+        }];
+        assert_eq!(task_id(&calls, "Fix the parser"), "7");
+        assert_eq!(task_id(&calls, "Something else"), "1");
     }
 }

@@ -1,0 +1,462 @@
+//! Which of the tools a request offers is the agent's plan tool, and how
+//! the script's plans are said in it.
+//!
+//! Known by name: Claude Code's `TodoWrite` (and its task tools, [`tasks`](super::tasks)),
+//! codex's `update_plan`, qwen-code's `todo_write`, opencode's `todowrite`,
+//! Gemini CLI's `write_todos`. Known by shape, whatever its name: a tool
+//! whose input holds a list of items, each with a text and a status from an
+//! enum whose words say at least "pending" and "completed" (in any of the
+//! usual spellings). The script's statuses are said in that enum's words;
+//! the other fields an item requires (an id, a priority, an `activeForm`)
+//! are filled from the schema, so the arguments are valid against it.
+
+use plan_core::Status;
+use plan_core::tools::{Todo, TodoWrite, UpdatePlan};
+use serde_json::{Map, Value, json};
+
+/// Plan tools known by name, in the order they are preferred when a
+/// request offers several (the task tools are found apart: two tools).
+pub const KNOWN: [&str; 5] = [
+    TodoWrite::NAME,
+    UpdatePlan::NAME,
+    "todo_write",
+    "todowrite",
+    "write_todos",
+];
+
+/// How a plan tool takes a list of steps.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlanTool {
+    /// Claude Code's `TodoWrite` (`todos`: `content`, `status`, `activeForm`).
+    TodoWrite,
+    /// codex's `update_plan` (`plan`: `step`, `status`; `explanation`).
+    UpdatePlan,
+    /// Any other: read off its schema.
+    List(ListTool),
+}
+
+/// A plan tool read off its input schema.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListTool {
+    /// The tool's name.
+    pub name: String,
+    /// The key of the list of items.
+    list: String,
+    /// The key of an item's text.
+    text: String,
+    /// The key of an item's status.
+    status: String,
+    /// The enum's word for each status the tool can say, as (status, word).
+    words: Vec<(Status, String)>,
+    /// The other fields an item requires, with their schemas.
+    item_fields: Vec<(String, Value)>,
+    /// The other fields the input requires, with their schemas.
+    top_fields: Vec<(String, Value)>,
+}
+
+/// The plan tool among `tools` (name, input schema), if one is: a known
+/// name first (when its schema is a list of items, or it is one of the two
+/// whose shape is fixed), then any tool of that shape.
+pub fn find<'a>(mut tools: impl Iterator<Item = (&'a str, &'a Value)> + Clone) -> Option<PlanTool> {
+    for known in KNOWN {
+        if let Some((name, schema)) = tools.clone().find(|(name, _)| *name == known) {
+            return Some(match name {
+                TodoWrite::NAME => PlanTool::TodoWrite,
+                UpdatePlan::NAME => PlanTool::UpdatePlan,
+                _ => match ListTool::read(name, schema) {
+                    Some(tool) => PlanTool::List(tool),
+                    None => continue,
+                },
+            });
+        }
+    }
+    tools
+        .find_map(|(name, schema)| ListTool::read(name, schema))
+        .map(PlanTool::List)
+}
+
+impl PlanTool {
+    /// The tool's name.
+    pub fn name(&self) -> &str {
+        match self {
+            Self::TodoWrite => TodoWrite::NAME,
+            Self::UpdatePlan => UpdatePlan::NAME,
+            Self::List(tool) => &tool.name,
+        }
+    }
+
+    /// `state` said in this tool: its arguments, and the plan as the model
+    /// said it (a status the tool has no word for said as the nearest one
+    /// it has).
+    pub fn say(&self, state: &TodoWrite, call: usize) -> (Value, Vec<Todo>) {
+        match self {
+            Self::TodoWrite => (state.to_json(), state.todos.clone()),
+            Self::UpdatePlan => {
+                let steps = UpdatePlan {
+                    explanation: (call > 0).then(|| "Updated as the work went on".to_owned()),
+                    plan: state
+                        .todos
+                        .iter()
+                        .map(|todo| plan_core::tools::PlanStep {
+                            step: todo.content.clone(),
+                            status: todo.status.clone(),
+                        })
+                        .collect(),
+                };
+                (steps.to_json(), state.todos.clone())
+            }
+            Self::List(tool) => tool.say(state),
+        }
+    }
+}
+
+/// Lower case, letters and digits only: `In-Progress` and `in_progress`
+/// are one word.
+fn plain(word: &str) -> String {
+    word.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+/// The spellings each status goes by in plan tools, plain.
+fn spellings(status: &Status) -> &'static [&'static str] {
+    match status {
+        Status::Pending => &["pending", "todo", "open", "notstarted", "planned", "queued"],
+        Status::InProgress => &[
+            "inprogress",
+            "active",
+            "doing",
+            "started",
+            "running",
+            "working",
+            "ongoing",
+        ],
+        Status::Completed => &["completed", "complete", "done", "finished", "resolved"],
+        Status::Cancelled => &["cancelled", "canceled", "skipped", "abandoned", "dropped"],
+        _ => &[],
+    }
+}
+
+/// A schema's `type`, lower case (Gemini's schemas say `OBJECT`); the
+/// first of a list of types.
+fn type_of(schema: &Value) -> String {
+    let ty = match &schema["type"] {
+        Value::Array(types) => types
+            .iter()
+            .find(|t| *t != "null")
+            .cloned()
+            .unwrap_or(Value::Null),
+        other => other.clone(),
+    };
+    ty.as_str().unwrap_or_default().to_ascii_lowercase()
+}
+
+fn properties(schema: &Value) -> Vec<(&str, &Value)> {
+    schema["properties"]
+        .as_object()
+        .map(|p| p.iter().map(|(k, v)| (k.as_str(), v)).collect())
+        .unwrap_or_default()
+}
+
+fn required(schema: &Value) -> Vec<&str> {
+    schema["required"]
+        .as_array()
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
+}
+
+fn enum_words(schema: &Value) -> Vec<&str> {
+    schema["enum"]
+        .as_array()
+        .map(|e| e.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
+}
+
+/// The words a field takes: its enum's; or, for a field named for a
+/// status with no enum (opencode's `todowrite`), the words its description
+/// lists (`pending, in_progress, completed, cancelled`).
+fn said_words<'a>(key: &str, field: &'a Value) -> Vec<&'a str> {
+    let words = enum_words(field);
+    let named = ["status", "state"].iter().any(|s| plain(key).contains(s));
+    if !words.is_empty() || !named || type_of(field) != "string" {
+        return words;
+    }
+    field["description"]
+        .as_str()
+        .unwrap_or_default()
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// Keys an item's text goes by, most likely first.
+const TEXT_KEYS: [&str; 9] = [
+    "content",
+    "description",
+    "step",
+    "title",
+    "text",
+    "task",
+    "subject",
+    "summary",
+    "name",
+];
+
+impl ListTool {
+    /// `name`'s input `schema` read as a plan tool, if it is one.
+    pub fn read(name: &str, schema: &Value) -> Option<Self> {
+        let top_required = required(schema);
+        for (list, array) in properties(schema) {
+            if type_of(array) != "array" || type_of(&array["items"]) != "object" {
+                continue;
+            }
+            let item = &array["items"];
+            let fields = properties(item);
+            let Some((status, words)) = fields.iter().find_map(|(key, field)| {
+                let words = status_words(&said_words(key, field))?;
+                Some(((*key).to_owned(), words))
+            }) else {
+                continue;
+            };
+            let strings: Vec<&str> = fields
+                .iter()
+                .filter(|(key, field)| {
+                    *key != status
+                        && type_of(field) == "string"
+                        && enum_words(field).is_empty()
+                        && !is_priority(key)
+                })
+                .map(|(key, _)| *key)
+                .collect();
+            let Some(text) = TEXT_KEYS
+                .iter()
+                .find(|key| strings.contains(key))
+                .copied()
+                .or_else(|| strings.iter().find(|key| !is_id(key)).copied())
+            else {
+                continue;
+            };
+            let item_required = required(item);
+            let item_fields = fields
+                .iter()
+                .filter(|(key, _)| *key != text && *key != status && item_required.contains(key))
+                .map(|(key, field)| ((*key).to_owned(), (*field).clone()))
+                .collect();
+            let top_fields = properties(schema)
+                .into_iter()
+                .filter(|(key, _)| *key != list && top_required.contains(key))
+                .map(|(key, field)| (key.to_owned(), field.clone()))
+                .collect();
+            return Some(Self {
+                name: name.to_owned(),
+                list: list.to_owned(),
+                text: text.to_owned(),
+                status,
+                words,
+                item_fields,
+                top_fields,
+            });
+        }
+        None
+    }
+
+    /// The word for `status`, or for the nearest status the tool has.
+    fn word(&self, status: &Status) -> (Status, &str) {
+        let nearest = match status {
+            Status::InProgress | Status::Pending => [status.clone(), Status::Pending],
+            Status::Cancelled | Status::Completed => [status.clone(), Status::Completed],
+            _ => [Status::Pending, Status::Pending],
+        };
+        for want in nearest {
+            if let Some((said, word)) = self.words.iter().find(|(s, _)| *s == want) {
+                return (said.clone(), word);
+            }
+        }
+        // Never: `read` requires pending and completed.
+        (self.words[0].0.clone(), &self.words[0].1)
+    }
+
+    fn say(&self, state: &TodoWrite) -> (Value, Vec<Todo>) {
+        let mut said = Vec::with_capacity(state.todos.len());
+        let items: Vec<Value> = state
+            .todos
+            .iter()
+            .enumerate()
+            .map(|(i, todo)| {
+                let (status, word) = self.word(&todo.status);
+                let mut item = Map::new();
+                item.insert(self.text.clone(), Value::from(todo.content.as_str()));
+                item.insert(self.status.clone(), Value::from(word));
+                for (key, field) in &self.item_fields {
+                    item.insert(key.clone(), fill(key, field, i, todo));
+                }
+                said.push(Todo {
+                    content: todo.content.clone(),
+                    status,
+                    active_form: todo.active_form.clone(),
+                });
+                Value::Object(item)
+            })
+            .collect();
+        let mut input = Map::new();
+        input.insert(self.list.clone(), Value::Array(items));
+        let first = state.todos.first().cloned().unwrap_or_else(|| Todo {
+            content: "Plan".to_owned(),
+            status: Status::Pending,
+            active_form: "Planning".to_owned(),
+        });
+        for (key, field) in &self.top_fields {
+            input.insert(key.clone(), fill(key, field, 0, &first));
+        }
+        (Value::Object(input), said)
+    }
+}
+
+/// The tool's word for each status, if its enum says at least pending and
+/// completed.
+fn status_words(words: &[&str]) -> Option<Vec<(Status, String)>> {
+    let found: Vec<(Status, String)> = [
+        Status::Pending,
+        Status::InProgress,
+        Status::Completed,
+        Status::Cancelled,
+    ]
+    .into_iter()
+    .filter_map(|status| {
+        let word = words
+            .iter()
+            .find(|w| spellings(&status).contains(&plain(w).as_str()))?;
+        Some((status, (*word).to_owned()))
+    })
+    .collect();
+    let has = |s: Status| found.iter().any(|(f, _)| *f == s);
+    (has(Status::Pending) && has(Status::Completed)).then_some(found)
+}
+
+fn is_priority(key: &str) -> bool {
+    plain(key).contains("priority")
+}
+
+fn is_id(key: &str) -> bool {
+    key == "id" || key.ends_with("Id") || key.ends_with("_id")
+}
+
+/// A value of `field` for item `i` (the step `todo`) that its schema
+/// accepts: an id its place, a priority `medium` where the enum has it, an
+/// `activeForm` the step's label in progress.
+fn fill(key: &str, field: &Value, i: usize, todo: &Todo) -> Value {
+    let words = enum_words(field);
+    if !words.is_empty() {
+        let middle = ["medium", "normal", "moderate"]
+            .iter()
+            .find_map(|m| words.iter().find(|w| plain(w) == *m));
+        return Value::from(*middle.unwrap_or(&words[0]));
+    }
+    match type_of(field).as_str() {
+        // A priority without an enum (opencode's says "high, medium, low").
+        "string" if is_priority(key) => Value::from("medium"),
+        "integer" | "number" => json!(i + 1),
+        "boolean" => json!(false),
+        "array" => json!([]),
+        "object" => json!({}),
+        _ if is_id(key) => Value::from((i + 1).to_string()),
+        _ if plain(key) == "activeform" => Value::from(todo.active_form.as_str()),
+        _ => Value::from(todo.content.as_str()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Script;
+
+    fn tools(list: &[(&str, Value)]) -> Option<PlanTool> {
+        find(list.iter().map(|(n, s)| (*n, s)))
+    }
+
+    fn todos_schema(item: &Value) -> Value {
+        json!({ "type": "object", "required": ["todos"],
+            "properties": { "todos": { "type": "array", "items": item } } })
+    }
+
+    #[test]
+    fn each_known_tool_and_an_unknown_one_of_the_same_shape_is_found() {
+        let qwen = todos_schema(
+            &json!({ "type": "object", "required": ["id", "content", "status"],
+            "additionalProperties": false,
+            "properties": { "id": { "type": "string" }, "content": { "type": "string" },
+                "status": { "type": "string", "enum": ["pending", "in_progress", "completed"] } } }),
+        );
+        let Some(PlanTool::List(tool)) = tools(&[("bash", json!({})), ("todo_write", qwen)]) else {
+            panic!("todo_write not found")
+        };
+        let (arguments, said) = tool.say(Script::built_in().todo_write(0).unwrap());
+        assert_eq!(
+            arguments["todos"][0],
+            json!({ "id": "1", "content": "Read the failing test", "status": "in_progress" })
+        );
+        assert_eq!(said[0].status, Status::InProgress);
+        // Gemini's upper-case types, its own words, a name never seen.
+        let odd = json!({ "type": "OBJECT", "required": ["items"], "properties": {
+            "items": { "type": "ARRAY", "items": { "type": "OBJECT",
+                "required": ["label", "state", "rank"],
+                "properties": { "label": { "type": "STRING" },
+                    "state": { "type": "STRING", "enum": ["TODO", "Doing", "Done", "blocked"] },
+                    "rank": { "type": "STRING", "enum": ["high", "medium", "low"] } } } } } });
+        let Some(PlanTool::List(tool)) = tools(&[("track_steps", odd)]) else {
+            panic!("a tool of that shape is a plan tool")
+        };
+        let (arguments, _) = tool.say(Script::built_in().todo_write(1).unwrap());
+        assert_eq!(
+            arguments["items"][1],
+            json!({ "label": "Fix the parser", "state": "Doing", "rank": "medium" })
+        );
+        assert_eq!(arguments["items"][0]["state"], "Done");
+    }
+
+    #[test]
+    fn a_status_whose_words_only_its_description_lists_is_read_from_it() {
+        // opencode 1.18.33's `todowrite`, as it offers it.
+        let opencode = todos_schema(&json!({ "type": "object",
+            "required": ["content", "status", "priority"],
+            "properties": {
+                "content": { "type": "string", "description": "Brief description of the task" },
+                "status": { "type": "string",
+                    "description": "Current status of the task: pending, in_progress, completed, cancelled" },
+                "priority": { "type": "string", "description": "Priority level of the task: high, medium, low" } } }));
+        let Some(PlanTool::List(tool)) = tools(&[("todowrite", opencode)]) else {
+            panic!("todowrite not found")
+        };
+        let (arguments, _) = tool.say(Script::built_in().todo_write(1).unwrap());
+        assert_eq!(
+            arguments["todos"][1],
+            json!({ "content": "Fix the parser", "status": "in_progress", "priority": "medium" })
+        );
+    }
+
+    #[test]
+    fn a_tool_without_pending_and_completed_words_or_a_text_is_no_plan_tool() {
+        let no_done = todos_schema(&json!({ "type": "object", "properties": {
+            "content": { "type": "string" },
+            "status": { "type": "string", "enum": ["open", "closed"] } } }));
+        assert_eq!(tools(&[("issues", no_done)]), None);
+        let no_text = todos_schema(&json!({ "type": "object", "properties": {
+            "status": { "type": "string", "enum": ["pending", "completed"] } } }));
+        assert_eq!(tools(&[("x", no_text)]), None);
+        assert_eq!(tools(&[("Bash", json!({ "type": "object" }))]), None);
+    }
+
+    #[test]
+    fn a_status_the_tool_cannot_say_is_said_as_the_nearest_and_recorded_so() {
+        let two = todos_schema(&json!({ "type": "object", "properties": {
+            "content": { "type": "string" },
+            "status": { "type": "string", "enum": ["pending", "completed"] } } }));
+        let Some(PlanTool::List(tool)) = tools(&[("todo", two)]) else {
+            panic!()
+        };
+        let (arguments, said) = tool.say(Script::built_in().todo_write(0).unwrap());
+        assert_eq!(arguments["todos"][0]["status"], "pending");
+        assert_eq!(said[0].status, Status::Pending);
+    }
+}

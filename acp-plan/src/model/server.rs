@@ -1,0 +1,197 @@
+//! The scripted model's server: `tiny_http` on a loopback port, one thread
+//! answering each request in turn ([`answer`]), the [`Log`] of what it did,
+//! stopped when dropped.
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
+
+use serde_json::json;
+
+use super::{Answer, Log, PAUSE, Script, answer};
+
+/// The scripted model, serving on a loopback port until dropped.
+pub struct ScriptedModel {
+    server: Arc<tiny_http::Server>,
+    address: SocketAddr,
+    thread: Option<JoinHandle<()>>,
+    log: Arc<Mutex<Log>>,
+}
+
+impl ScriptedModel {
+    /// Starts serving `script` on 127.0.0.1, on `port` (0: any free port),
+    /// saying each request and its answer on standard error when `log`.
+    ///
+    /// # Errors
+    /// Why the port could not be bound.
+    pub fn start(script: Script, port: u16, log: bool) -> Result<Self, String> {
+        let server = tiny_http::Server::http(("127.0.0.1", port))
+            .map_err(|e| format!("the scripted model cannot listen on 127.0.0.1:{port}: {e}"))?;
+        let address = server
+            .server_addr()
+            .to_ip()
+            .ok_or("the scripted model's address is not an IP address")?;
+        let server = Arc::new(server);
+        let serving = Arc::clone(&server);
+        let model_log = Arc::new(Mutex::new(Log::default()));
+        let logging = Arc::clone(&model_log);
+        let thread = std::thread::spawn(move || {
+            for request in serving.incoming_requests() {
+                respond(&script, &logging, log, request);
+            }
+        });
+        Ok(Self {
+            server,
+            address,
+            thread: Some(thread),
+            log: model_log,
+        })
+    }
+
+    /// What the model did since it started or was last asked, and a fresh
+    /// log from here on (`check` asks after each agent it ran).
+    pub fn take_log(&self) -> Log {
+        std::mem::take(&mut *self.log.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// `http://127.0.0.1:PORT`, the base an agent is pointed at.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.address)
+    }
+
+    /// The port it listens on.
+    pub fn port(&self) -> u16 {
+        self.address.port()
+    }
+
+    /// Serves until the process ends.
+    pub fn wait(mut self) {
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl std::fmt::Debug for ScriptedModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScriptedModel")
+            .field("address", &self.address)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for ScriptedModel {
+    fn drop(&mut self) {
+        self.server.unblock();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn respond(script: &Script, model_log: &Mutex<Log>, log: bool, mut request: tiny_http::Request) {
+    let mut body = Vec::new();
+    let read = request.as_reader().read_to_end(&mut body);
+    let answer = match read {
+        Ok(_) => answer(
+            script,
+            model_log,
+            request.method().as_str(),
+            request.url(),
+            &body,
+        ),
+        Err(e) => Answer::json(
+            400,
+            &json!({ "error": { "type": "invalid_request_error", "message": format!("unreadable body: {e}") } }),
+        ),
+    };
+    if log {
+        eprintln!(
+            "model: {} {}: {}",
+            request.method(),
+            request.url(),
+            answer.said
+        );
+    }
+    if answer.pause {
+        std::thread::sleep(PAUSE);
+    }
+    let header =
+        tiny_http::Header::from_bytes("Content-Type", answer.content_type).expect("a valid header");
+    let response = tiny_http::Response::from_string(answer.body)
+        .with_status_code(answer.status)
+        .with_header(header);
+    // A client that hung up has nothing left to hear.
+    let _ = request.respond(response);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn it_serves_both_apis_on_loopback_and_stops_when_dropped() {
+        let model = ScriptedModel::start(Script::built_in(), 0, false).unwrap();
+        assert!(model.url().starts_with("http://127.0.0.1:"));
+        let port = model.port();
+        let reply = http(port, "GET", "/v1/models", "");
+        assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+        let body = r#"{"model":"m","stream":true,"messages":[{"role":"user","content":"plan"}],"tools":[{"name":"TodoWrite","input_schema":{}}]}"#;
+        for path in ["/v1/messages?beta=true", "/messages"] {
+            let reply = http(port, "POST", path, body);
+            assert!(reply.contains("text/event-stream"), "{reply}");
+            assert!(reply.contains("\"name\":\"TodoWrite\""), "{reply}");
+        }
+        let log = model.take_log();
+        assert_eq!(log.requests, 2);
+        assert_eq!(log.made.len(), 1, "the same call made twice is one plan");
+        assert_eq!(model.take_log().requests, 0);
+        let gemini = r#"{"contents":[{"role":"user","parts":[{"text":"title?"}]}]}"#;
+        let reply = http(
+            port,
+            "POST",
+            "/v1beta/models/gemini-2.5-pro:generateContent",
+            gemini,
+        );
+        assert!(
+            reply.starts_with("HTTP/1.1 200") && reply.contains("candidates"),
+            "{reply}"
+        );
+        let chat = r#"{"model":"m","messages":[{"role":"user","content":"title?"}]}"#;
+        let reply = http(port, "POST", "/v1/chat/completions", chat);
+        assert!(reply.contains("chat.completion"), "{reply}");
+        let reply = http(port, "POST", "/v1/messages", "{not json");
+        assert!(reply.starts_with("HTTP/1.1 400"), "{reply}");
+        drop(model);
+        // Stopped: refused, or (tiny_http's acceptor takes one last
+        // connection on its way out) closed with no answer.
+        if let Ok(mut stream) = std::net::TcpStream::connect(("127.0.0.1", port)) {
+            use std::io::{Read as _, Write as _};
+            stream
+                .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+                .unwrap();
+            let _ = stream.write_all(b"GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n");
+            let mut reply = String::new();
+            let _ = stream.read_to_string(&mut reply);
+            assert_eq!(reply, "", "a dropped model answered");
+        }
+    }
+
+    /// One request over a plain socket, the whole reply as text.
+    fn http(port: u16, method: &str, path: &str, body: &str) -> String {
+        use std::io::{Read as _, Write as _};
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        stream
+            .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+            .unwrap();
+        write!(
+            stream,
+            "{method} {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut reply = String::new();
+        stream.read_to_string(&mut reply).unwrap();
+        reply
+    }
+}

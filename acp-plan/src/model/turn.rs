@@ -1,0 +1,401 @@
+//! What the model does next, whatever API it is asked through: each API's
+//! module reads its request into a [`Request`] (the tools offered, the
+//! calls already made and answered, the cues of plan mode) and says the
+//! [`Decision`] in its own stream. The script is one; only how it is said
+//! changes with the tool ([`plan_tool`](super::plan_tool)).
+//! What it did goes into the [`Log`](super::Log).
+
+use plan_core::tools::{Todo, TodoWrite};
+use serde_json::{Map, Value, json};
+
+use super::plan_tool::{self, PlanTool};
+use super::{DONE, SIDE_ANSWER, Script, tasks};
+
+/// Claude Code's tool that loads a deferred tool (`TodoWrite` is one).
+pub const TOOL_SEARCH: &str = "ToolSearch";
+/// Claude Code's tool that ends plan mode with the plan, as markdown.
+pub const EXIT_PLAN_MODE: &str = "ExitPlanMode";
+
+/// A call already in the conversation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Seen {
+    /// The tool called.
+    pub name: String,
+    /// The call's id, as the API carries it.
+    pub id: String,
+    /// Its arguments.
+    pub arguments: Value,
+    /// The text of its result, once the agent ran it.
+    pub result: Option<String>,
+}
+
+/// How an agent's plan mode asks its model for the plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlanMode {
+    /// Claude Code: "Plan mode is active"; the plan goes to `ExitPlanMode`.
+    ExitTool,
+    /// codex: the plan is a `<proposed_plan>` block of the answer.
+    ProposedPlan,
+}
+
+/// A request, read: what the model needs of it, whatever the API.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Request {
+    /// The tools offered: name and input schema.
+    pub tools: Vec<(String, Value)>,
+    /// Every call in the conversation, in order.
+    pub calls: Vec<Seen>,
+    /// Where this turn's calls start in `calls` (after the user's last
+    /// prompt).
+    pub turn_start: usize,
+    /// The instructions and the turn's messages, for the cues of plan mode.
+    pub cue_text: String,
+    /// A side request that asks for JSON: the schema of the answer (`Null`
+    /// when it names none).
+    pub json: Option<Value>,
+}
+
+impl Request {
+    /// Whether `name` is offered.
+    pub fn offers(&self, name: &str) -> bool {
+        self.tools.iter().any(|(tool, _)| tool == name)
+    }
+
+    /// This turn's calls.
+    pub fn turn(&self) -> &[Seen] {
+        &self.calls[self.turn_start.min(self.calls.len())..]
+    }
+
+    /// The plan mode the instructions ask for, if any.
+    pub fn plan_mode(&self) -> Option<PlanMode> {
+        if self.offers(EXIT_PLAN_MODE) || self.cue_text.contains("Plan mode is active") {
+            Some(PlanMode::ExitTool)
+        } else if self.cue_text.contains("<proposed_plan>") {
+            Some(PlanMode::ProposedPlan)
+        } else {
+            None
+        }
+    }
+
+    /// The plan tool offered, if any (the task tools are found apart).
+    pub fn plan_tool(&self) -> Option<PlanTool> {
+        plan_tool::find(self.tools.iter().map(|(n, s)| (n.as_str(), s)))
+    }
+
+    /// Whether both of Claude Code's task tools are offered.
+    pub fn offers_tasks(&self) -> bool {
+        self.offers(tasks::CREATE) && self.offers(tasks::UPDATE)
+    }
+}
+
+/// What the model says next.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    /// A tool call; its id is the API's, numbered by `Decision::number`.
+    Call {
+        /// The tool.
+        tool: String,
+        /// Its arguments.
+        arguments: Value,
+    },
+    /// Text.
+    Text(String),
+}
+
+/// A plan the model made: the whole plan once a call has run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Made {
+    /// A list of steps, as the tool said them.
+    Steps(Vec<Todo>),
+    /// A markdown plan (plan mode).
+    Markdown(String),
+}
+
+/// The model's next answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    /// What it says.
+    pub reply: Reply,
+    /// In a few words, for `acp-plan model`'s log.
+    pub said: String,
+    /// Whether it pauses first (every answer of a planning turn but its
+    /// first, so a `session/cancel` after the first plan lands mid-turn).
+    pub pause: bool,
+    /// The number of its call in the conversation (ids are unique in it).
+    pub number: usize,
+    /// The plan it makes with this answer, if it is one: the tool, and the
+    /// plan as the client should come to show it once the call has run.
+    pub made: Option<(String, Made)>,
+}
+
+impl Decision {
+    fn text(text: impl Into<String>, said: &str, request: &Request) -> Self {
+        Self {
+            reply: Reply::Text(text.into()),
+            said: said.to_owned(),
+            pause: false,
+            number: request.calls.len(),
+            made: None,
+        }
+    }
+
+    fn call(tool: &str, arguments: Value, said: String, request: &Request) -> Self {
+        Self {
+            reply: Reply::Call {
+                tool: tool.to_owned(),
+                arguments,
+            },
+            said,
+            pause: false,
+            number: request.calls.len(),
+            made: None,
+        }
+    }
+}
+
+/// What the model answers `request`.
+pub fn decide(script: &Script, request: &Request) -> Decision {
+    if let Some(schema) = &request.json {
+        return Decision::text(
+            instance(schema).to_string(),
+            "answers a side request with JSON",
+            request,
+        );
+    }
+    let turn = request.turn();
+    let planning = !turn.is_empty();
+    let mut decision = match request.plan_mode() {
+        Some(PlanMode::ExitTool) => plan_mode_exit(script, request),
+        Some(PlanMode::ProposedPlan) => {
+            let markdown = script.markdown();
+            let mut d = Decision::text(
+                format!("Here is my plan.\n\n<proposed_plan>\n{markdown}</proposed_plan>\n"),
+                "proposes its plan (plan mode)",
+                request,
+            );
+            d.made = Some(("<proposed_plan>".to_owned(), Made::Markdown(markdown)));
+            Some(d)
+        }
+        None => None,
+    }
+    .unwrap_or_else(|| plan_call(script, request));
+    decision.pause = planning && decision.said != "answers a side request with text";
+    decision
+}
+
+/// Claude Code's plan mode: `ExitPlanMode` (loaded through `ToolSearch`
+/// where deferred) with the script's plan as markdown, once a turn; `None`
+/// where neither is offered (then the model plans as in any mode).
+fn plan_mode_exit(script: &Script, request: &Request) -> Option<Decision> {
+    let turn = request.turn();
+    if turn.iter().any(|c| c.name == EXIT_PLAN_MODE) {
+        return Some(Decision::text(DONE, "ends the turn", request));
+    }
+    if request.offers(EXIT_PLAN_MODE) {
+        let markdown = script.markdown();
+        let mut d = Decision::call(
+            EXIT_PLAN_MODE,
+            json!({ "plan": markdown }),
+            format!("calls {EXIT_PLAN_MODE} (plan mode)"),
+            request,
+        );
+        d.made = Some((EXIT_PLAN_MODE.to_owned(), Made::Markdown(markdown)));
+        return Some(d);
+    }
+    let query = format!("select:{EXIT_PLAN_MODE}");
+    let searched = turn
+        .iter()
+        .any(|c| c.name == TOOL_SEARCH && c.arguments["query"] == query.as_str());
+    (request.offers(TOOL_SEARCH) && !searched).then(|| {
+        Decision::call(
+            TOOL_SEARCH,
+            json!({ "query": query, "max_results": 5 }),
+            format!("calls {TOOL_SEARCH} (to load {EXIT_PLAN_MODE})"),
+            request,
+        )
+    })
+}
+
+/// The script's next plan call with the plan tool offered, or the search
+/// that loads one, or the turn's end; a side request (no plan tool, no
+/// search) gets a short text.
+fn plan_call(script: &Script, request: &Request) -> Decision {
+    let turn = request.turn();
+    let plan_calls = |names: &[&str]| {
+        turn.iter()
+            .filter(|c| names.contains(&c.name.as_str()))
+            .count()
+    };
+    if let Some(tool) = request.plan_tool() {
+        let made = plan_calls(&[tool.name()]);
+        return match script.todo_write(made) {
+            Some(state) => {
+                let (arguments, said) = tool.say(state, made);
+                let mut d = Decision::call(
+                    tool.name(),
+                    arguments,
+                    format!("calls {} ({} of {})", tool.name(), made + 1, script.len()),
+                    request,
+                );
+                d.made = Some((tool.name().to_owned(), Made::Steps(said)));
+                d
+            }
+            None => Decision::text(DONE, "ends the turn", request),
+        };
+    }
+    if request.offers_tasks() {
+        let made = plan_calls(&[tasks::CREATE, tasks::UPDATE]);
+        return match tasks::call(script, made, &request.calls) {
+            Some((tool, arguments, state)) => {
+                let mut d = Decision::call(
+                    tool,
+                    arguments,
+                    format!("calls {tool} ({} of {})", made + 1, tasks::len(script)),
+                    request,
+                );
+                d.made = state.map(|s| {
+                    let tools = format!("{}/{}", tasks::CREATE, tasks::UPDATE);
+                    (tools, Made::Steps(s.todos.clone()))
+                });
+                d
+            }
+            None => Decision::text(DONE, "ends the turn", request),
+        };
+    }
+    // Claude Code defers its plan tools behind `ToolSearch` (as it does for
+    // its default model): `TodoWrite` first, then the task tools (`select:`
+    // finds nothing if one name is missing).
+    if request.offers(TOOL_SEARCH) {
+        let searched = |name: &str| {
+            request.calls.iter().any(|c| {
+                c.name == TOOL_SEARCH
+                    && c.arguments["query"]
+                        .as_str()
+                        .is_some_and(|q| q.contains(name))
+            })
+        };
+        let query = if !searched(TodoWrite::NAME) {
+            Some(format!("select:{}", TodoWrite::NAME))
+        } else if !searched(tasks::CREATE) {
+            Some(format!("select:{},{}", tasks::CREATE, tasks::UPDATE))
+        } else {
+            None
+        };
+        return match query {
+            Some(query) => Decision::call(
+                TOOL_SEARCH,
+                json!({ "query": query, "max_results": 5 }),
+                format!("calls {TOOL_SEARCH} (to load a plan tool)"),
+                request,
+            ),
+            None => Decision::text(DONE, "ends the turn", request),
+        };
+    }
+    if request.tools.is_empty() || turn.is_empty() {
+        Decision::text(SIDE_ANSWER, "answers a side request with text", request)
+    } else {
+        Decision::text(DONE, "ends the turn (no plan tool offered)", request)
+    }
+}
+
+/// A small value `schema` accepts: its required properties filled, each
+/// enum's first word, a short text for a string.
+pub fn instance(schema: &Value) -> Value {
+    if let Some(first) = schema["enum"].as_array().and_then(|e| e.first()) {
+        return first.clone();
+    }
+    let ty = match &schema["type"] {
+        Value::Array(types) => types.first().cloned().unwrap_or(Value::Null),
+        other => other.clone(),
+    };
+    match ty.as_str().map(str::to_ascii_lowercase).as_deref() {
+        Some("object") | None if schema.get("properties").is_some() => {
+            let mut object = Map::new();
+            if let Some(properties) = schema["properties"].as_object() {
+                for (key, property) in properties {
+                    object.insert(key.clone(), instance(property));
+                }
+            }
+            Value::Object(object)
+        }
+        Some("array") => json!([]),
+        Some("boolean") => json!(false),
+        Some("integer" | "number") => json!(0),
+        Some("string") => Value::from(SIDE_ANSWER),
+        _ => json!({}),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seen(name: &str, id: &str, result: bool) -> Seen {
+        Seen {
+            name: name.to_owned(),
+            id: id.to_owned(),
+            arguments: json!({}),
+            result: result.then(|| "ok".to_owned()),
+        }
+    }
+
+    #[test]
+    fn a_request_with_no_plan_tool_gets_text_and_the_log_has_no_plan_tool() {
+        let script = Script::built_in();
+        let mut log = crate::model::Log::default();
+        let request = Request {
+            tools: vec![("read_file".to_owned(), json!({}))],
+            calls: vec![seen("read_file", "x", true)],
+            ..Request::default()
+        };
+        let decision = decide(&script, &request);
+        assert!(matches!(decision.reply, Reply::Text(_)));
+        log.record(&request, &decision, "c1");
+        assert!(log.plan_tools.is_empty() && log.made.is_empty());
+        assert!(log.offered.contains("read_file"));
+    }
+
+    #[test]
+    fn plan_mode_loads_exit_plan_mode_then_calls_it_once_with_the_markdown() {
+        let script = Script::built_in();
+        let mut request = Request {
+            tools: vec![(TOOL_SEARCH.to_owned(), json!({}))],
+            cue_text: "Plan mode is active.".to_owned(),
+            ..Request::default()
+        };
+        let search = decide(&script, &request);
+        assert_eq!(
+            search.reply,
+            Reply::Call {
+                tool: TOOL_SEARCH.to_owned(),
+                arguments: json!({ "query": "select:ExitPlanMode", "max_results": 5 })
+            }
+        );
+        let mut searched = seen(TOOL_SEARCH, "s", true);
+        searched.arguments = json!({ "query": "select:ExitPlanMode" });
+        request.calls.push(searched);
+        request.tools.push((EXIT_PLAN_MODE.to_owned(), json!({})));
+        let exit = decide(&script, &request);
+        assert_eq!(
+            exit.made,
+            Some((EXIT_PLAN_MODE.to_owned(), Made::Markdown(script.markdown())))
+        );
+        request.calls.push(seen(EXIT_PLAN_MODE, "e", true));
+        assert_eq!(decide(&script, &request).said, "ends the turn");
+    }
+
+    #[test]
+    fn a_side_request_for_json_gets_a_value_of_its_schema() {
+        let request = Request {
+            json: Some(json!({ "type": "object", "properties": {
+                "reasoning": { "type": "string" }, "next_speaker": { "type": "string", "enum": ["user", "model"] } } })),
+            ..Request::default()
+        };
+        let Reply::Text(text) = decide(&Script::built_in(), &request).reply else {
+            panic!()
+        };
+        let value: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value["next_speaker"], "user");
+        assert!(value["reasoning"].is_string());
+    }
+}
