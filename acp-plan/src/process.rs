@@ -75,18 +75,33 @@ pub(crate) fn auth_help(methods: &Value) -> String {
 }
 
 /// The client's answer to a request of the agent: a permission request is
-/// rejected (a reject option if offered, else `cancelled`); any other
-/// method is not served.
-pub(crate) fn answer_request(id: &Value, method: &str, params: &Value) -> Value {
+/// rejected (a reject option if offered, else `cancelled`), but for the
+/// switch out of plan mode (`kind: "switch_mode"`) when `approve_switch`:
+/// then an allow option is chosen (once, where offered). Any other method
+/// is not served.
+pub(crate) fn answer_request(
+    id: &Value,
+    method: &str,
+    params: &Value,
+    approve_switch: bool,
+) -> Value {
     if method == "session/request_permission" {
         let offered = params["options"]
             .as_array()
             .map(Vec::as_slice)
             .unwrap_or_default();
-        let reject = offered
-            .iter()
-            .find(|o| o["kind"].as_str().is_some_and(|k| k.starts_with("reject")));
-        let outcome = match reject {
+        let kind = |prefix: &str| {
+            offered
+                .iter()
+                .find(|o| o["kind"].as_str().is_some_and(|k| k.starts_with(prefix)))
+        };
+        let switch = params["toolCall"]["kind"] == "switch_mode";
+        let choice = if approve_switch && switch {
+            kind("allow_once").or_else(|| kind("allow"))
+        } else {
+            kind("reject")
+        };
+        let outcome = match choice {
             Some(option) => json!({ "outcome": "selected", "optionId": option["optionId"] }),
             None => json!({ "outcome": "cancelled" }),
         };
@@ -95,6 +110,48 @@ pub(crate) fn answer_request(id: &Value, method: &str, params: &Value) -> Value 
         let message = format!("`{method}` is not served by this client");
         json!({ "jsonrpc": "2.0", "id": id, "error": { "code": -32601, "message": message } })
     }
+}
+
+/// The request that puts `session` in its plan mode, as the agent's answer
+/// to `session/new` advertises one: `session/set_mode` with a mode whose id
+/// or name is "plan" (Claude Code), else `session/set_config_option` with
+/// a select option that offers the value "plan" (codex's
+/// `collaboration_mode`). `None` when it advertises none.
+pub(crate) fn plan_mode_request(
+    session: &str,
+    new_session: &Value,
+) -> Option<(&'static str, Value)> {
+    let is_plan = |v: &Value| v.as_str().is_some_and(|s| s.eq_ignore_ascii_case("plan"));
+    let modes = new_session["modes"]["availableModes"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    if let Some(mode) = modes
+        .iter()
+        .find(|m| is_plan(&m["id"]) || is_plan(&m["name"]))
+    {
+        return Some((
+            "session/set_mode",
+            json!({ "sessionId": session, "modeId": mode["id"] }),
+        ));
+    }
+    let options = new_session["configOptions"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    options
+        .iter()
+        .find_map(|option| {
+            let values = option["options"].as_array()?;
+            let value = values.iter().find(|v| is_plan(&v["value"]))?;
+            Some((option["id"].clone(), value["value"].clone()))
+        })
+        .map(|(config, value)| {
+            (
+                "session/set_config_option",
+                json!({ "sessionId": session, "configId": config, "value": value }),
+            )
+        })
 }
 
 /// How long the group has between `SIGTERM` and `SIGKILL`.

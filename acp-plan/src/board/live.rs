@@ -23,6 +23,8 @@ use crate::process::{self as agent_process, AgentProcess, Stderr};
 
 /// The id of the `authenticate` request (`--auth`).
 const AUTHENTICATE: u64 = 3;
+/// The id of the request that sets plan mode (`--plan-mode`).
+const PLAN_MODE: u64 = 5;
 
 /// The `initialize` params the board sends. v1 (the default): the stable
 /// protocol, with `clientCapabilities.plan: {}`. v2 (a draft) has no plan
@@ -74,7 +76,7 @@ pub fn client(
     let model = options
         .scripted_model
         .as_ref()
-        .map(crate::model::ModelChoice::start)
+        .map(|choice| choice.start(&options.command))
         .transpose()?;
     let env = model
         .as_ref()
@@ -166,6 +168,7 @@ pub fn drive<R: BufRead + Send + 'static, W: Write>(
         protocol: None,
         accepted: false,
         auth_methods: Value::Null,
+        session: String::new(),
         waiting: "the answer to `initialize`",
         updates: 0,
         other_messages: 0,
@@ -239,6 +242,8 @@ struct Client<'o, W> {
     accepted: bool,
     /// The `authMethods` the agent offered in `initialize`.
     auth_methods: Value,
+    /// The session, once `session/new` is answered.
+    session: String,
     /// What the client waits for, to say so if it does not come.
     waiting: &'static str,
     updates: usize,
@@ -315,17 +320,29 @@ impl<W: Write> Client<'_, W> {
             }
             Some(AUTHENTICATE) => self.new_session()?,
             Some(1) => {
-                let session = result["sessionId"].as_str().ok_or(
+                self.session.clone_from(&result["sessionId"].as_str().ok_or(
                     "the agent broke the protocol: `session/new` answered without a `sessionId`",
-                )?;
-                let prompt = json!([{ "type": "text", "text": self.options.prompt }]);
-                self.request(
-                    2,
-                    "session/prompt",
-                    &json!({ "sessionId": session, "prompt": prompt }),
-                )?;
-                self.waiting = "the end of the turn";
+                )?.to_owned());
+                let plan_mode = self
+                    .options
+                    .plan_mode
+                    .then(|| agent_process::plan_mode_request(&self.session, &result))
+                    .flatten();
+                match plan_mode {
+                    Some((method, params)) => {
+                        self.request(PLAN_MODE, method, &params)?;
+                        self.waiting = "the answer to the switch to plan mode";
+                    }
+                    None if self.options.plan_mode => {
+                        return Err(
+                            "`--plan-mode`: the agent advertises no mode for planning (no mode or config option `plan` in its answer to `session/new`)"
+                                .to_owned(),
+                        );
+                    }
+                    None => self.prompt()?,
+                }
             }
+            Some(PLAN_MODE) => self.prompt()?,
             Some(2) if self.protocol == Some(ProtocolVersion::V1) => {
                 return Ok(Some(
                     result["stopReason"].as_str().unwrap_or("(none)").to_owned(),
@@ -336,6 +353,14 @@ impl<W: Write> Client<'_, W> {
             _ => self.other_messages += 1,
         }
         Ok(None)
+    }
+
+    fn prompt(&mut self) -> Result<(), String> {
+        let prompt = json!([{ "type": "text", "text": self.options.prompt }]);
+        let params = json!({ "sessionId": self.session, "prompt": prompt });
+        self.request(2, "session/prompt", &params)?;
+        self.waiting = "the end of the turn";
+        Ok(())
     }
 
     fn new_session(&mut self) -> Result<(), String> {
@@ -358,7 +383,8 @@ impl<W: Write> Client<'_, W> {
     }
 
     /// A request of the agent: permissions are rejected (a reject option
-    /// if there is one, else `cancelled`); anything else is not served.
+    /// if there is one, else `cancelled`), but the switch out of plan mode
+    /// with `--plan-mode`; anything else is not served.
     fn on_request(
         &mut self,
         id: &Value,
@@ -366,7 +392,7 @@ impl<W: Write> Client<'_, W> {
         params: &Value,
         err: &mut impl Write,
     ) -> Result<(), String> {
-        let answer = agent_process::answer_request(id, method, params);
+        let answer = agent_process::answer_request(id, method, params, self.options.plan_mode);
         if method == "session/request_permission" {
             let outcome = &answer["result"]["outcome"];
             let _ = writeln!(

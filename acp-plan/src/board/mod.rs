@@ -58,6 +58,9 @@ pub struct Options {
     pub auth: Option<String>,
     /// `--scripted-model`: the agent's model is a script served on loopback.
     pub scripted_model: Option<crate::model::ModelChoice>,
+    /// `--plan-mode`: set the session's plan mode before the prompt, and
+    /// approve the agent's switch out of it (its plan).
+    pub plan_mode: bool,
 }
 
 impl Default for Options {
@@ -74,6 +77,7 @@ impl Default for Options {
             timeout: Duration::from_mins(1),
             auth: None,
             scripted_model: None,
+            plan_mode: false,
         }
     }
 }

@@ -17,6 +17,7 @@ pub(super) mod id {
     pub(in crate::cli) const JSON: &str = "json";
     pub(in crate::cli) const NO_CUSTOM: &str = "no-custom";
     pub(in crate::cli) const NO_PLAN_CAPABILITY: &str = "no-plan-capability";
+    pub(in crate::cli) const PLAN_MODE: &str = "plan-mode";
     pub(in crate::cli) const PORT: &str = "port";
     pub(in crate::cli) const PRE_STABLE_FILE: &str = "pre-stable-file";
     pub(in crate::cli) const PROMPT: &str = "prompt";
@@ -50,6 +51,7 @@ driven or the input not read.";
 const CHECK_EXAMPLES: &str = "\
 Examples:
   acp-plan check --scripted-model --expect-plans -- codex-acp      check an agent in CI, no model key
+  acp-plan check --scripted-model --plan-mode -- claude-agent-acp  its plan mode: the markdown plan
   acp-plan check --cancel --json -- ./my-agent --acp               a cancelled turn too; JSON
   acp-plan check transcript.ndjson                                 judge a recorded transcript
   acp-plan check --protocol 1 recorded.ndjson                      as a v1 client reads it
@@ -141,6 +143,13 @@ fn expect_plans() -> Arg {
         .long(id::EXPECT_PLANS)
         .action(ArgAction::SetTrue)
         .help("No plan message at all is a finding, not a note")
+}
+
+fn plan_mode(help: &'static str) -> Arg {
+    Arg::new(id::PLAN_MODE)
+        .long(id::PLAN_MODE)
+        .action(ArgAction::SetTrue)
+        .help(help)
 }
 
 fn no_plan_capability() -> Arg {
@@ -286,6 +295,9 @@ fn board_command() -> Command {
         .arg(prompt())
         .arg(timeout())
         .arg(auth())
+        .arg(plan_mode(
+            "Set the session's plan mode (as the agent advertises one) and approve its switch out of it",
+        ))
         .arg(files(
             "A recorded stream to read (NDJSON; standard input when absent), or a program to start",
         ))
@@ -320,6 +332,9 @@ fn check_command() -> Command {
         )
         .arg(scripted_model())
         .arg(auth())
+        .arg(plan_mode(
+            "An agent: run the turn in its plan mode (`session/set_mode`, or its config option), approve the switch out of it, and judge the markdown plan",
+        ))
         .arg(files("Recorded transcripts to judge (NDJSON)"))
         .arg(command_after_dashes())
         .group(

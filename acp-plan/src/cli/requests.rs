@@ -41,6 +41,7 @@ pub(super) fn board_options(
         plan_capability: !m.get_flag(id::NO_PLAN_CAPABILITY),
         auth: m.get_one::<String>(id::AUTH).cloned(),
         scripted_model: model_choice(m),
+        plan_mode: m.get_flag(id::PLAN_MODE),
         ..board::Options::default()
     };
     if let Some(version) = version(m) {
@@ -74,11 +75,18 @@ pub(super) fn board_options(
             ));
         }
     }
-    if options.scripted_model.is_some() && options.command.is_empty() {
-        return Err(invalid(
-            cmd,
-            "`--scripted-model` is for an agent: give its command after `--` (acp-plan board --scripted-model -- COMMAND)".to_owned(),
-        ));
+    for (set, flag) in [
+        (options.scripted_model.is_some(), id::SCRIPTED_MODEL),
+        (options.plan_mode, id::PLAN_MODE),
+    ] {
+        if set && options.command.is_empty() {
+            return Err(invalid(
+                cmd,
+                format!(
+                    "`--{flag}` is for an agent: give its command after `--` (acp-plan board --{flag} -- COMMAND)"
+                ),
+            ));
+        }
     }
     Ok(options)
 }
@@ -106,6 +114,7 @@ pub(super) fn check_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request
             command,
             scripted_model: model_choice(m),
             auth: m.get_one::<String>(id::AUTH).cloned(),
+            plan_mode: m.get_flag(id::PLAN_MODE),
             ..conformance::Options::default()
         };
         if let Some(prompt) = m.get_one::<String>(id::PROMPT) {
@@ -123,6 +132,7 @@ pub(super) fn check_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request
         id::TIMEOUT,
         id::SCRIPTED_MODEL,
         id::AUTH,
+        id::PLAN_MODE,
     ] {
         if m.value_source(agent_only) == Some(clap::parser::ValueSource::CommandLine) {
             return Err(invalid(

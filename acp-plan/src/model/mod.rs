@@ -65,15 +65,15 @@ impl ModelChoice {
         }
     }
 
-    /// Starts the model on a free loopback port and points an agent at it:
-    /// keep both for as long as the agent runs.
+    /// Starts the model on a free loopback port and points the agent
+    /// `command` starts at it: keep both for as long as the agent runs.
     ///
     /// # Errors
     /// The script cannot be used, or the model cannot be started.
-    pub fn start(&self) -> Result<(ScriptedModel, point::Pointing), String> {
+    pub fn start(&self, command: &[String]) -> Result<(ScriptedModel, point::Pointing), String> {
         let script = self.script().map_err(|e| format!("scripted model: {e}"))?;
         let model = ScriptedModel::start(script, 0, false)?;
-        let pointing = point::point(&model.url())
+        let pointing = point::point(&model.url(), command)
             .map_err(|e| format!("scripted model: cannot write the agent's settings: {e}"))?;
         Ok((model, pointing))
     }
@@ -122,7 +122,8 @@ pub fn serve(options: &ServeOptions) -> u8 {
             return 2;
         }
     };
-    let pointing = match point::point(&model.url()) {
+    // No agent named: every agent's variables.
+    let pointing = match point::point(&model.url(), &[]) {
         Ok(pointing) => pointing,
         Err(e) => {
             eprintln!("model: cannot write the agent's settings: {e}");

@@ -1,8 +1,8 @@
-//! How an agent is pointed at the scripted model: the environment it is
-//! started with, and a throwaway home for its settings. claude-agent-acp
-//! (Claude Code) and codex-acp (codex) need nothing more; any other agent
-//! reads the model's URL from the same variables or from its own settings
-//! (`docs/ci.md` lists them).
+//! How an agent is pointed at the scripted model: one profile per known
+//! agent, matched by its command ([`PROFILES`]), each the environment and
+//! settings files it needs to reach the model offline with no key, in a
+//! throwaway home; an agent nobody here knows gets every profile's
+//! variables at once (`docs/ci.md` prints the table).
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -18,6 +18,8 @@ pub struct Pointing {
     /// Variables to set in the agent's environment.
     pub env: Vec<(String, String)>,
     home: PathBuf,
+    /// The agent's profile, if it is a known one.
+    pub profile: Option<&'static Profile>,
 }
 
 impl Drop for Pointing {
@@ -55,11 +57,107 @@ enabled = false
     )
 }
 
-/// Points an agent at the scripted model at `url` (`http://127.0.0.1:PORT`).
+/// What an agent needs to reach the scripted model, by what it runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Need {
+    /// Claude Code: the Messages API, its `TodoWrite` on, nothing else sent.
+    Claude,
+    /// codex: a model provider in `$CODEX_HOME/config.toml`.
+    Codex,
+    /// qwen-code: Chat Completions by its `OPENAI_*` variables, a model
+    /// name, and its `todo_write` switched on in `$QWEN_HOME/settings.json`.
+    Qwen,
+    /// Gemini CLI: its API at `GOOGLE_GEMINI_BASE_URL`, a key, a gemini-2.x
+    /// model (the only ones it offers `write_todos`).
+    Gemini,
+    /// opencode: its OpenAI provider (Responses) and a model of it, the
+    /// hosted model list not fetched.
+    Opencode,
+}
+
+impl Need {
+    /// Every need: what an agent nobody here knows is given.
+    pub const ALL: [Self; 5] = [
+        Self::Claude,
+        Self::Codex,
+        Self::Qwen,
+        Self::Gemini,
+        Self::Opencode,
+    ];
+}
+
+/// One agent's profile: the words of its command that name it, and what
+/// it needs. `docs/ci.md` prints this table; a test holds them together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Profile {
+    /// The agent, as its package names it.
+    pub agent: &'static str,
+    /// A word of the command (the program's file name, or an argument, as
+    /// in `npx @google/gemini-cli --acp`) that contains one of these.
+    pub words: &'static [&'static str],
+    /// What it needs.
+    pub needs: &'static [Need],
+    /// The model API it speaks, for the report.
+    pub api: &'static str,
+}
+
+/// The agents known here, one profile each.
+pub const PROFILES: [Profile; 5] = [
+    Profile {
+        agent: "claude-agent-acp",
+        words: &["claude-agent-acp", "claude-code-acp"],
+        needs: &[Need::Claude],
+        api: "Anthropic Messages",
+    },
+    Profile {
+        agent: "codex-acp",
+        words: &["codex-acp", "codex"],
+        needs: &[Need::Codex],
+        api: "OpenAI Responses",
+    },
+    Profile {
+        agent: "qwen-code",
+        words: &["qwen"],
+        needs: &[Need::Qwen],
+        api: "OpenAI Chat Completions",
+    },
+    Profile {
+        agent: "gemini-cli",
+        words: &["gemini"],
+        needs: &[Need::Gemini],
+        api: "Gemini",
+    },
+    Profile {
+        agent: "opencode",
+        words: &["opencode"],
+        needs: &[Need::Opencode],
+        api: "OpenAI Responses",
+    },
+];
+
+/// The profile of the agent `command` starts, if it is a known one.
+pub fn profile_of(command: &[String]) -> Option<&'static Profile> {
+    let names = |word: &String| {
+        let file = Path::new(word)
+            .file_name()
+            .map_or_else(|| word.clone(), |f| f.to_string_lossy().into_owned());
+        file.to_ascii_lowercase()
+    };
+    let words: Vec<String> = command.iter().map(names).collect();
+    PROFILES.iter().find(|p| {
+        words
+            .iter()
+            .any(|w| p.words.iter().any(|name| w.contains(name)))
+    })
+}
+
+/// Points the agent `command` starts at the scripted model at `url`
+/// (`http://127.0.0.1:PORT`): its profile's needs, or every need for an
+/// agent nobody here knows, in a throwaway home.
 ///
 /// # Errors
 /// The throwaway home cannot be written.
-pub fn point(url: &str) -> io::Result<Pointing> {
+pub fn point(url: &str, command: &[String]) -> io::Result<Pointing> {
     static RUN: AtomicU64 = AtomicU64::new(0);
     forget_stale_homes(&std::env::temp_dir());
     let home = std::env::temp_dir().join(format!(
@@ -67,37 +165,75 @@ pub fn point(url: &str) -> io::Result<Pointing> {
         std::process::id(),
         RUN.fetch_add(1, Ordering::Relaxed)
     ));
-    let codex_home = home.join(".codex");
-    std::fs::create_dir_all(&codex_home)?;
-    std::fs::write(codex_home.join("config.toml"), codex_config(url))?;
+    std::fs::create_dir_all(&home)?;
+    let mut pointing = Pointing {
+        env: Vec::new(),
+        home,
+        profile: profile_of(command),
+    };
+    let needs = pointing.profile.map_or(&Need::ALL[..], |p| p.needs);
     let text = |path: &Path| path.to_string_lossy().into_owned();
-    let mut env = vec![
-        // Claude Code (claude-agent-acp): the Messages API at the model,
-        // its `TodoWrite` offered (not the task tools), nothing else sent.
-        ("ANTHROPIC_BASE_URL", url.to_owned()),
-        ("ANTHROPIC_API_KEY", KEY.to_owned()),
-        // (Unless the caller chose: `CLAUDE_CODE_ENABLE_TASKS=1` in its
-        // environment has the model plan with the task tools.)
-        ("CLAUDE_CODE_ENABLE_TODO_TOOLS", "1".to_owned()),
-        ("CLAUDE_CODE_ENABLE_TASKS", "0".to_owned()),
-        ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1".to_owned()),
-        ("DISABLE_TELEMETRY", "1".to_owned()),
-        ("DISABLE_AUTOUPDATER", "1".to_owned()),
-        // Claude Code refuses to start as root (CI containers) unless told
-        // it is in a sandbox; the scripted model calls no tool but its plan
-        // tool, so nothing the agent runs touches the machine.
-        ("IS_SANDBOX", "1".to_owned()),
-        // codex (codex-acp): its settings above, the provider's key.
-        ("CODEX_HOME", text(&codex_home)),
-        ("OPENAI_API_KEY", KEY.to_owned()),
-        // Any other agent: the base URLs of both APIs.
-        ("OPENAI_BASE_URL", format!("{url}/v1")),
+    let mut env: Vec<(&str, String)> = Vec::new();
+    for need in needs {
+        match need {
+            Need::Claude => env.extend([
+                // The Messages API at the model, its `TodoWrite` offered
+                // (not the task tools), nothing else sent. (Unless the
+                // caller chose: `CLAUDE_CODE_ENABLE_TASKS=1` in its
+                // environment has the model plan with the task tools.)
+                ("ANTHROPIC_BASE_URL", url.to_owned()),
+                ("ANTHROPIC_API_KEY", KEY.to_owned()),
+                ("CLAUDE_CODE_ENABLE_TODO_TOOLS", "1".to_owned()),
+                ("CLAUDE_CODE_ENABLE_TASKS", "0".to_owned()),
+                ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1".to_owned()),
+                ("DISABLE_TELEMETRY", "1".to_owned()),
+                ("DISABLE_AUTOUPDATER", "1".to_owned()),
+                // Claude Code refuses to start as root (CI containers)
+                // unless told it is in a sandbox; the scripted model calls
+                // no tool but plan tools, so nothing the agent runs touches
+                // the machine.
+                ("IS_SANDBOX", "1".to_owned()),
+            ]),
+            Need::Codex => {
+                let codex_home = pointing.home.join(".codex");
+                std::fs::create_dir_all(&codex_home)?;
+                std::fs::write(codex_home.join("config.toml"), codex_config(url))?;
+                env.extend([
+                    ("CODEX_HOME", text(&codex_home)),
+                    ("OPENAI_API_KEY", KEY.to_owned()),
+                ]);
+            }
+            Need::Qwen => {
+                let qwen_home = pointing.home.join(".qwen");
+                std::fs::create_dir_all(&qwen_home)?;
+                std::fs::write(qwen_home.join("settings.json"), QWEN_SETTINGS)?;
+                env.extend([
+                    ("QWEN_HOME", text(&qwen_home)),
+                    ("OPENAI_BASE_URL", format!("{url}/v1")),
+                    ("OPENAI_API_KEY", KEY.to_owned()),
+                    ("OPENAI_MODEL", "scripted-model".to_owned()),
+                ]);
+            }
+            Need::Gemini => env.extend([
+                ("GOOGLE_GEMINI_BASE_URL", url.to_owned()),
+                ("GEMINI_API_KEY", KEY.to_owned()),
+                ("GEMINI_MODEL", "gemini-2.5-pro".to_owned()),
+            ]),
+            Need::Opencode => env.extend([
+                ("OPENAI_BASE_URL", format!("{url}/v1")),
+                ("OPENAI_API_KEY", KEY.to_owned()),
+                ("OPENCODE_CONFIG_CONTENT", OPENCODE_CONFIG.to_owned()),
+                ("OPENCODE_DISABLE_MODELS_FETCH", "1".to_owned()),
+            ]),
+        }
+    }
+    env.extend([
         // A proxy in the environment must not take the loopback requests.
         ("NO_PROXY", "127.0.0.1,localhost".to_owned()),
         ("no_proxy", "127.0.0.1,localhost".to_owned()),
         // A home of its own: no user settings or logins read or written.
-        ("HOME", text(&home)),
-    ];
+        ("HOME", text(&pointing.home)),
+    ]);
     // npm's cache stays the user's, so `npx AGENT` finds what is installed.
     if std::env::var_os("npm_config_cache").is_none()
         && let Some(user_home) = std::env::var_os("HOME")
@@ -111,11 +247,18 @@ pub fn point(url: &str) -> io::Result<Pointing> {
     env.retain(|(key, _)| {
         !(key.starts_with("CLAUDE_CODE_ENABLE_") && std::env::var_os(key).is_some())
     });
-    Ok(Pointing {
-        env: env.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
-        home,
-    })
+    let mut seen = std::collections::BTreeSet::new();
+    env.retain(|(key, _)| seen.insert(*key));
+    pointing.env = env.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+    Ok(pointing)
 }
+
+/// qwen-code's settings: its `todo_write` on (it is off by default).
+const QWEN_SETTINGS: &str = r#"{"tools":{"todoWrite":{"enabled":true}},"privacy":{"usageStatisticsEnabled":false},"telemetry":{"enabled":false}}"#;
+
+/// opencode's: a model of its OpenAI provider for both its models (its
+/// default is a hosted one it would retry for minutes).
+const OPENCODE_CONFIG: &str = r#"{"model":"openai/gpt-5.1","small_model":"openai/gpt-5.1"}"#;
 
 /// Removes the homes of runs whose process is gone (one stopped by a
 /// signal, which skips [`Pointing`]'s drop): no state outlives its run.
@@ -147,20 +290,27 @@ fn forget_stale_homes(temp: &Path) {
 mod tests {
     use super::*;
 
+    fn command(words: &str) -> Vec<String> {
+        words.split(' ').map(str::to_owned).collect()
+    }
+
+    fn get(pointing: &Pointing, key: &str) -> Option<String> {
+        pointing
+            .env
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
+    }
+
     #[test]
-    fn both_agents_are_pointed_at_the_url_and_the_home_goes_when_dropped() {
-        let pointing = point("http://127.0.0.1:4242").unwrap();
-        let get = |key: &str| {
-            pointing
-                .env
-                .iter()
-                .find(|(k, _)| k == key)
-                .map(|(_, v)| v.clone())
-                .unwrap()
-        };
-        assert_eq!(get("ANTHROPIC_BASE_URL"), "http://127.0.0.1:4242");
-        let config =
-            std::fs::read_to_string(Path::new(&get("CODEX_HOME")).join("config.toml")).unwrap();
+    fn each_agent_gets_its_profile_and_an_unknown_one_every_variable() {
+        let url = "http://127.0.0.1:4242";
+        let codex = point(url, &command("/usr/bin/codex-acp")).unwrap();
+        assert_eq!(codex.profile.unwrap().agent, "codex-acp");
+        let config = std::fs::read_to_string(
+            Path::new(&get(&codex, "CODEX_HOME").unwrap()).join("config.toml"),
+        )
+        .unwrap();
         assert!(
             config.contains(r#"base_url = "http://127.0.0.1:4242/v1""#),
             "{config}"
@@ -169,9 +319,48 @@ mod tests {
             config.contains("[tools.update_plan]\nenabled = true"),
             "{config}"
         );
-        let home = PathBuf::from(get("HOME"));
+        assert_eq!(
+            get(&codex, "ANTHROPIC_BASE_URL"),
+            None,
+            "only its own needs"
+        );
+        let qwen = point(url, &command("node /x/qwen-code/cli.js --acp")).unwrap();
+        let settings = std::fs::read_to_string(
+            Path::new(&get(&qwen, "QWEN_HOME").unwrap()).join("settings.json"),
+        )
+        .unwrap();
+        let settings: serde_json::Value = serde_json::from_str(&settings).unwrap();
+        assert_eq!(settings["tools"]["todoWrite"]["enabled"], true);
+        assert_eq!(
+            get(&qwen, "OPENAI_BASE_URL").unwrap(),
+            "http://127.0.0.1:4242/v1"
+        );
+        let gemini = point(url, &command("npx @google/gemini-cli --acp")).unwrap();
+        assert_eq!(get(&gemini, "GOOGLE_GEMINI_BASE_URL").unwrap(), url);
+        assert!(
+            get(&gemini, "GEMINI_MODEL")
+                .unwrap()
+                .starts_with("gemini-2")
+        );
+        let unknown = point(url, &command("./my-agent --stdio")).unwrap();
+        assert_eq!(unknown.profile, None);
+        for key in [
+            "ANTHROPIC_BASE_URL",
+            "OPENAI_BASE_URL",
+            "CODEX_HOME",
+            "QWEN_HOME",
+            "GOOGLE_GEMINI_BASE_URL",
+            "OPENCODE_CONFIG_CONTENT",
+        ] {
+            assert!(get(&unknown, key).is_some(), "{key}");
+        }
+        let keys: Vec<&String> = unknown.env.iter().map(|(k, _)| k).collect();
+        let mut once = keys.clone();
+        once.dedup();
+        assert_eq!(keys.len(), once.len(), "each variable once");
+        let home = PathBuf::from(get(&unknown, "HOME").unwrap());
         assert!(home.is_dir());
-        drop(pointing);
+        drop(unknown);
         assert!(!home.exists());
     }
 

@@ -109,7 +109,12 @@ impl<W: Write> Conversation<'_, W> {
             }) => {
                 let params = params.map_or(Value::Null, raw);
                 self.progress = true;
-                let answer = agent_process::answer_request(&raw(id), &method, &params);
+                let answer = agent_process::answer_request(
+                    &raw(id),
+                    &method,
+                    &params,
+                    self.options.plan_mode,
+                );
                 let _ = self.send(&answer);
                 Event::Other
             }

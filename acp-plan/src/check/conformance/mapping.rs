@@ -1,11 +1,16 @@
 //! With `--scripted-model`, `check` knows the plans the model made: the
-//! script's states, one plan tool call each. This holds what each kind of
-//! client received against them, in order: each of the model's plans must
-//! reach the client with every step, its status as the client's version
-//! can say it. A step lost, a status changed, or a plan of the model's that
-//! never arrived is a finding (`model-plan`); what the agent may choose
-//! (priorities, which the tools cannot express; an entry in progress
-//! labelled by its `activeForm`; a plan sent again unchanged) is a note.
+//! model's log ([`Log`]) says which plan calls it made with the agent's
+//! own plan tool and which the agent ran (their result came back). This
+//! holds what each kind of client received against those plans, and only
+//! those, in order: each must reach the client with every step, its status
+//! as the client's version can say it. A step lost, a status changed, or a
+//! plan of the model's that never arrived is a finding (`model-plan`);
+//! what the agent may choose (priorities, which the tools cannot express;
+//! an entry in progress labelled by its `activeForm`; a plan sent again
+//! unchanged) is a note. An agent that offered its model no plan tool
+//! cannot be judged so: that is said, with the tools it offered (exit 2),
+//! never blamed on it. Plan mode's markdown plans are judged in
+//! [`plan_mode`](super::plan_mode).
 
 use plan_core::tools::Todo;
 use plan_core::wire::ClientKind;
@@ -13,7 +18,8 @@ use plan_core::{PlanEntry, SessionNotification, SessionUpdate, Status};
 
 use super::{KindRun, rule};
 use crate::check::Finding;
-use crate::model::Script;
+use crate::model::Log;
+use crate::model::turn::Made;
 
 /// One plan a client received: its entries and the transcript line.
 struct Received {
@@ -118,17 +124,62 @@ fn differences(plan: &Received, todos: &[Todo], kind: ClientKind) -> Vec<String>
     found
 }
 
-/// Judges `run` (one kind of client) against the model's `script`.
-pub(super) fn judge(run: &mut KindRun, script: &Script) {
+/// The tools a log lists, for a sentence: `` `a`, `b` `` (or "none").
+fn listed<'a>(names: impl Iterator<Item = &'a String>) -> String {
+    let names: Vec<String> = names.map(|n| format!("`{n}`")).collect();
+    if names.is_empty() {
+        "none".to_owned()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// Judges `run` (one kind of client) against what the model's `log` says
+/// it made and the agent ran.
+pub(super) fn judge(run: &mut KindRun, log: &Log) {
+    if log.requests == 0 {
+        run.notes.push(
+            "the agent never asked the scripted model: its plans, if any, are not the model's (judged by the protocol's rules alone)"
+                .to_owned(),
+        );
+        return;
+    }
+    if log.plan_tools.is_empty() {
+        run.failure = Some(format!(
+            "the agent offered its model no plan tool, so the model could make no plan and nothing could be held to one; it offered: {}\n(`check` plans with a tool named `TodoWrite`, `update_plan`, `todo_write`, `todowrite` or `write_todos`, with Claude Code's task tools, or with any tool whose input is a list of items each with a text and a status from an enum that has pending and completed; if your agent's plan tool is off by default, switch it on in its environment)",
+            listed(log.offered.iter())
+        ));
+        return;
+    }
+    let plans = log.plans_run();
+    let steps: Vec<(&str, &[Todo])> = plans
+        .iter()
+        .filter_map(|(tool, made)| match made {
+            Made::Steps(todos) => Some((*tool, todos.as_slice())),
+            Made::Markdown(_) => None,
+        })
+        .collect();
+    let tools: std::collections::BTreeSet<String> =
+        steps.iter().map(|(tool, _)| (*tool).to_owned()).collect();
+    if log.not_run() > 0 {
+        run.notes.push(format!(
+            "{} of the model's plan call(s) were not run by the agent (no result came back, as when a turn is cancelled): not judged",
+            log.not_run()
+        ));
+    }
+    if steps.is_empty() {
+        return;
+    }
     let kind = run.judged_as;
-    let plans = received(run);
+    let received = received(run);
+    if received.is_empty() {
+        sent_none(run, steps.len(), &tools);
+        return;
+    }
     let before = run.findings.len();
     let mut next = 0;
-    for call in 0..script.len() {
-        let Some(todos) = script.todo_write(call).map(|t| t.todos.as_slice()) else {
-            break;
-        };
-        let found = plans[next..]
+    for (call, (_, todos)) in steps.iter().enumerate() {
+        let found = received[next..]
             .iter()
             .position(|plan| matches(plan, todos, kind));
         if let Some(at) = found {
@@ -136,13 +187,13 @@ pub(super) fn judge(run: &mut KindRun, script: &Script) {
             continue;
         }
         // The nearest candidate: the next plan the client got, if any.
-        let (line, message) = match plans.get(next) {
+        let (line, message) = match received.get(next) {
             Some(plan) => (
                 plan.line,
                 format!(
                     "the model's plan {} of {} reached this client changed: {}",
                     call + 1,
-                    script.len(),
+                    steps.len(),
                     differences(plan, todos, kind).join("; ")
                 ),
             ),
@@ -151,7 +202,7 @@ pub(super) fn judge(run: &mut KindRun, script: &Script) {
                 format!(
                     "the model's plan {} of {} never reached this client",
                     call + 1,
-                    script.len()
+                    steps.len()
                 ),
             ),
         };
@@ -162,21 +213,44 @@ pub(super) fn judge(run: &mut KindRun, script: &Script) {
             message,
             None,
         ));
-        if plans.get(next).is_some() {
+        if received.get(next).is_some() {
             next += 1;
         }
     }
     if run.findings.len() == before {
         run.notes.push(format!(
-            "the model's {} plan(s) reached this client whole: in order, every step, each status as its version says it",
-            script.len()
+            "the model's {} plan(s) with {} reached this client whole: in order, every step, each status as its version says it",
+            steps.len(),
+            listed(tools.iter())
         ));
     }
-    notes(run, &plans, script);
+    notes(run, &received, &steps);
+}
+
+/// The model made `plans` plans with `tools` and the client got none: one
+/// finding says so (`--expect-plans` would say it again: its goes).
+fn sent_none(run: &mut KindRun, plans: usize, tools: &std::collections::BTreeSet<String>) {
+    run.findings.retain(|f| f.rule != rule::EXPECT_PLANS);
+    let message = format!(
+        "the model made {plans} plan(s) with {}; this client was sent none (no `plan` or `plan_update` came)",
+        listed(tools.iter())
+    );
+    let fix = format!(
+        "turn each call of {} into a plan update for the client (`plan`, or `plan_update` where it reads it), every step and status",
+        listed(tools.iter())
+    );
+    let line = run.transcript.len();
+    run.findings.push(Finding::new(
+        rule::MODEL_PLAN,
+        line,
+        String::new(),
+        message,
+        Some(fix),
+    ));
 }
 
 /// What the agent chose where the tool leaves it free.
-fn notes(run: &mut KindRun, plans: &[Received], script: &Script) {
+fn notes(run: &mut KindRun, plans: &[Received], steps: &[(&str, &[Todo])]) {
     let mut priorities: Vec<String> = plans
         .iter()
         .flat_map(|p| &p.entries)
@@ -194,16 +268,13 @@ fn notes(run: &mut KindRun, plans: &[Received], script: &Script) {
                 .join(", ")
         ));
     }
-    let relabelled = (0..script.len())
-        .filter_map(|i| script.todo_write(i))
-        .flat_map(|t| &t.todos)
-        .any(|todo| {
-            todo.active_form != todo.content
-                && plans
-                    .iter()
-                    .flat_map(|p| &p.entries)
-                    .any(|e| e.content.as_ref() == todo.active_form)
-        });
+    let relabelled = steps.iter().flat_map(|(_, t)| t.iter()).any(|todo| {
+        todo.active_form != todo.content
+            && plans
+                .iter()
+                .flat_map(|p| &p.entries)
+                .any(|e| e.content.as_ref() == todo.active_form)
+    });
     if relabelled {
         run.notes.push(
             "an entry in progress is labelled by its `activeForm` (\"Fixing the parser\"), as Claude Code shows it (its choice)"
@@ -218,6 +289,27 @@ mod tests {
     use plan_core::agent::PlanSender;
     use plan_core::tools::{ModelPlans, Scope};
     use plan_core::wire::{ClientCapabilities, ProtocolVersion, Spelling};
+
+    use crate::model::Script;
+
+    /// The log of a model that made every plan of `script` with `tool`,
+    /// the first `run` of them run by the agent.
+    fn log_of(script: &Script, tool: &str, run: usize) -> Log {
+        let mut log = Log {
+            requests: script.len() + 1,
+            ..Log::default()
+        };
+        log.plan_tools.insert(tool.to_owned());
+        for i in 0..script.len() {
+            let todos = script.todo_write(i).unwrap().todos.clone();
+            log.made
+                .push((format!("c{i}"), tool.to_owned(), Made::Steps(todos)));
+            if i < run {
+                log.answered.insert(format!("c{i}"));
+            }
+        }
+        log
+    }
 
     /// A run of `kind` whose transcript is what `lines` made.
     fn run_of(kind: ClientKind, lines: Vec<String>) -> KindRun {
@@ -249,7 +341,7 @@ mod tests {
     fn an_agent_that_maps_every_call_is_clean_and_its_choices_are_notes() {
         let script = Script::built_in();
         let mut run = run_of(ClientKind::V1Plan, mapped(&script));
-        judge(&mut run, &script);
+        judge(&mut run, &log_of(&script, "TodoWrite", 3));
         assert_eq!(run.findings, Vec::new());
         assert!(
             run.notes.iter().any(|n| n.contains("`medium`")),
@@ -274,7 +366,7 @@ mod tests {
         );
         lines[2] = lines[2].replacen(r#""status":"completed""#, r#""status":"pending""#, 1);
         let mut run = run_of(ClientKind::V1Plan, lines.clone());
-        judge(&mut run, &script);
+        judge(&mut run, &log_of(&script, "TodoWrite", 3));
         let messages: Vec<&str> = run.findings.iter().map(|f| f.message.as_str()).collect();
         assert_eq!(messages.len(), 2, "{messages:?}");
         assert!(
@@ -288,12 +380,75 @@ mod tests {
         );
         assert!(run.findings.iter().all(|f| f.rule == rule::MODEL_PLAN));
         let mut run = run_of(ClientKind::V1Plan, lines[..1].to_vec());
-        judge(&mut run, &script);
+        judge(&mut run, &log_of(&script, "TodoWrite", 3));
         assert_eq!(run.findings.len(), 2);
         assert!(
             run.findings[1]
                 .message
                 .contains("plan 3 of 3 never reached")
+        );
+    }
+
+    #[test]
+    fn only_the_plans_the_agent_ran_are_judged() {
+        // Two of three calls ran: the client that got those two is clean.
+        let script = Script::built_in();
+        let lines = mapped(&script);
+        let mut run = run_of(ClientKind::V1Plan, lines[..2].to_vec());
+        judge(&mut run, &log_of(&script, "TodoWrite", 2));
+        assert_eq!(run.findings, Vec::new());
+        assert!(
+            run.notes
+                .iter()
+                .any(|n| n.starts_with("1 of the model's plan call(s) were not run")),
+            "{:?}",
+            run.notes
+        );
+        // No call made at all: nothing to hold the client to.
+        let mut run = run_of(ClientKind::V1Plan, Vec::new());
+        let mut log = log_of(&script, "write_todos", 0);
+        log.made.clear();
+        judge(&mut run, &log);
+        assert_eq!((run.findings.len(), run.failure), (0, None));
+    }
+
+    #[test]
+    fn plans_that_reached_no_client_are_one_finding_naming_the_tool() {
+        let script = Script::built_in();
+        let mut run = run_of(ClientKind::V1, vec!["{}".to_owned()]);
+        run.findings.push(Finding::new(
+            rule::EXPECT_PLANS,
+            1,
+            String::new(),
+            "no plan message seen".to_owned(),
+            None,
+        ));
+        judge(&mut run, &log_of(&script, "write_todos", 3));
+        assert_eq!(run.findings.len(), 1, "{:#?}", run.findings);
+        assert_eq!(run.findings[0].rule, rule::MODEL_PLAN);
+        assert_eq!(
+            run.findings[0].message,
+            "the model made 3 plan(s) with `write_todos`; this client was sent none (no `plan` or `plan_update` came)"
+        );
+    }
+
+    #[test]
+    fn an_agent_that_offered_no_plan_tool_is_not_judged_and_its_tools_are_listed() {
+        let mut run = run_of(ClientKind::V1Plan, Vec::new());
+        let mut log = Log {
+            requests: 2,
+            ..Log::default()
+        };
+        log.offered
+            .extend(["read_file".to_owned(), "shell".to_owned()]);
+        judge(&mut run, &log);
+        assert!(run.findings.is_empty());
+        let failure = run.failure.unwrap();
+        assert!(
+            failure.starts_with(
+                "the agent offered its model no plan tool, so the model could make no plan and nothing could be held to one; it offered: `read_file`, `shell`"
+            ),
+            "{failure}"
         );
     }
 }

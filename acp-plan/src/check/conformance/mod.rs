@@ -24,6 +24,7 @@ use crate::process::{self as agent_process, AgentProcess, Stderr};
 
 mod judge;
 mod mapping;
+mod plan_mode;
 pub mod report;
 pub mod turns;
 use report::{exit_code, finish};
@@ -78,6 +79,9 @@ pub struct Options {
     pub scripted_model: Option<crate::model::ModelChoice>,
     /// `--auth ID`: call `authenticate` with this method before `session/new`.
     pub auth: Option<String>,
+    /// `--plan-mode`: set the session's plan mode (as the agent advertises
+    /// one) before the prompt, and approve its switch out of it.
+    pub plan_mode: bool,
 }
 
 impl Default for Options {
@@ -93,6 +97,7 @@ impl Default for Options {
             progress: false,
             scripted_model: None,
             auth: None,
+            plan_mode: false,
         }
     }
 }
@@ -144,26 +149,23 @@ pub fn slug(kind: ClientKind) -> &'static str {
 /// # Errors
 /// Only an error writing the report or a transcript.
 pub fn run(options: &Options, out: &mut impl Write) -> io::Result<u8> {
-    // One scripted model for every kind: it keeps no state between requests.
-    let started = options.scripted_model.as_ref().map(|choice| {
-        let script = choice
-            .script()
-            .map_err(|e| format!("scripted model: {e}"))?;
-        choice
-            .start()
-            .map(|(model, pointing)| (model, pointing, script))
-    });
-    let model = match started {
-        None => None,
-        Some(Ok(model)) => Some(model),
-        Some(Err(e)) => {
+    // One scripted model for every kind: it keeps no state between requests
+    // but its log, taken after each kind.
+    let model = match options
+        .scripted_model
+        .as_ref()
+        .map(|choice| choice.start(&options.command))
+        .transpose()
+    {
+        Ok(model) => model,
+        Err(e) => {
             eprintln!("check: {e}");
             return Ok(2);
         }
     };
     let env = model
         .as_ref()
-        .map_or(&[][..], |(_, pointing, _)| &pointing.env[..]);
+        .map_or(&[][..], |(_, pointing)| &pointing.env[..]);
     let mut runs = Vec::new();
     for kind in ClientKind::ALL {
         let run = match options.command.split_first() {
@@ -172,15 +174,23 @@ pub fn run(options: &Options, out: &mut impl Write) -> io::Result<u8> {
                 Err(e) => failed(kind, format!("cannot start `{program}`: {e}")),
                 Ok((agent, input, output)) => {
                     let mut run = run_kind(kind, options, io::BufReader::new(output), input);
-                    if let (Some((_, _, script)), None) = (&model, &run.failure) {
-                        mapping::judge(&mut run, script);
-                    }
                     // Its own words on the way out, where it could not be driven.
                     if run.failure.is_some() {
                         std::thread::sleep(Duration::from_millis(100));
                         run.stderr_tail = agent.stderr_tail();
                     }
                     agent.end(Duration::from_millis(500));
+                    if let Some((model, _)) = &model {
+                        let log = model.take_log();
+                        if run.failure.is_none() {
+                            mapping::judge(&mut run, &log);
+                            plan_mode::judge(&mut run, &log);
+                        }
+                        // Not judged: `--expect-plans` says nothing of it.
+                        if run.failure.is_some() {
+                            run.findings.retain(|f| f.rule != rule::EXPECT_PLANS);
+                        }
+                    }
                     run
                 }
             },
@@ -261,6 +271,8 @@ pub fn run_kind<R: BufRead + Send + 'static, W: Write>(
 
 /// The id of the `authenticate` request (`--auth`).
 const AUTHENTICATE: u64 = 4;
+/// The id of the request that sets plan mode (`--plan-mode`).
+const PLAN_MODE: u64 = 5;
 
 /// What reading the next line gave.
 enum Next {
@@ -346,6 +358,23 @@ impl<W: Write> Conversation<'_, W> {
         let Some(session) = new["sessionId"].as_str().map(str::to_owned) else {
             return Err("the agent answered `session/new` without a `sessionId`".to_owned());
         };
+        if self.options.plan_mode {
+            let Some((method, params)) = agent_process::plan_mode_request(&session, &new) else {
+                return Err(
+                    "`--plan-mode`: the agent advertises no mode for planning (no mode or config option `plan` in its answer to `session/new`), so its plan mode cannot be judged"
+                        .to_owned(),
+                );
+            };
+            self.call(
+                PLAN_MODE,
+                method,
+                &params,
+                &format!("`{method}` (plan mode)"),
+            )?;
+            self.run.notes.push(format!(
+                "plan mode: set with `{method}` {params}; the switch out of it approved"
+            ));
+        }
         if self.turn(2, &session, false)? && self.options.cancel {
             self.turn(3, &session, true)?;
         }

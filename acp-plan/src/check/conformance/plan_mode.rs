@@ -1,0 +1,256 @@
+//! Plan mode, judged (with `--scripted-model` and `--plan-mode`): the model
+//! made a markdown plan the agent's way (Claude Code's `ExitPlanMode`,
+//! codex's `<proposed_plan>` answer), and its [`Log`] says so. A client
+//! that reads plan operations must get it whole: the last markdown version
+//! it was sent is the model's plan (white space at the end aside), every
+//! version of it came under one `planId`, and a `path`, when sent, is
+//! absolute (the version table's own rule). A v1 client without `plan`
+//! must get nothing it cannot read (the version table's rules again); what
+//! it got instead is a note. Where the agent keeps the plan in a file it
+//! does not name in the update, that is a note too: a client could open it.
+
+use plan_core::wire::ClientKind;
+use plan_core::{PlanContent, SessionNotification, SessionUpdate};
+use serde_json::Value;
+
+use super::{KindRun, rule};
+use crate::check::Finding;
+use crate::model::Log;
+use crate::model::turn::Made;
+
+/// A markdown plan a client received.
+struct Markdown {
+    line: usize,
+    id: String,
+    content: String,
+    path: Option<String>,
+}
+
+fn received(run: &KindRun) -> Vec<Markdown> {
+    let mut plans = Vec::new();
+    for (i, line) in run.transcript.iter().enumerate() {
+        if !line.contains("\"plan_update\"") {
+            continue;
+        }
+        let Ok(read) = SessionNotification::from_json_lenient(line) else {
+            continue;
+        };
+        if let SessionUpdate::PlanUpdate { plan, .. } = read.value.update
+            && let PlanContent::Markdown {
+                id, content, path, ..
+            } = plan
+        {
+            plans.push(Markdown {
+                line: i + 1,
+                id: id.to_string(),
+                content: content.to_string(),
+                path: path.map(|p| p.to_string()),
+            });
+        }
+    }
+    plans
+}
+
+/// A file the agent says holds its plan: a `planFilePath` or a `filePath`
+/// ending in `.md` anywhere in the tool calls it reported.
+fn plan_file(run: &KindRun) -> Option<String> {
+    fn find(value: &Value) -> Option<String> {
+        match value {
+            Value::Object(map) => map.iter().find_map(|(key, v)| match v {
+                Value::String(path)
+                    if (key == "planFilePath" || key == "filePath")
+                        && std::path::Path::new(path)
+                            .extension()
+                            .is_some_and(|e| e.eq_ignore_ascii_case("md")) =>
+                {
+                    Some(path.clone())
+                }
+                other => find(other),
+            }),
+            Value::Array(items) => items.iter().find_map(find),
+            _ => None,
+        }
+    }
+    run.transcript
+        .iter()
+        .filter(|l| l.contains("\"tool_call"))
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find_map(|v| find(&v["params"]["update"]))
+}
+
+/// Judges `run` against the markdown plans in the model's `log`.
+pub(super) fn judge(run: &mut KindRun, log: &Log) {
+    let made: Vec<(&str, &str)> = log
+        .plans_run()
+        .into_iter()
+        .filter_map(|(tool, made)| match made {
+            Made::Markdown(text) => Some((tool, text.as_str())),
+            Made::Steps(_) => None,
+        })
+        .collect();
+    let Some(&(tool, plan)) = made.last() else {
+        return;
+    };
+    let plans = received(run);
+    if run.judged_as == ClientKind::V1 {
+        if plans.is_empty() {
+            run.notes.push(format!(
+                "plan mode: the model's markdown plan (`{tool}`) was not sent to this client as a plan; a v1 client without `plan` reads no markdown plan (the version table allows only the v1 `plan` update)"
+            ));
+        }
+        return;
+    }
+    let Some(last) = plans.last() else {
+        let line = run.transcript.len();
+        run.findings.push(Finding::new(
+            rule::MODEL_PLAN,
+            line,
+            String::new(),
+            format!(
+                "plan mode: the model's markdown plan (`{tool}`) never reached this client, which reads plan operations"
+            ),
+            Some("send the plan as a `plan_update` with `markdown` content, the whole plan each time, under one `planId`".to_owned()),
+        ));
+        return;
+    };
+    let same = |content: &str| content.trim_end() == plan.trim_end();
+    let before = run.findings.len();
+    match plans.iter().rposition(|p| same(&p.content)) {
+        None => run.findings.push(Finding::new(
+            rule::MODEL_PLAN,
+            last.line,
+            "params.update.plan.content".to_owned(),
+            format!(
+                "plan mode: the last markdown plan this client was sent is not the model's plan (`{tool}`): {} characters where the model wrote {}",
+                last.content.trim_end().len(),
+                plan.trim_end().len()
+            ),
+            Some("send the model's plan whole as the content (markdown, not a diff)".to_owned()),
+        )),
+        Some(at) => {
+            // Every version on the way to it (a prefix of it) under its id.
+            let id = &plans[at].id;
+            let mut ids: Vec<&str> = plans[..=at]
+                .iter()
+                .filter(|p| plan.trim_end().starts_with(p.content.trim_end()))
+                .map(|p| p.id.as_str())
+                .collect();
+            ids.dedup();
+            if ids.len() > 1 {
+                run.findings.push(Finding::new(
+                    rule::MODEL_PLAN,
+                    plans[at].line,
+                    "params.update.plan.planId".to_owned(),
+                    format!(
+                        "plan mode: the versions of the model's plan came under {} plan ids ({}); a client shows each as a plan of its own",
+                        ids.len(),
+                        ids.iter().map(|i| format!("`{i}`")).collect::<Vec<_>>().join(", ")
+                    ),
+                    Some(format!("send every version of one plan under one `planId` (`{id}`)")),
+                ));
+            }
+        }
+    }
+    if run.findings.len() == before {
+        let versions = plans.iter().filter(|p| p.id == last.id).count();
+        run.notes.push(format!(
+            "plan mode: the model's markdown plan (`{tool}`) reached this client whole under the plan id `{}` ({versions} version(s))",
+            last.id
+        ));
+    }
+    match (&last.path, plan_file(run)) {
+        (None, Some(file)) => run.notes.push(format!(
+            "plan mode: the agent keeps the plan in a file ({file}) but its `plan_update` names no `path`; with `path` a client can open the file"
+        )),
+        (Some(path), _) => run
+            .notes
+            .push(format!("plan mode: the plan names its file, `{path}`")),
+        (None, None) => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_of(kind: ClientKind, lines: &[String]) -> KindRun {
+        let mut run = super::super::failed(kind, String::new());
+        run.failure = None;
+        run.transcript = lines.to_vec();
+        run
+    }
+
+    fn markdown_update(id: &str, content: &str, path: Option<&str>) -> String {
+        let mut plan = serde_json::json!({ "type": "markdown", "planId": id, "content": content });
+        if let Some(path) = path {
+            plan["path"] = Value::from(path);
+        }
+        serde_json::json!({ "jsonrpc": "2.0", "method": "session/update", "params": {
+            "sessionId": "s", "update": { "sessionUpdate": "plan_update", "plan": plan } } })
+        .to_string()
+    }
+
+    fn log_of(plan: &str) -> Log {
+        let mut log = Log {
+            requests: 2,
+            ..Log::default()
+        };
+        log.plan_tools.insert("ExitPlanMode".to_owned());
+        log.made.push((
+            "e".to_owned(),
+            "ExitPlanMode".to_owned(),
+            Made::Markdown(plan.to_owned()),
+        ));
+        log.answered.insert("e".to_owned());
+        log
+    }
+
+    const PLAN: &str = "# Plan\n\n1. Read\n2. Fix\n";
+
+    #[test]
+    fn the_plan_whole_under_one_id_is_clean_and_its_unnamed_file_a_note() {
+        let tool_call = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"t","_meta":{"claudeCode":{"toolResponse":{"filePath":"/home/dev/.claude/plans/x.md"}}}}}}"#;
+        let lines = [
+            markdown_update("plan-mode", "# Plan\n", None),
+            tool_call.to_owned(),
+            markdown_update("plan-mode", "# Plan\n\n1. Read\n2. Fix", None),
+        ];
+        let mut run = run_of(ClientKind::V1Plan, &lines);
+        judge(&mut run, &log_of(PLAN));
+        assert!(run.findings.is_empty(), "{:#?}", run.findings);
+        assert!(
+            run.notes.iter().any(|n| n
+                .contains("(/home/dev/.claude/plans/x.md) but its `plan_update` names no `path`")),
+            "{:?}",
+            run.notes
+        );
+    }
+
+    #[test]
+    fn a_plan_that_is_not_the_models_or_moves_ids_or_never_comes_is_a_finding() {
+        let changed = [markdown_update("p", "# Plan\n\n1. Read", None)];
+        let mut run = run_of(ClientKind::V2, &changed);
+        judge(&mut run, &log_of(PLAN));
+        assert_eq!(run.findings.len(), 1);
+        assert!(run.findings[0].message.contains("is not the model's plan"));
+        let moved = [
+            markdown_update("a", "# Plan\n", None),
+            markdown_update("b", PLAN, None),
+        ];
+        let mut run = run_of(ClientKind::V2, &moved);
+        judge(&mut run, &log_of(PLAN));
+        assert_eq!(run.findings.len(), 1);
+        assert!(run.findings[0].message.contains("2 plan ids (`a`, `b`)"));
+        let mut run = run_of(ClientKind::V1Plan, &[]);
+        judge(&mut run, &log_of(PLAN));
+        assert!(
+            run.findings[0]
+                .message
+                .contains("never reached this client")
+        );
+        // A v1 client without `plan`: nothing expected, a note.
+        let mut run = run_of(ClientKind::V1, &[]);
+        judge(&mut run, &log_of(PLAN));
+        assert!(run.findings.is_empty() && !run.notes.is_empty());
+    }
+}
