@@ -95,7 +95,10 @@ pub(crate) fn answer_request(
                 .iter()
                 .find(|o| o["kind"].as_str().is_some_and(|k| k.starts_with(prefix)))
         };
-        let switch = params["toolCall"]["kind"] == "switch_mode";
+        // v1 names the tool call at `toolCall`, v2 at `subject.toolCall`.
+        let switch = [&params["toolCall"], &params["subject"]["toolCall"]]
+            .iter()
+            .any(|call| call["kind"] == "switch_mode");
         let choice = if approve_switch && switch {
             kind("allow_once").or_else(|| kind("allow"))
         } else {
@@ -116,10 +119,12 @@ pub(crate) fn answer_request(
 /// to `session/new` advertises one: `session/set_mode` with a mode whose id
 /// or name is "plan" (Claude Code), else `session/set_config_option` with
 /// a select option that offers the value "plan" (codex's
-/// `collaboration_mode`). `None` when it advertises none.
+/// `collaboration_mode`; under `v2` the option's id is `configId` and the
+/// value says its `type`). `None` when it advertises none.
 pub(crate) fn plan_mode_request(
     session: &str,
     new_session: &Value,
+    v2: bool,
 ) -> Option<(&'static str, Value)> {
     let is_plan = |v: &Value| v.as_str().is_some_and(|s| s.eq_ignore_ascii_case("plan"));
     let modes = new_session["modes"]["availableModes"]
@@ -144,13 +149,19 @@ pub(crate) fn plan_mode_request(
         .find_map(|option| {
             let values = option["options"].as_array()?;
             let value = values.iter().find(|v| is_plan(&v["value"]))?;
-            Some((option["id"].clone(), value["value"].clone()))
+            let id = if v2 {
+                &option["configId"]
+            } else {
+                &option["id"]
+            };
+            Some((id.clone(), value["value"].clone()))
         })
         .map(|(config, value)| {
-            (
-                "session/set_config_option",
-                json!({ "sessionId": session, "configId": config, "value": value }),
-            )
+            let mut params = json!({ "sessionId": session, "configId": config, "value": value });
+            if v2 {
+                params["type"] = json!("id");
+            }
+            ("session/set_config_option", params)
         })
 }
 
@@ -375,5 +386,55 @@ mod group {
             libc::signal(number, libc::SIG_DFL);
             libc::raise(number);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plan_mode_is_a_mode_or_a_config_option_in_each_versions_words() {
+        let claude_v1 = json!({ "modes": { "availableModes": [{ "id": "default" }, { "id": "plan", "name": "Plan" }] } });
+        assert_eq!(
+            plan_mode_request("s", &claude_v1, false),
+            Some((
+                "session/set_mode",
+                json!({ "sessionId": "s", "modeId": "plan" })
+            ))
+        );
+        let codex_v1 = json!({ "configOptions": [
+            { "id": "mode", "options": [{ "value": "agent" }] },
+            { "id": "collaboration_mode", "options": [{ "value": "default" }, { "value": "plan" }] }] });
+        assert_eq!(
+            plan_mode_request("s", &codex_v1, false).unwrap().1,
+            json!({ "sessionId": "s", "configId": "collaboration_mode", "value": "plan" })
+        );
+        let claude_v2 =
+            json!({ "configOptions": [{ "configId": "mode", "options": [{ "value": "plan" }] }] });
+        assert_eq!(
+            plan_mode_request("s", &claude_v2, true).unwrap().1,
+            json!({ "sessionId": "s", "configId": "mode", "type": "id", "value": "plan" })
+        );
+        assert_eq!(plan_mode_request("s", &json!({}), false), None);
+    }
+
+    #[test]
+    fn only_the_switch_out_of_plan_mode_is_approved_and_only_when_asked() {
+        let options = json!([{ "optionId": "yes", "kind": "allow_always" },
+            { "optionId": "once", "kind": "allow_once" }, { "optionId": "no", "kind": "reject_once" }]);
+        let switch = json!({ "toolCall": { "kind": "switch_mode" }, "options": options });
+        let edit = json!({ "toolCall": { "kind": "edit" }, "options": options });
+        let switch_v2 = json!({ "subject": { "type": "tool_call", "toolCall": { "kind": "switch_mode" } },
+            "options": options });
+        let chosen = |params: &Value, approve: bool| {
+            answer_request(&json!(1), "session/request_permission", params, approve)["result"]
+                ["outcome"]["optionId"]
+                .clone()
+        };
+        assert_eq!(chosen(&switch, true), "once");
+        assert_eq!(chosen(&switch_v2, true), "once");
+        assert_eq!(chosen(&switch, false), "no");
+        assert_eq!(chosen(&edit, true), "no");
     }
 }

@@ -326,7 +326,10 @@ impl<W: Write> Client<'_, W> {
                 let plan_mode = self
                     .options
                     .plan_mode
-                    .then(|| agent_process::plan_mode_request(&self.session, &result))
+                    .then(|| {
+                        let v2 = self.protocol == Some(ProtocolVersion::V2);
+                        agent_process::plan_mode_request(&self.session, &result, v2)
+                    })
                     .flatten();
                 match plan_mode {
                     Some((method, params)) => {

@@ -359,7 +359,11 @@ impl<W: Write> Conversation<'_, W> {
             return Err("the agent answered `session/new` without a `sessionId`".to_owned());
         };
         if self.options.plan_mode {
-            let Some((method, params)) = agent_process::plan_mode_request(&session, &new) else {
+            let Some((method, params)) = agent_process::plan_mode_request(
+                &session,
+                &new,
+                self.run.judged_as == ClientKind::V2,
+            ) else {
                 return Err(
                     "`--plan-mode`: the agent advertises no mode for planning (no mode or config option `plan` in its answer to `session/new`), so its plan mode cannot be judged"
                         .to_owned(),
