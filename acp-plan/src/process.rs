@@ -51,7 +51,12 @@ pub(crate) fn auth_help(methods: &Value) -> String {
     help.push_str("\nthe agent offers these ways to authenticate; choose one with `--auth ID`:");
     for method in methods {
         let text = |key: &str| method[key].as_str().unwrap_or_default().to_owned();
-        let _ = write!(help, "\n  {}", text("id"));
+        // v1 spells the method's id `id`, v2 `methodId`.
+        let id = match text("id") {
+            id if id.is_empty() => text("methodId"),
+            id => id,
+        };
+        let _ = write!(help, "\n  {id}");
         if !text("name").is_empty() {
             let _ = write!(help, ": {}", text("name"));
         }
@@ -72,6 +77,48 @@ pub(crate) fn auth_help(methods: &Value) -> String {
         }
     }
     help
+}
+
+/// What the user can do about an agent's refusal, told from its words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Hint {
+    /// It wants a login or a key: the ways it offers, a key, or the
+    /// scripted model.
+    Auth,
+    /// Its turn got nowhere, as when its model cannot be reached.
+    Model,
+    /// Something else, said here.
+    Say(&'static str),
+}
+
+/// The hint that matches `error` (an agent's refusal, or why a turn got
+/// nowhere), if one does.
+pub(crate) fn hint_for(error: &str) -> Option<Hint> {
+    let lower = error.to_ascii_lowercase();
+    let has = |words: &[&str]| words.iter().any(|w| lower.contains(w));
+    if has(&["method not found", "-32601"]) {
+        Some(Hint::Say(
+            "the agent does not serve that method: is the command an ACP agent started in its ACP mode (`gemini --acp`, `qwen --acp`, `opencode acp`)?",
+        ))
+    } else if has(&["root", "sudo"]) && has(&["permission", "bypass", "dangerously"]) {
+        Some(Hint::Say(
+            "the agent refuses to run as root with its permissions bypassed: run it as another user, or tell it it is in a sandbox (`IS_SANDBOX=1` for Claude Code; `--scripted-model` sets it)",
+        ))
+    } else if has(&[
+        "auth",
+        "api key",
+        "api_key",
+        "credential",
+        "login",
+        "log in",
+        "unauthorized",
+    ]) {
+        Some(Hint::Auth)
+    } else if has(&["made no progress", "reach", "network", "connect"]) {
+        Some(Hint::Model)
+    } else {
+        None
+    }
 }
 
 /// The client's answer to a request of the agent: a permission request is
@@ -392,6 +439,34 @@ mod group {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_refusal_gets_the_hint_that_matches_it() {
+        let hint = |e: &str| hint_for(e);
+        assert!(matches!(
+            hint(r#"the agent refused `session/new`: {"code":-32601,"message":"Method not found"}"#),
+            Some(Hint::Say(s)) if s.contains("ACP mode")
+        ));
+        assert!(matches!(
+            hint("--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons"),
+            Some(Hint::Say(s)) if s.contains("IS_SANDBOX")
+        ));
+        assert_eq!(hint("Authentication required"), Some(Hint::Auth));
+        assert_eq!(hint("Gemini API key is missing"), Some(Hint::Auth));
+        assert_eq!(
+            hint("the turn made no progress within 60 s"),
+            Some(Hint::Model)
+        );
+        assert_eq!(hint("Invalid params"), None);
+    }
+
+    #[test]
+    fn auth_methods_are_listed_by_their_id_in_either_versions_spelling() {
+        let v1 = auth_help(&json!([{ "id": "api-key", "name": "API Key" }]));
+        let v2 = auth_help(&json!([{ "methodId": "chatgpt", "name": "ChatGPT" }]));
+        assert!(v1.contains("\n  api-key: API Key"), "{v1}");
+        assert!(v2.contains("\n  chatgpt: ChatGPT"), "{v2}");
+    }
 
     #[test]
     fn plan_mode_is_a_mode_or_a_config_option_in_each_versions_words() {

@@ -58,7 +58,9 @@ where
 {
     let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
     let mut cmd = command();
-    let matches = cmd.try_get_matches_from_mut(&args)?;
+    let matches = cmd
+        .try_get_matches_from_mut(&args)
+        .map_err(|e| agents_option(e, &mut cmd, &args))?;
     let Some((name, m)) = matches.subcommand() else {
         return Err(cmd.error(
             clap::error::ErrorKind::MissingSubcommand,
@@ -84,6 +86,44 @@ where
                 .map_or(ModelChoice::BuiltIn, |path| ModelChoice::File(path.into())),
         })),
     }
+}
+
+/// An unknown option with no near name among ours, given to a subcommand
+/// that starts an agent, is most likely the agent's: say to put it after
+/// the agent's command (clap's own tip, "use '-- --fast'", would start the
+/// agent with it and no command). Any other error stays clap's.
+fn agents_option(e: clap::Error, cmd: &mut clap::Command, args: &[OsString]) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let starts_agent = args
+        .iter()
+        .skip(1)
+        .find(|a| !a.to_string_lossy().starts_with('-'))
+        .is_some_and(|sub| sub == "check" || sub == "board");
+    let unknown = match e.get(ContextKind::InvalidArg) {
+        Some(ContextValue::String(arg)) => arg.clone(),
+        _ => return e,
+    };
+    if e.kind() != ErrorKind::UnknownArgument
+        || !starts_agent
+        || !unknown.starts_with('-')
+        || e.get(ContextKind::SuggestedArg).is_some()
+    {
+        return e;
+    }
+    let sub = if args.iter().any(|a| a == "board") {
+        "board"
+    } else {
+        "check"
+    };
+    let message = format!(
+        "unexpected argument '{unknown}': `{sub}` has no such option; if it is your agent's, put it after the agent's command (acp-plan {sub} [OPTIONS] -- AGENT {unknown})"
+    );
+    // Its usage line is the subcommand's.
+    let mut sub_cmd = cmd
+        .find_subcommand_mut(sub)
+        .cloned()
+        .unwrap_or_else(|| cmd.clone());
+    sub_cmd.error(ErrorKind::UnknownArgument, message)
 }
 
 /// Does what `request` asks on this process's standard streams; the exit status.

@@ -111,6 +111,14 @@ fn a_mistyped_option_is_claps_error_with_its_suggestion_never_the_agent() {
     }
     let err = parse_line(&["check", "--tiemout", "5", "--", "codex-acp"]).unwrap_err();
     assert!(err.to_string().contains("--timeout"), "{err}");
+    // An option of the agent's given before `--`: put it after the command.
+    let err = parse_line(&["check", "--fast", "--", "my-agent"]).unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains("(acp-plan check [OPTIONS] -- AGENT --fast)")
+            && !text.contains("'-- --fast'"),
+        "{text}"
+    );
     // Nothing to judge at all is clap's error too.
     assert!(parse_line(&["check"]).is_err());
     assert!(parse_line(&["check", "a.ndjson", "--", "agent"]).is_err());

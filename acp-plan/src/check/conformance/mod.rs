@@ -385,14 +385,27 @@ impl<W: Write> Conversation<'_, W> {
         Ok(())
     }
 
-    /// A reason the agent could not be driven, with what the user can do:
-    /// the ways it offered to authenticate, a key, or the scripted model.
-    pub(super) fn what_to_do(&self, reason: String) -> String {
-        let mut reason = reason + &agent_process::auth_help(&self.auth_methods);
-        if self.options.scripted_model.is_none() {
-            reason.push_str(
-                "\nif it needs a model: give it a key in its environment, or run it on a scripted model with `--scripted-model`",
-            );
+    /// A reason the agent could not be driven, with what the user can do,
+    /// as its words say: the ways it offered to authenticate, a key, or the
+    /// scripted model where it wants a login or could not reach its model;
+    /// the matching hint otherwise.
+    pub(super) fn what_to_do(&self, mut reason: String) -> String {
+        let model = if self.options.scripted_model.is_none() {
+            "\nif it needs a model: give it a key in its environment, or run it on a scripted model with `--scripted-model`"
+        } else {
+            "\nthe scripted model was given to it (`docs/ci.md` lists what each known agent is given); if it reads its model's address or key from elsewhere, set that in its environment"
+        };
+        match agent_process::hint_for(&reason) {
+            Some(agent_process::Hint::Auth) => {
+                reason += &agent_process::auth_help(&self.auth_methods);
+                reason.push_str(model);
+            }
+            Some(agent_process::Hint::Model) => reason.push_str(model),
+            Some(agent_process::Hint::Say(hint)) => {
+                reason.push('\n');
+                reason.push_str(hint);
+            }
+            None => reason += &agent_process::auth_help(&self.auth_methods),
         }
         reason
     }

@@ -114,6 +114,17 @@ pub fn report_text(options: &Options, runs: &[KindRun]) -> String {
             text.push('\n');
         }
     }
+    let not_driven = runs.iter().filter(|r| r.failure.is_some()).count();
+    if not_driven > 0 {
+        // Never "0 findings" alone: that reads like a pass.
+        let _ = writeln!(
+            text,
+            "check: could not drive the agent for {not_driven} of {} kinds of client (nothing judged there); {total} finding(s) in the rest; exit {}",
+            runs.len(),
+            exit_code(runs)
+        );
+        return text;
+    }
     let judged = runs.iter().any(|r| r.plans > 0);
     let nothing = if judged || options.expect_plans {
         ""
@@ -153,8 +164,9 @@ pub fn report_json(options: &Options, runs: &[KindRun]) -> Value {
         .collect();
     let total: usize = runs.iter().map(|r| r.findings.len()).sum();
     let nothing = runs.iter().all(|r| r.plans == 0);
+    let not_driven = runs.iter().filter(|r| r.failure.is_some()).count();
     json!({ "command": options.command, "kinds": kinds, "findings": total,
-            "nothingJudged": nothing, "exit": exit_code(runs) })
+            "notDriven": not_driven, "nothingJudged": nothing, "exit": exit_code(runs) })
 }
 
 /// What a conforming agent does instead, for a rule whose finding carries no
