@@ -1,0 +1,121 @@
+//! The conversation of `check -- AGENT` up to its turns (a module of
+//! `conformance.rs`): `initialize` and the version the agent answers,
+//! `authenticate` where asked, `session/new`, the session's plan mode where
+//! asked; then the turns ([`turns`](super::turns)). And what to tell the
+//! user when the agent refuses one of them.
+
+use std::io::Write;
+
+use plan_core::wire::ClientKind;
+use serde_json::json;
+
+use super::{Conversation, agent_process, offer, rule};
+
+/// The id of the `authenticate` request (`--auth`).
+const AUTHENTICATE: u64 = 4;
+/// The id of the request that sets plan mode (`--plan-mode`).
+const PLAN_MODE: u64 = 5;
+
+impl<W: Write> Conversation<'_, W> {
+    /// The conversation up to the first turn and the turns: `initialize`,
+    /// `authenticate` (`--auth`), `session/new`, plan mode (`--plan-mode`).
+    pub(super) fn drive(&mut self) -> Result<(), String> {
+        let kind = self.run.kind;
+        let init = self.call(0, "initialize", &offer(kind), "`initialize`")?;
+        let answered = init["protocolVersion"].as_u64();
+        self.run.answered = answered;
+        self.run.judged_as = match (kind, answered) {
+            // A v2 offer carries v1's keys with `plan`: a v1 answer reads them.
+            (ClientKind::V2, Some(1)) => ClientKind::V1Plan,
+            (ClientKind::V2, Some(2)) | (ClientKind::V1 | ClientKind::V1Plan, Some(1)) => kind,
+            _ => {
+                let offered = kind.protocol().number();
+                let message = format!(
+                    "the client offered v{offered} and the agent answered {}; an agent answers the client's version when it speaks it (every agent speaks v1)",
+                    init["protocolVersion"]
+                );
+                let line = self.run.transcript.len();
+                self.find(
+                    rule::NEGOTIATION,
+                    line,
+                    "result.protocolVersion".to_owned(),
+                    message,
+                    None,
+                );
+                return Ok(());
+            }
+        };
+        self.auth_methods = init["authMethods"].clone();
+        if let Some(method) = self.options.auth.clone() {
+            self.call(
+                AUTHENTICATE,
+                "authenticate",
+                &json!({ "methodId": method }),
+                "`authenticate`",
+            )
+            .map_err(|e| e + &agent_process::auth_help(&self.auth_methods))?;
+        }
+        let cwd = std::env::current_dir().map_err(|e| format!("no current directory: {e}"))?;
+        let new = self
+            .call(
+                1,
+                "session/new",
+                &json!({ "cwd": cwd, "mcpServers": [] }),
+                "`session/new`",
+            )
+            .map_err(|e| self.what_to_do(e))?;
+        let Some(session) = new["sessionId"].as_str().map(str::to_owned) else {
+            return Err("the agent answered `session/new` without a `sessionId`".to_owned());
+        };
+        if self.options.plan_mode {
+            let Some((method, params)) = agent_process::plan_mode_request(
+                &session,
+                &new,
+                self.run.judged_as == ClientKind::V2,
+            ) else {
+                return Err(
+                    "`--plan-mode`: the agent advertises no mode for planning (no mode or config option `plan` in its answer to `session/new`), so its plan mode cannot be judged"
+                        .to_owned(),
+                );
+            };
+            self.call(
+                PLAN_MODE,
+                method,
+                &params,
+                &format!("`{method}` (plan mode)"),
+            )?;
+            self.run.notes.push(format!(
+                "plan mode: set with `{method}` {params}; the switch out of it approved"
+            ));
+        }
+        if self.turn(2, &session, false)? && self.options.cancel {
+            self.turn(3, &session, true)?;
+        }
+        Ok(())
+    }
+
+    /// A reason the agent could not be driven, with what the user can do,
+    /// as its words say: the ways it offered to authenticate, a key, or the
+    /// scripted model where it wants a login or could not reach its model;
+    /// the matching hint otherwise.
+    pub(super) fn what_to_do(&self, mut reason: String) -> String {
+        let model = if self.options.scripted_model.is_none() {
+            "\nif it needs a model: give it a key in its environment, or run it on a scripted model with `--scripted-model`"
+        } else {
+            "\nthe scripted model was given to it (`docs/ci.md` lists what each known agent is given); if it reads its model's address or key from elsewhere, set that in its environment"
+        };
+        match agent_process::hint_for(&reason) {
+            Some(agent_process::Hint::Auth) => {
+                reason += &agent_process::auth_help(&self.auth_methods);
+                reason.push_str(model);
+            }
+            Some(agent_process::Hint::Model) => reason.push_str(model),
+            Some(agent_process::Hint::Say(hint)) => {
+                reason.push('\n');
+                reason.push_str(hint);
+            }
+            None => reason += &agent_process::auth_help(&self.auth_methods),
+        }
+        reason
+    }
+}

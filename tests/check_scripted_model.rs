@@ -1,0 +1,87 @@
+//! `check --scripted-model` on an agent nobody here has heard of
+//! (`common/tool_agent.rs`): its plan tool has a name never seen and words
+//! of its own, and the model plans with it; what the agent did with the
+//! plans is judged, and only the plans the model made. An agent that offers
+//! no plan tool is not judged at all (exit 2, its tools listed). Each run is
+//! a child process bounded by the check's timeout.
+
+use std::time::Duration;
+
+use acp_plan::check::conformance::{self, Options};
+use acp_plan::model::ModelChoice;
+use serde_json::Value;
+
+/// `check --scripted-model --expect-plans --json -- tool-agent MODE`: the
+/// exit status and the report.
+fn check(mode: &str) -> (u8, Value) {
+    let mut options = Options::default();
+    options.command = vec![env!("CARGO_BIN_EXE_tool-agent").to_owned(), mode.to_owned()];
+    options.scripted_model = Some(ModelChoice::BuiltIn);
+    options.expect_plans = true;
+    options.json = true;
+    options.timeout = Duration::from_secs(20);
+    let mut out = Vec::new();
+    let status = conformance::run(&options, &mut out).unwrap();
+    (status, serde_json::from_slice(&out).unwrap())
+}
+
+fn findings(report: &Value) -> Vec<(String, String)> {
+    report["kinds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|k| k["findings"].as_array().unwrap().clone())
+        .map(|f| {
+            (
+                f["rule"].as_str().unwrap().to_owned(),
+                f["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_plan_tool_of_a_name_never_seen_is_planned_with_and_judged_clean() {
+    let (status, report) = check("plans");
+    assert_eq!(findings(&report), [], "{report:#}");
+    assert_eq!(status, 0, "{report:#}");
+    for kind in report["kinds"].as_array().unwrap() {
+        let notes = kind["notes"].to_string();
+        assert!(
+            notes.contains("the model's 3 plan(s) with `track_steps` reached this client whole"),
+            "{notes}"
+        );
+    }
+}
+
+#[test]
+fn plans_the_model_made_that_reach_no_client_are_one_finding_a_kind_naming_the_tool() {
+    let (status, report) = check("silent");
+    assert_eq!(status, 1, "{report:#}");
+    let found = findings(&report);
+    assert_eq!(found.len(), 3, "{found:#?}");
+    for (rule, message) in found {
+        assert_eq!(rule, "model-plan");
+        assert!(
+            message.starts_with(
+                "the model made 3 plan(s) with `track_steps`; this client was sent none"
+            ),
+            "{message}"
+        );
+    }
+}
+
+#[test]
+fn an_agent_that_offers_no_plan_tool_is_exit_2_with_its_tools_listed_never_a_finding() {
+    let (status, report) = check("no-plan-tool");
+    assert_eq!(status, 2, "{report:#}");
+    assert_eq!(findings(&report), []);
+    assert_eq!(report["notDriven"], 3);
+    for kind in report["kinds"].as_array().unwrap() {
+        let failure = kind["failure"].as_str().unwrap();
+        assert!(
+            failure.contains("offered its model no plan tool") && failure.contains("`read_file`"),
+            "{failure}"
+        );
+    }
+}
