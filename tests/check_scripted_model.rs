@@ -85,3 +85,72 @@ fn an_agent_that_offers_no_plan_tool_is_exit_2_with_its_tools_listed_never_a_fin
         );
     }
 }
+
+/// docs/ci.md's table of profiles, as (agent, the word that matches it, the
+/// variables its row names).
+fn documented_profiles() -> Vec<(String, String, Vec<String>)> {
+    let page =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/ci.md")).unwrap();
+    let start = page
+        .find("| agent (matched by) | API | what it is given |")
+        .expect("docs/ci.md has the profile table");
+    page[start..]
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with("| "))
+        .map(|row| {
+            let cells: Vec<&str> = row.split(" | ").collect();
+            let (agent, matched) = cells[0]
+                .trim_start_matches("| ")
+                .split_once(" (")
+                .unwrap_or((cells[0].trim_start_matches("| "), ""));
+            let word = matched.split('`').nth(1).unwrap_or("my-agent").to_owned();
+            // `NAME` or `NAME=...` in backticks, an environment variable.
+            let vars = cells[2]
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .map(|code| code.split('=').next().unwrap_or(code))
+                .filter(|name| {
+                    name.len() > 3 && name.chars().all(|c| c.is_ascii_uppercase() || c == '_')
+                })
+                .map(str::to_owned)
+                .collect();
+            (agent.to_owned(), word, vars)
+        })
+        .collect()
+}
+
+#[test]
+fn each_row_of_the_documented_profile_table_is_what_its_agent_is_given() {
+    use acp_plan::model::point::{PROFILES, point};
+    let rows = documented_profiles();
+    assert_eq!(
+        rows.len(),
+        PROFILES.len() + 1,
+        "a row per profile and one for any other agent"
+    );
+    let every: Vec<String> = rows.iter().flat_map(|(_, _, vars)| vars.clone()).collect();
+    for (agent, word, vars) in &rows {
+        // "every variable above at once"
+        let vars = if agent == "any other agent" {
+            &every
+        } else {
+            vars
+        };
+        let pointing = point("http://127.0.0.1:9", &[word.clone()]).unwrap();
+        let known = PROFILES.iter().find(|p| p.agent == agent.as_str());
+        assert_eq!(
+            pointing.profile.map(|p| p.agent),
+            known.map(|p| p.agent),
+            "{agent}: matched by `{word}`"
+        );
+        assert!(!vars.is_empty(), "{agent}: its row names its variables");
+        for var in vars {
+            assert!(
+                pointing.env.iter().any(|(k, _)| k == var),
+                "{agent}: docs/ci.md says it is given {var}; it is not"
+            );
+        }
+    }
+}

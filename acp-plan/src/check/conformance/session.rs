@@ -105,11 +105,11 @@ impl<W: Write> Conversation<'_, W> {
             "\nthe scripted model was given to it (`docs/ci.md` lists what each known agent is given); if it reads its model's address or key from elsewhere, set that in its environment"
         };
         match agent_process::hint_for(&reason) {
-            Some(agent_process::Hint::Auth) => {
+            // A model it cannot reach may be one it is not logged in to.
+            Some(agent_process::Hint::Auth | agent_process::Hint::Model) => {
                 reason += &agent_process::auth_help(&self.auth_methods);
                 reason.push_str(model);
             }
-            Some(agent_process::Hint::Model) => reason.push_str(model),
             Some(agent_process::Hint::Say(hint)) => {
                 reason.push('\n');
                 reason.push_str(hint);
