@@ -3,7 +3,10 @@
 //! of its own, and the model plans with it; what the agent did with the
 //! plans is judged, and only the plans the model made. An agent that offers
 //! no plan tool is not judged at all (exit 2, its tools listed). Each run is
-//! a child process bounded by the check's timeout.
+//! a child process bounded by the check's timeout. And the model's calls
+//! of each real agent's plan tool are valid against the schema it offers.
+
+mod common;
 
 use std::time::Duration;
 
@@ -150,6 +153,85 @@ fn each_row_of_the_documented_profile_table_is_what_its_agent_is_given() {
             assert!(
                 pointing.env.iter().any(|(k, _)| k == var),
                 "{agent}: docs/ci.md says it is given {var}; it is not"
+            );
+        }
+    }
+}
+
+/// The schemas real agents offer their models for their plan tools
+/// (`data/real-agents/tools/`): the tool's name and its input schema.
+fn real_plan_tools() -> Vec<(String, Value)> {
+    let dir = common::data::data_dir().join("real-agents/tools");
+    let mut tools: Vec<(String, Value)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| {
+            let file: Value =
+                serde_json::from_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap())
+                    .unwrap();
+            let schema = ["input_schema", "parameters", "parametersJsonSchema"]
+                .iter()
+                .map(|key| file[*key].clone())
+                .find(|s| !s.is_null())
+                .unwrap();
+            (file["tool"].as_str().unwrap().to_owned(), schema)
+        })
+        .collect();
+    tools.sort_by(|a, b| a.0.cmp(&b.0));
+    tools
+}
+
+#[test]
+fn the_models_calls_of_each_real_agents_plan_tool_are_valid_against_its_schema() {
+    use acp_plan::model::Script;
+    use acp_plan::model::plan_tool;
+    let tools = real_plan_tools();
+    let names: Vec<&str> = tools.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "TodoWrite",
+            "todo_write",
+            "todowrite",
+            "update_plan",
+            "write_todos"
+        ]
+    );
+    let script = Script::built_in();
+    for (name, schema) in &tools {
+        // Each offered alone, among other tools, as an agent offers it.
+        let offered = [
+            (
+                "read_file".to_owned(),
+                serde_json::json!({ "type": "object" }),
+            ),
+            (name.clone(), schema.clone()),
+        ];
+        let tool = plan_tool::find(offered.iter().map(|(n, s)| (n.as_str(), s)))
+            .unwrap_or_else(|| panic!("{name} is found as the plan tool"));
+        assert_eq!(tool.name(), name);
+        let validator = jsonschema::validator_for(schema).unwrap();
+        for call in 0..script.len() {
+            let (arguments, said) = tool.say(script.todo_write(call).unwrap(), call);
+            let errors: Vec<String> = validator
+                .iter_errors(&arguments)
+                .map(|e| e.to_string())
+                .collect();
+            assert_eq!(
+                errors,
+                Vec::<String>::new(),
+                "{name}, call {call}: {arguments}"
+            );
+            let statuses: Vec<_> = said.iter().map(|t| t.status.clone()).collect();
+            let scripted: Vec<_> = script
+                .todo_write(call)
+                .unwrap()
+                .todos
+                .iter()
+                .map(|t| t.status.clone())
+                .collect();
+            assert_eq!(
+                statuses, scripted,
+                "{name}: every status said as the script has it"
             );
         }
     }
