@@ -11,7 +11,7 @@
 //! are filled from the schema, so the arguments are valid against it.
 
 use plan_core::Status;
-use plan_core::tools::{Todo, TodoWrite, UpdatePlan};
+use plan_core::tools::{Todo, TodoWrite, UpdatePlan, status_of_word};
 use serde_json::{Map, Value, json};
 
 /// Plan tools known by name, in the order they are preferred when a
@@ -117,25 +117,6 @@ fn plain(word: &str) -> String {
         .filter(char::is_ascii_alphanumeric)
         .map(|c| c.to_ascii_lowercase())
         .collect()
-}
-
-/// The spellings each status goes by in plan tools, plain.
-fn spellings(status: &Status) -> &'static [&'static str] {
-    match status {
-        Status::Pending => &["pending", "todo", "open", "notstarted", "planned", "queued"],
-        Status::InProgress => &[
-            "inprogress",
-            "active",
-            "doing",
-            "started",
-            "running",
-            "working",
-            "ongoing",
-        ],
-        Status::Completed => &["completed", "complete", "done", "finished", "resolved"],
-        Status::Cancelled => &["cancelled", "canceled", "skipped", "abandoned", "dropped"],
-        _ => &[],
-    }
 }
 
 /// A schema's `type`, lower case (Gemini's schemas say `OBJECT`); the
@@ -314,22 +295,24 @@ impl ListTool {
 }
 
 /// The tool's word for each status, if its enum says at least pending and
-/// completed.
+/// completed (the words read as `plan_core`'s `tools` reader reads them:
+/// `TODO`, `Doing`, `done`, `canceled`, ...): the protocol's own word where
+/// the enum has it, else the first that means the status.
 fn status_words(words: &[&str]) -> Option<Vec<(Status, String)>> {
-    let found: Vec<(Status, String)> = [
-        Status::Pending,
-        Status::InProgress,
-        Status::Completed,
-        Status::Cancelled,
-    ]
-    .into_iter()
-    .filter_map(|status| {
-        let word = words
-            .iter()
-            .find(|w| spellings(&status).contains(&plain(w).as_str()))?;
-        Some((status, (*word).to_owned()))
-    })
-    .collect();
+    let mut found: Vec<(Status, String)> = Vec::new();
+    // The protocol's own words first (a description's "Current status: ..."
+    // must not say in progress where `in_progress` is listed).
+    let exact = |word: &str, status: &Status| plain(word) == plain(status.as_str());
+    for own in [true, false] {
+        for word in words {
+            if let Some(status) = status_of_word(word)
+                && exact(word, &status) == own
+                && !found.iter().any(|(s, _)| *s == status)
+            {
+                found.push((status, (*word).to_owned()));
+            }
+        }
+    }
     let has = |s: Status| found.iter().any(|(f, _)| *f == s);
     (has(Status::Pending) && has(Status::Completed)).then_some(found)
 }

@@ -151,6 +151,30 @@ mod tests {
     }
 
     #[test]
+    fn the_words_people_use_for_a_status_suggest_the_protocols_own() {
+        for (words, meant) in [
+            (&["done", "finished", "complete", "Done"][..], "completed"),
+            (&["todo", "open", "TODO"], "pending"),
+            (
+                &["doing", "in progress", "wip", "In-Progress"],
+                "in_progress",
+            ),
+        ] {
+            for word in words {
+                assert_eq!(suggest(word, &KNOWN_STATUSES), Some(meant), "{word}");
+                assert_eq!(status_word(word), Some(meant), "{word}");
+            }
+        }
+        // A status word is no priority.
+        assert_eq!(suggest("done", &KNOWN_PRIORITIES), None);
+        assert_eq!(status_word("blocked"), None);
+        // Every word of the table stands for a known status.
+        for (word, status) in STATUS_WORDS {
+            assert!(KNOWN_STATUSES.contains(&status), "{word}");
+        }
+    }
+
+    #[test]
     fn edit_distance_counts_edits() {
         assert_eq!(edit_distance("", ""), 0);
         assert_eq!(edit_distance("abc", ""), 3);

@@ -7,6 +7,63 @@ use core::fmt;
 pub(crate) const KNOWN_PRIORITIES: [&str; 3] = ["high", "medium", "low"];
 /// The statuses ACP defines (v2; v1 lacks `cancelled`).
 pub(crate) const KNOWN_STATUSES: [&str; 4] = ["pending", "in_progress", "completed", "cancelled"];
+/// Words people (and models) use for a status, each with the protocol's
+/// own word it stands for, plain (lower case; `-` and spaces as `_`). The
+/// one table behind the suggestions (`done`: "did you mean `completed`?",
+/// in the macros and the run-time parsers) and the `tools` reader's lenient
+/// words.
+pub(crate) const STATUS_WORDS: [(&str, &str); 25] = [
+    ("todo", "pending"),
+    ("to_do", "pending"),
+    ("not_started", "pending"),
+    ("open", "pending"),
+    ("queued", "pending"),
+    ("planned", "pending"),
+    ("inprogress", "in_progress"),
+    ("in_progress", "in_progress"),
+    ("wip", "in_progress"),
+    ("doing", "in_progress"),
+    ("active", "in_progress"),
+    ("started", "in_progress"),
+    ("working", "in_progress"),
+    ("ongoing", "in_progress"),
+    ("current", "in_progress"),
+    ("running", "in_progress"),
+    ("complete", "completed"),
+    ("done", "completed"),
+    ("finished", "completed"),
+    ("resolved", "completed"),
+    ("canceled", "cancelled"),
+    ("skipped", "cancelled"),
+    ("abandoned", "cancelled"),
+    ("dropped", "cancelled"),
+    ("cancelled", "cancelled"),
+];
+
+/// `text` plain: trimmed, lower case, `-` and spaces as `_`.
+fn plain(text: &str) -> impl Iterator<Item = char> + '_ {
+    text.trim().chars().map(|c| match c {
+        '-' | ' ' => '_',
+        c => c.to_ascii_lowercase(),
+    })
+}
+
+/// The known status `text` means: a known status, or a word of
+/// [`STATUS_WORDS`], in any case, with `-` or spaces for `_`.
+pub(crate) fn status_word(text: &str) -> Option<&'static str> {
+    let same = |word: &str| plain(text).eq(word.chars());
+    KNOWN_STATUSES
+        .iter()
+        .copied()
+        .find(|k| same(k))
+        .or_else(|| {
+            STATUS_WORDS
+                .iter()
+                .find(|(word, _)| same(word))
+                .map(|(_, status)| *status)
+        })
+}
+
 /// The statuses a v1 `plan` update may carry.
 pub(crate) const V1_STATUSES: [&str; 3] = ["pending", "in_progress", "completed"];
 /// The plan content types ACP defines, by name: what the readers tell
@@ -157,6 +214,14 @@ impl fmt::Display for UnknownName<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let Self { what, name, .. } = self;
         match self.suggestion {
+            // A word of its own for a status (`done`): the protocol's word
+            // first, the custom-name rule second.
+            Some(near) if status_word(name) == Some(near) && !plain(name).eq(near.chars()) => {
+                write!(
+                    f,
+                    "unknown {what} `{name}`; did you mean `{near}`? (a {what} of your own begins with `_`: `_{name}`)"
+                )
+            }
             Some(near) => write!(f, "unknown {what} `{name}`; did you mean `{near}`?"),
             None => write!(
                 f,
@@ -170,9 +235,16 @@ impl fmt::Display for UnknownName<'_> {
     }
 }
 
-/// The known name closest to `name`, if one is close enough to be a likely typo:
-/// the same name in another case, or at most one edit in three characters away.
+/// The known name `name` most likely means: the status a word of
+/// [`STATUS_WORDS`] stands for (`done`: `completed`), else the closest
+/// known name if it is a likely typo: the same name in another case, or at
+/// most one edit in three characters away.
 pub(crate) fn suggest<'k>(name: &str, known: &[&'k str]) -> Option<&'k str> {
+    if let Some(meant) = status_word(name.trim_start_matches('_'))
+        && let Some(known) = known.iter().find(|k| **k == meant)
+    {
+        return Some(known);
+    }
     let lower = name.to_ascii_lowercase().replace('-', "_");
     let lower = lower.trim_start_matches('_');
     known

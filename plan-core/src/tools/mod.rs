@@ -31,7 +31,7 @@ mod update_plan;
 
 pub use definition::ToolDefinition;
 pub use plans::{ActiveForm, ModelPlans, PlanFileError, PlanOptions, Scope, ToolOutcome};
-pub use read::{Correction, ToolCall, ToolError, ToolProblem};
+pub use read::{Correction, ToolCall, ToolError, ToolProblem, status_of_word};
 pub use steps::StepsTool;
 pub use todo_write::{Todo, TodoWrite};
 pub use update_plan::{PlanStep, UpdatePlan};

@@ -345,26 +345,31 @@ impl Reader {
 }
 
 /// A status word: the status and whether it is outside the tools' schemas
-/// (`cancelled`, which the protocol has and the tools lack).
+/// (`cancelled`, which the protocol has and the tools lack). The words are
+/// the rules' one table (`rules::STATUS_WORDS`).
 fn read_status(text: &str) -> Option<(Status, bool)> {
-    let word: String = text
-        .trim()
-        .chars()
-        .map(|c| match c {
-            '-' | ' ' => '_',
-            c => c.to_ascii_lowercase(),
-        })
-        .collect();
-    Some(match word.as_str() {
-        "pending" | "todo" | "to_do" | "not_started" | "open" | "queued" | "planned" => {
-            (Status::Pending, false)
-        }
-        "in_progress" | "inprogress" | "active" | "doing" | "started" | "working" | "ongoing"
-        | "current" | "running" => (Status::InProgress, false),
-        "completed" | "complete" | "done" | "finished" | "resolved" => (Status::Completed, false),
-        "cancelled" | "canceled" | "skipped" | "abandoned" => (Status::Cancelled, true),
-        _ => return None,
+    Some(match crate::rules::status_word(text)? {
+        "pending" => (Status::Pending, false),
+        "in_progress" => (Status::InProgress, false),
+        "completed" => (Status::Completed, false),
+        _ => (Status::Cancelled, true),
     })
+}
+
+/// The status a plan tool's status word means, as the `tools` reader reads
+/// it: one of the protocol's (`in_progress`), or a word whose meaning is
+/// plain (`"in-progress"`, `"Doing"`, `"done"`, `"TODO"`, `"canceled"`).
+///
+/// ```
+/// use plan_core::Status;
+/// use plan_core::tools::status_of_word;
+///
+/// assert_eq!(status_of_word("Done"), Some(Status::Completed));
+/// assert_eq!(status_of_word("in progress"), Some(Status::InProgress));
+/// assert_eq!(status_of_word("blocked"), None);
+/// ```
+pub fn status_of_word(word: &str) -> Option<Status> {
+    read_status(word).map(|(status, _)| status)
 }
 
 /// `at.key`, or `key` at the top.

@@ -1,8 +1,8 @@
 // One misuse of `#[derive(plan_core::PlanStatus)]` or `#[derive(plan_core::PlanPriority)]`: see the `.stderr`.
 #[derive(plan_core::PlanStatus)]
 enum Todo {
-    #[status(done)]
-    Done,
+    #[status(blocked)]
+    Blocked,
 }
 
 fn main() {}
