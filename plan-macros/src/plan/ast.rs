@@ -187,11 +187,21 @@ fn parse_entry(input: ParseStream<'_>) -> syn::Result<Entry> {
             ),
         ));
     }
+    // `[[...]]`: a list where an entry belongs.
+    if input.peek(syn::token::Bracket) {
+        let nested: TokenTree = input.parse()?;
+        return Err(syn::Error::new(
+            nested.span(),
+            "a list inside the list: entries go straight in `[...]`, separated by commas: `[high pending \"Read\", low pending \"Ship\"]`",
+        ));
+    }
     let priority = parse_name(input, "a priority (`high`, `medium`, `low`, `_custom`)")?;
+    spaces_not_commas(input)?;
     let status = parse_name(
         input,
         "a status after the priority (`pending`, `in_progress`, `completed`, `cancelled`, `_custom`)",
     )?;
+    spaces_not_commas(input)?;
     // `in-progress`: three tokens to Rust; the status has an underscore.
     if let Name::Ident(first) = &status
         && input.peek(Token![-])
@@ -241,6 +251,27 @@ fn parse_entry(input: ParseStream<'_>) -> syn::Result<Entry> {
         content,
         meta,
     })
+}
+
+/// A comma between an entry's parts (`high, pending, "..."`): the commas
+/// separate entries.
+fn spaces_not_commas(input: ParseStream<'_>) -> syn::Result<()> {
+    if input.peek(Token![,]) {
+        let comma: Token![,] = input.parse()?;
+        // The rest of this entry, through its content, is this one mistake.
+        while !input.is_empty() {
+            let content = input.peek(LitStr) || input.peek(syn::token::Brace);
+            input.parse::<TokenTree>()?;
+            if content {
+                break;
+            }
+        }
+        return Err(syn::Error::new(
+            comma.span,
+            "an entry's parts are separated by spaces: `high pending \"...\"` (commas separate entries)",
+        ));
+    }
+    Ok(())
 }
 
 fn parse_name(input: ParseStream<'_>, what: &str) -> syn::Result<Name> {
