@@ -20,7 +20,7 @@
 //! last, a short text that ends the turn. A request that offers no plan
 //! tool (a title, a suggestion) gets a short text, or JSON where it asks
 //! for JSON. The server binds 127.0.0.1 only, keeps no state between
-//! requests but a [`turn::Log`] of what it did (for `check`), and stops
+//! requests but a [`Log`] of what it did (for `check`), and stops
 //! when dropped.
 
 pub mod anthropic;

@@ -2,7 +2,7 @@
 //! module reads its request into a [`Request`] (the tools offered, the
 //! calls already made and answered, the cues of plan mode) and says the
 //! [`Decision`] in its own stream. The script is one; only how it is said
-//! changes with the tool ([`plan_tool`](super::plan_tool)).
+//! changes with the tool ([`super::plan_tool`]).
 //! What it did goes into the [`Log`](super::Log).
 
 use plan_core::tools::{Todo, TodoWrite};
