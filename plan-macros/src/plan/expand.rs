@@ -9,7 +9,6 @@ use super::ast::{Input, Name, Text, Value};
 use super::valid::{CheckedEntry, CheckedName, CheckedPlan, Shape};
 use crate::json_reader::{Node, NodeKind};
 use crate::json_tokens as json;
-use crate::rules;
 
 /// The expression `plan!` expands to: a `PlanContent`, or a v1 `Plan`.
 pub(crate) fn value(plan: &CheckedPlan) -> TokenStream {
@@ -114,10 +113,10 @@ fn entry(e: &CheckedEntry) -> TokenStream {
     let content = text(content);
     let priority = name(
         priority,
-        &quote!(Priority),
+        ("Priority", "priority"),
         ("IntoPriority", "into_priority"),
     );
-    let status = name(status, &quote!(Status), ("IntoStatus", "into_status"));
+    let status = name(status, ("Status", "status"), ("IntoStatus", "into_status"));
     let meta = option(meta.map(meta_value));
     // A `const fn`: `PlanEntry` is `#[non_exhaustive]`, so no struct literal
     // outside plan-core.
@@ -148,33 +147,41 @@ fn compact(plan: &CheckedPlan) -> Option<TokenStream> {
 /// The entries as rows `("content", priority, status),` if every one has
 /// literal content, known names and no `_meta`.
 fn rows(entries: &[CheckedEntry]) -> Option<TokenStream> {
-    let index = |n: &CheckedName, known: &[&str]| match n {
-        CheckedName::Known(name) => known
-            .iter()
-            .position(|k| k == name)
-            .and_then(|i| u8::try_from(i).ok()),
-        _ => None,
-    };
     let mut rows = TokenStream::new();
     for e in entries {
-        let (priority, status, Text::Str(content), None) = e.parts() else {
+        let (
+            CheckedName::Known(priority, priority_at),
+            CheckedName::Known(status, status_at),
+            Text::Str(content),
+            None,
+        ) = e.parts()
+        else {
             return None;
         };
-        let priority =
-            proc_macro2::Literal::u8_unsuffixed(index(priority, &rules::KNOWN_PRIORITIES)?);
-        let status = proc_macro2::Literal::u8_unsuffixed(index(status, &rules::KNOWN_STATUSES)?);
+        let priority = word("priority", priority, *priority_at);
+        let status = word("status", status, *status_at);
         rows.extend(quote!((#content, #priority, #status),));
     }
     Some(rows)
 }
 
-fn name(n: &CheckedName, ty: &TokenStream, dynamic: (&str, &str)) -> TokenStream {
+/// A known name as the path to its item of `plan_core::dsl`
+/// (`::plan_core::dsl::status::in_progress`): the macro's own segments at
+/// the call site, the last one the user's word where they wrote it, so an
+/// editor's hover and go-to on the word reach the item's docs.
+fn word(module: &str, name: &str, at: Span) -> TokenStream {
+    let module = syn::Ident::new(module, Span::call_site());
+    let name = syn::Ident::new(name, at);
+    quote!(::plan_core::dsl::#module::#name)
+}
+
+/// A priority or status: its type and its module of `plan_core::dsl`, and
+/// the conversion of a `{ expression }`.
+fn name(n: &CheckedName, (ty, module): (&str, &str), dynamic: (&str, &str)) -> TokenStream {
     match n {
-        CheckedName::Known(known) => {
-            let variant = syn::Ident::new(&crate::attrs::camel_case(known), Span::call_site());
-            quote!(__plan::#ty::#variant)
-        }
+        CheckedName::Known(known, at) => word(module, known, *at),
         CheckedName::Custom(custom) => {
+            let ty = syn::Ident::new(ty, Span::call_site());
             quote!(__plan::#ty::Custom(__plan::custom_name(#custom)))
         }
         CheckedName::Expr(g) => expression(g, dynamic),
@@ -354,7 +361,7 @@ fn entries_json(out: &mut String, entries: &[CheckedEntry], dynamic: &mut Vec<(S
             out.push_str(key);
             out.push_str("\":");
             match n {
-                CheckedName::Known(k) => json::write_str(out, k),
+                CheckedName::Known(k, _) => json::write_str(out, k),
                 CheckedName::Custom(c) => json::write_str(out, c),
                 CheckedName::Expr(g) => {
                     run_time(dynamic, g.span());

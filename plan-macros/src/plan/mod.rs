@@ -136,4 +136,51 @@ mod tests {
         let output = plan(input).to_string();
         assert_eq!(output.matches("compile_error").count(), 5, "{output}");
     }
+
+    /// Each identifier of `tokens`, deep, with where it says it was written.
+    fn idents(tokens: TokenStream, out: &mut Vec<(String, proc_macro2::LineColumn)>) {
+        for tree in tokens {
+            match tree {
+                proc_macro2::TokenTree::Ident(i) => out.push((i.to_string(), i.span().start())),
+                proc_macro2::TokenTree::Group(g) => idents(g.stream(), out),
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn each_priority_and_status_typed_is_a_path_to_its_item_where_it_was_typed() {
+        // Both expansions: the compact table and the full one (a `{ }` part).
+        for call in [
+            "id: \"p\", items: [ high pending \"a\", low completed \"b\" ]",
+            "id: \"p\", items: [ high pending \"a\", low completed { b } ]",
+            "entries: [ medium in_progress \"a\" ]",
+        ] {
+            let input: TokenStream = call.parse().unwrap();
+            let mut typed = Vec::new();
+            idents(input.clone(), &mut typed);
+            let mut expanded = Vec::new();
+            idents(plan(input), &mut expanded);
+            for (word, at) in typed.iter().filter(|(w, _)| {
+                crate::rules::KNOWN_PRIORITIES.contains(&w.as_str())
+                    || crate::rules::KNOWN_STATUSES.contains(&w.as_str())
+            }) {
+                let module = if crate::rules::KNOWN_PRIORITIES.contains(&word.as_str()) {
+                    "priority"
+                } else {
+                    "status"
+                };
+                let landed = expanded.windows(3).any(|w| {
+                    w[0].0 == "dsl" && w[1].0 == module && w[2].0 == *word && w[2].1 == *at
+                });
+                assert!(
+                    landed,
+                    "{call}: `{word}` at {at:?} is not `dsl::{module}::{word}` there"
+                );
+                // The macro's own segments are not the user's.
+                let dsl_at = expanded.iter().find(|(w, _)| w == "dsl").unwrap().1;
+                assert_ne!(dsl_at, *at);
+            }
+        }
+    }
 }

@@ -60,7 +60,10 @@ impl CheckedEntry {
 }
 
 pub(crate) enum CheckedName {
-    Known(&'static str),
+    /// A known name, and where the user wrote it (the call site for a name
+    /// read from a file): the expansion names its item of `plan_core::dsl`
+    /// there.
+    Known(&'static str, Span),
     Custom(String),
     Expr(Group),
 }
@@ -327,7 +330,10 @@ fn check_name(name: Name, kind: NameKind, v1: bool, errors: &mut Errors) -> Opti
         Name::Ident(ident) => (ident.unraw().to_string(), ident.span()),
         Name::Str(lit) => (lit.value(), lit.span()),
     };
-    check_entry_name(&text, span, kind, v1, errors)
+    Some(match check_entry_name(&text, span, kind, v1, errors)? {
+        CheckedName::Known(known, _) => CheckedName::Known(known, span),
+        other => other,
+    })
 }
 
 fn custom_type(field: Field, errors: &mut Errors) -> Option<String> {
@@ -409,7 +415,7 @@ pub(crate) fn check_entry_name(
 ) -> Option<CheckedName> {
     Some(
         match name_check::check_name(text, site, kind, v1, errors)? {
-            name_check::Name::Known(known) => CheckedName::Known(known),
+            name_check::Name::Known(known) => CheckedName::Known(known, Span::call_site()),
             name_check::Name::Custom(custom) => CheckedName::Custom(custom),
         },
     )
