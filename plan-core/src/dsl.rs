@@ -1,10 +1,12 @@
 //! The words of [`plan!`](crate::plan)'s grammar, one documented item each.
 //!
 //! `plan!` writes each priority and status you type as a path to its item
-//! here, with your word as the path's last part: an editor's hover on
-//! `high` inside `plan!` shows what `high` means in the protocol, and
-//! go-to-definition lands here, as they do for plain Rust. The items are
-//! the values themselves, so they also read well outside the macro:
+//! here, with your word as the path's last part (in a call with a
+//! `{ expression }` part or `meta`; a call of literals alone is a table,
+//! for compile time): an editor's hover on `high` inside `plan!` shows
+//! what `high` means in the protocol, and go-to-definition lands here, as
+//! they do for plain Rust. The items are the values themselves, so they
+//! also read well outside the macro:
 //!
 //! ```
 //! use plan_core::dsl::{priority, status};

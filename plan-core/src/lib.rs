@@ -260,17 +260,16 @@ pub mod __private {
     }
 
     /// A literal entry with known names, as a row of `plan!`'s compact form:
-    /// its content, and its priority and status as the items of
-    /// [`crate::dsl`] the user's words name (a path each, so an editor
-    /// shows their docs; still a `'static` table).
-    pub type Row = (&'static str, Priority, Status);
+    /// its content, and the indexes of its priority and status in
+    /// `Priority::KNOWN` and `Status::KNOWN` (checked by the macro).
+    pub type Row = (&'static str, u8, u8);
 
     fn entries_of(rows: &'static [Row]) -> Vec<PlanEntry> {
         rows.iter()
-            .map(|(content, priority, status)| PlanEntry {
+            .map(|&(content, priority, status)| PlanEntry {
                 content: Cow::Borrowed(content),
-                priority: priority.clone(),
-                status: status.clone(),
+                priority: Priority::KNOWN_VALUES[usize::from(priority)].clone(),
+                status: Status::KNOWN_VALUES[usize::from(status)].clone(),
                 meta: None,
             })
             .collect()

@@ -9,6 +9,7 @@ use super::ast::{Input, Name, Text, Value};
 use super::valid::{CheckedEntry, CheckedName, CheckedPlan, Shape};
 use crate::json_reader::{Node, NodeKind};
 use crate::json_tokens as json;
+use crate::rules;
 
 /// The expression `plan!` expands to: a `PlanContent`, or a v1 `Plan`.
 pub(crate) fn value(plan: &CheckedPlan) -> TokenStream {
@@ -146,20 +147,27 @@ fn compact(plan: &CheckedPlan) -> Option<TokenStream> {
 
 /// The entries as rows `("content", priority, status),` if every one has
 /// literal content, known names and no `_meta`.
+///
+/// The words are indexes here, not the paths of their `plan_core::dsl`
+/// items: measured with `bench/compile-time.sh` (3,000 calls), the paths
+/// cost the common call 25 to 35% of its compile time (see
+/// docs/design.md, "Open").
 fn rows(entries: &[CheckedEntry]) -> Option<TokenStream> {
+    let index = |n: &CheckedName, known: &[&str]| match n {
+        CheckedName::Known(name, _) => known
+            .iter()
+            .position(|k| k == name)
+            .and_then(|i| u8::try_from(i).ok()),
+        _ => None,
+    };
     let mut rows = TokenStream::new();
     for e in entries {
-        let (
-            CheckedName::Known(priority, priority_at),
-            CheckedName::Known(status, status_at),
-            Text::Str(content),
-            None,
-        ) = e.parts()
-        else {
+        let (priority, status, Text::Str(content), None) = e.parts() else {
             return None;
         };
-        let priority = word("priority", priority, *priority_at);
-        let status = word("status", status, *status_at);
+        let priority =
+            proc_macro2::Literal::u8_unsuffixed(index(priority, &rules::KNOWN_PRIORITIES)?);
+        let status = proc_macro2::Literal::u8_unsuffixed(index(status, &rules::KNOWN_STATUSES)?);
         rows.extend(quote!((#content, #priority, #status),));
     }
     Some(rows)
