@@ -1,7 +1,7 @@
 //! Stage 3: code and JSON text for a checked plan. Nothing here judges.
 
 use proc_macro2::{Group, Span, TokenStream};
-use quote::{quote, quote_spanned};
+use quote::quote;
 
 use syn::ext::IdentExt;
 
@@ -67,13 +67,18 @@ fn body(plan: &CheckedPlan) -> TokenStream {
 /// expression, in the trait's words. The trait's method is called as a path
 /// (`Trait::method(value)`), not through a generic function, so rustc adds no
 /// "required by a bound in ..." note pointing into `__private`.
+///
+/// Only the binding (where rustc puts a type error: on the braces) and the
+/// block have the user's place; the macro's own tokens (`let`, the path)
+/// are the call site's, so an editor maps the user's tokens to those two
+/// alone, not to `plan_core`'s root or `__private`.
 fn expression(group: &Group, (conversion, method): (&str, &str)) -> TokenStream {
     let span = group.span();
     let conversion = syn::Ident::new(conversion, Span::call_site());
     let method = syn::Ident::new(method, Span::call_site());
     let value = syn::Ident::new("__plan_expression", span);
     let block = block(group);
-    quote_spanned!(span=> {
+    quote!({
         let #value = #block;
         ::plan_core::__private::#conversion::#method(#value)
     })

@@ -183,4 +183,45 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn a_braced_part_lends_its_place_to_its_own_tokens_and_the_binding_alone() {
+        let call = "id: \"p\", items: [ high { my_status } \"a\" ]";
+        let input: TokenStream = call.parse().unwrap();
+        // Where the user's `{ my_status }` is.
+        let group = input
+            .clone()
+            .into_iter()
+            .flat_map(|t| match t {
+                proc_macro2::TokenTree::Group(g) => g.stream().into_iter().collect(),
+                _ => Vec::new(),
+            })
+            .find_map(|t| match t {
+                proc_macro2::TokenTree::Group(g)
+                    if g.delimiter() == proc_macro2::Delimiter::Brace =>
+                {
+                    Some(g.span())
+                }
+                _ => None,
+            })
+            .unwrap();
+        let (from, to) = (group.start(), group.end());
+        let inside = |at: proc_macro2::LineColumn| {
+            (at.line, at.column) >= (from.line, from.column)
+                && (at.line, at.column) < (to.line, to.column)
+        };
+        let mut expanded = Vec::new();
+        idents(plan(input), &mut expanded);
+        let there: Vec<&str> = expanded
+            .iter()
+            .filter(|(_, at)| inside(*at))
+            .map(|(w, _)| w.as_str())
+            .collect();
+        // The user's own token, and the binding rustc's type error is on;
+        // none of the macro's paths (`plan_core`, `__private`, the trait).
+        assert_eq!(
+            there,
+            ["__plan_expression", "my_status", "__plan_expression"]
+        );
+    }
 }
