@@ -134,12 +134,23 @@ pub fn serve(options: &ServeOptions) -> u8 {
         "# the scripted model serves on {}; point an agent at it with:",
         model.url()
     );
-    for (key, value) in &pointing.env {
-        println!("export {key}='{value}'");
+    for line in exports(&pointing.env) {
+        println!("{line}");
     }
     let _ = std::io::Write::flush(&mut std::io::stdout());
     model.wait();
     0
+}
+
+/// The `export` lines `acp-plan model` prints: what an agent needs to reach
+/// the model, and nothing that would move the user's own shell if they
+/// `eval` them (`HOME`, npm's cache: `check` and `board` set those for the
+/// agent alone). A value's single quotes are escaped for the shell.
+fn exports(env: &[(String, String)]) -> Vec<String> {
+    env.iter()
+        .filter(|(key, _)| key != "HOME" && key != "npm_config_cache")
+        .map(|(key, value)| format!("export {key}='{}'", value.replace('\'', r"'\''")))
+        .collect()
 }
 
 /// What the model answers: a content type and a body.
@@ -335,4 +346,32 @@ fn bad_request(e: &serde_json::Error) -> Answer {
         400,
         &json!({ "error": { "type": "invalid_request_error", "message": format!("not JSON: {e}") } }),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn model_prints_what_an_agent_needs_and_never_moves_the_users_home() {
+        let env = vec![
+            (
+                "ANTHROPIC_BASE_URL".to_owned(),
+                "http://127.0.0.1:1".to_owned(),
+            ),
+            (
+                "OPENCODE_CONFIG_CONTENT".to_owned(),
+                "{\"a\":\"it's\"}".to_owned(),
+            ),
+            ("HOME".to_owned(), "/tmp/x".to_owned()),
+            ("npm_config_cache".to_owned(), "/root/.npm".to_owned()),
+        ];
+        assert_eq!(
+            exports(&env),
+            [
+                "export ANTHROPIC_BASE_URL='http://127.0.0.1:1'",
+                r#"export OPENCODE_CONFIG_CONTENT='{"a":"it'\''s"}'"#
+            ]
+        );
+    }
 }
