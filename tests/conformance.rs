@@ -465,3 +465,25 @@ fn a_recorded_transcript_is_a_fixture_include_plan_stream_accepts() {
         path.display()
     );
 }
+
+#[test]
+fn docs_ci_lists_every_rule_check_reports_and_no_other() {
+    let page =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/ci.md")).unwrap();
+    let start = page.find("| rule | what it means | the fix |").unwrap();
+    let mut listed: Vec<&str> = page[start..]
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with("| `"))
+        .filter_map(|l| l.split('`').nth(1))
+        .collect();
+    let mut rules: Vec<&str> = plan_core::agent::Violation::RULES
+        .iter()
+        .copied()
+        .chain(conformance::rule::ALL)
+        .chain([acp_plan::check::ACP_SPELLING])
+        .collect();
+    listed.sort_unstable();
+    rules.sort_unstable();
+    assert_eq!(listed, rules, "docs/ci.md's rule table against the rules");
+}

@@ -52,6 +52,19 @@ pub mod rule {
     /// With `--scripted-model`: a plan the model made that did not reach
     /// the client whole (a step lost, a status changed, the plan missing).
     pub const MODEL_PLAN: &str = "model-plan";
+
+    /// Every rule of a conversation (beside the version table's rules and
+    /// `acp-spelling`), in the order docs/ci.md lists them.
+    pub const ALL: [&str; 8] = [
+        LENIENT_DROPS,
+        UNREADABLE,
+        JSON_RPC,
+        UNANSWERED,
+        TURN_END,
+        NEGOTIATION,
+        MODEL_PLAN,
+        EXPECT_PLANS,
+    ];
 }
 
 /// What the command line asked for.
