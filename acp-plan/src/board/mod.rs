@@ -82,6 +82,10 @@ impl Default for Options {
     }
 }
 
+/// What the board says when it reads a terminal: where the stream comes
+/// from, how to end it, and the other ways in.
+const STDIN_AT_A_TERMINAL: &str = "board: reading a recorded stream (NDJSON) from standard input; Ctrl-D ends it. To read a file: acp-plan board FILE; to drive an agent: acp-plan board -- AGENT";
+
 /// Runs the board as `options` asks, on this process's standard streams;
 /// the exit status: 0 done, 1 the input had invalid lines, 2 the agent
 /// could not be driven or the input not read (said on standard error).
@@ -106,7 +110,14 @@ pub fn board(options: &Options) -> u8 {
                 return 2;
             }
         },
-        None => Box::new(io::stdin().lock()),
+        None => {
+            // A person at a terminal who gave no FILE and no agent would
+            // otherwise wait on a silent board.
+            if io::stdin().is_terminal() {
+                eprintln!("{STDIN_AT_A_TERMINAL}");
+            }
+            Box::new(io::stdin().lock())
+        }
     };
     match run(
         options,
