@@ -9,7 +9,8 @@
 
 use serde_json::{Value, json};
 
-use super::turn::{Decision, Reply, Request, Seen};
+use super::request::{Request, Seen};
+use super::turn::{Decision, Reply};
 use super::{event, halves, items, named_tools, text_of};
 
 /// The text of a block list or a string.

@@ -11,7 +11,8 @@
 
 use serde_json::{Value, json};
 
-use super::turn::{Decision, Reply, Request, Seen};
+use super::request::{Request, Seen};
+use super::turn::{Decision, Reply};
 use super::{content_text, halves, items, named_tools, text_of};
 
 /// `request` read: its tools, its calls and their results, where the turn

@@ -13,7 +13,8 @@
 
 use serde_json::{Value, json};
 
-use super::turn::{Decision, Reply, Request, Seen};
+use super::request::{Request, Seen};
+use super::turn::{Decision, Reply};
 use super::{items, text_of};
 
 fn parts(content: &Value) -> &[Value] {

@@ -6,8 +6,9 @@
 
 use std::collections::{BTreeSet, HashSet};
 
+use super::request::{EXIT_PLAN_MODE, Request};
 use super::tasks;
-use super::turn::{Decision, EXIT_PLAN_MODE, Made, Reply, Request};
+use super::turn::{Decision, Made, Reply};
 
 /// What the model did while serving one agent: the tools offered, the plan
 /// calls it made, and which the agent ran.
@@ -37,7 +38,7 @@ impl Log {
         if let Some(tool) = request.plan_tool() {
             self.plan_tools.insert(tool.name().to_owned());
         }
-        if request.offers_tasks() {
+        if tasks::offered(request) {
             self.plan_tools
                 .insert(format!("{}/{}", tasks::CREATE, tasks::UPDATE));
         }
@@ -89,7 +90,8 @@ impl Log {
 mod tests {
     use super::*;
     use crate::model::Script;
-    use crate::model::turn::{Seen, decide};
+    use crate::model::request::Seen;
+    use crate::model::turn::decide;
     use serde_json::{Value, json};
 
     fn seen(name: &str, id: &str, result: bool) -> Seen {

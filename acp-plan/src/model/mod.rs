@@ -13,7 +13,7 @@
 //! - the Gemini API (`POST /v1beta/models/M:streamGenerateContent?alt=sse`
 //!   and `:generateContent`): Gemini CLI ([`gemini`]).
 //!
-//! Each request is read into one form ([`turn::Request`]) and answered by
+//! Each request is read into one form ([`request::Request`]) and answered by
 //! one script ([`turn::decide`]), with the agent's own plan tool
 //! ([`plan_tool`]): the next plan of the script, counted from the plan
 //! calls already in the conversation since the user's prompt; after the
@@ -30,6 +30,7 @@ pub mod log;
 pub mod openai;
 pub mod plan_tool;
 pub mod point;
+pub mod request;
 mod script;
 mod server;
 pub mod tasks;

@@ -9,7 +9,8 @@
 
 use serde_json::{Value, json};
 
-use super::turn::{Decision, Reply, Request, Seen};
+use super::request::{Request, Seen};
+use super::turn::{Decision, Reply};
 use super::{content_text, event, halves, items, named_tools, text_of};
 
 /// Whether an input item is a message of `role` (the type may be left out).

@@ -12,7 +12,7 @@ use plan_core::tools::TodoWrite;
 use serde_json::{Value, json};
 
 use super::Script;
-use super::turn::Seen;
+use super::request::{Request, Seen};
 
 /// The tool that adds a task.
 pub const CREATE: &str = "TaskCreate";
@@ -72,6 +72,11 @@ fn ops(script: &Script) -> Vec<(Op, Option<usize>)> {
         }
     }
     ops
+}
+
+/// Whether `request` offers both task tools.
+pub fn offered(request: &Request) -> bool {
+    request.offers(CREATE) && request.offers(UPDATE)
 }
 
 /// How many calls of the sequence `script` makes.

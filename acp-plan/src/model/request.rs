@@ -1,0 +1,80 @@
+//! A request to the model, read: what the model needs of it whatever the
+//! API (each API's module reads its own into this form). Apart from
+//! [`turn`](super::turn), which decides on it, so the readers of plan tools
+//! (`tasks`, `plan_tool`) need nothing of the decision.
+
+use serde_json::Value;
+
+use super::plan_tool::{self, PlanTool};
+
+/// Claude Code's tool that loads a deferred tool (`TodoWrite` is one).
+pub const TOOL_SEARCH: &str = "ToolSearch";
+/// Claude Code's tool that ends plan mode with the plan, as markdown.
+pub const EXIT_PLAN_MODE: &str = "ExitPlanMode";
+
+/// A call already in the conversation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Seen {
+    /// The tool called.
+    pub name: String,
+    /// The call's id, as the API carries it.
+    pub id: String,
+    /// Its arguments.
+    pub arguments: Value,
+    /// The text of its result, once the agent ran it.
+    pub result: Option<String>,
+}
+
+/// How an agent's plan mode asks its model for the plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlanMode {
+    /// Claude Code: "Plan mode is active"; the plan goes to `ExitPlanMode`.
+    ExitTool,
+    /// codex: the plan is a `<proposed_plan>` block of the answer.
+    ProposedPlan,
+}
+
+/// A request, read: what the model needs of it, whatever the API.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Request {
+    /// The tools offered: name and input schema.
+    pub tools: Vec<(String, Value)>,
+    /// Every call in the conversation, in order.
+    pub calls: Vec<Seen>,
+    /// Where this turn's calls start in `calls` (after the user's last
+    /// prompt).
+    pub turn_start: usize,
+    /// The instructions and the turn's messages, for the cues of plan mode.
+    pub cue_text: String,
+    /// A side request that asks for JSON: the schema of the answer (`Null`
+    /// when it names none).
+    pub json: Option<Value>,
+}
+
+impl Request {
+    /// Whether `name` is offered.
+    pub fn offers(&self, name: &str) -> bool {
+        self.tools.iter().any(|(tool, _)| tool == name)
+    }
+
+    /// This turn's calls.
+    pub fn turn(&self) -> &[Seen] {
+        &self.calls[self.turn_start.min(self.calls.len())..]
+    }
+
+    /// The plan mode the instructions ask for, if any.
+    pub fn plan_mode(&self) -> Option<PlanMode> {
+        if self.offers(EXIT_PLAN_MODE) || self.cue_text.contains("Plan mode is active") {
+            Some(PlanMode::ExitTool)
+        } else if self.cue_text.contains("<proposed_plan>") {
+            Some(PlanMode::ProposedPlan)
+        } else {
+            None
+        }
+    }
+
+    /// The plan tool offered, if any (the task tools are found apart).
+    pub fn plan_tool(&self) -> Option<PlanTool> {
+        plan_tool::find(self.tools.iter().map(|(n, s)| (n.as_str(), s)))
+    }
+}
