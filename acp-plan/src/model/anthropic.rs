@@ -145,18 +145,11 @@ pub fn write(request: &Value, decision: &Decision) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::turn::decide;
     use crate::model::{DONE, SIDE_ANSWER, Script, Turn};
     use plan_core::tools::TodoWrite;
 
-    /// The model's answer to `request`, as the server streams it.
     fn answer(script: &Script, request: &Value) -> Turn {
-        let decision = decide(script, &read(request));
-        Turn {
-            stream: write(request, &decision),
-            said: decision.said,
-            pause: decision.pause,
-        }
+        crate::model::answered_by(read, write, script, request)
     }
 
     /// The events of a stream, as (name, data).

@@ -39,8 +39,7 @@ impl Log {
             self.plan_tools.insert(tool.name().to_owned());
         }
         if tasks::offered(request) {
-            self.plan_tools
-                .insert(format!("{}/{}", tasks::CREATE, tasks::UPDATE));
+            self.plan_tools.insert(tasks::BOTH.to_owned());
         }
         if request.offers(EXIT_PLAN_MODE) {
             self.plan_tools.insert(EXIT_PLAN_MODE.to_owned());
@@ -94,15 +93,6 @@ mod tests {
     use crate::model::turn::decide;
     use serde_json::{Value, json};
 
-    fn seen(name: &str, id: &str, result: bool) -> Seen {
-        Seen {
-            name: name.to_owned(),
-            id: id.to_owned(),
-            arguments: json!({}),
-            result: result.then(|| "ok".to_owned()),
-        }
-    }
-
     fn todo_tool() -> (String, Value) {
         (
             "write_todos".to_owned(),
@@ -123,12 +113,12 @@ mod tests {
         let first = decide(&script, &request);
         assert_eq!(first.said, "calls write_todos (1 of 3)");
         log.record(&request, &first, "c0");
-        request.calls.push(seen("write_todos", "c0", false));
+        request.calls.push(Seen::of("write_todos", "c0", false));
         let again = decide(&script, &request);
         log.record(&request, &again, "c1");
         // The first is answered with the second request's conversation.
         request.calls[0].result = Some("ok".to_owned());
-        request.calls.push(seen("write_todos", "c1", false));
+        request.calls.push(Seen::of("write_todos", "c1", false));
         log.record(&request, &decide(&script, &request), "c2");
         assert_eq!(log.made.len(), 3);
         assert_eq!(log.plans_run().len(), 1);

@@ -92,6 +92,23 @@ pub(crate) struct Turn {
     pub pause: bool,
 }
 
+/// The model's answer to `request` through an API's `read` and `write`, as
+/// the server streams it (for each API's tests).
+#[cfg(test)]
+pub(crate) fn answered_by(
+    read: fn(&Value) -> request::Request,
+    write: fn(&Value, &Decision) -> String,
+    script: &Script,
+    request: &Value,
+) -> Turn {
+    let decision = turn::decide(script, &read(request));
+    Turn {
+        stream: write(request, &decision),
+        said: decision.said,
+        pause: decision.pause,
+    }
+}
+
 /// How long the model thinks before each answer of a planning turn but
 /// its first, as a model takes its time, so a client's `session/cancel`
 /// after the first plan lands mid-turn.

@@ -172,18 +172,11 @@ fn text(stream: &mut Stream, made: usize, text: &str) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::turn::decide;
     use crate::model::{DONE, SIDE_ANSWER, Script, Turn};
     use plan_core::tools::UpdatePlan;
 
-    /// The model's answer to `request`, as the server streams it.
     fn answer(script: &Script, request: &Value) -> Turn {
-        let decision = decide(script, &read(request));
-        Turn {
-            stream: write(request, &decision),
-            said: decision.said,
-            pause: decision.pause,
-        }
+        crate::model::answered_by(read, write, script, request)
     }
 
     fn request(calls: usize, tools: bool) -> Value {

@@ -78,3 +78,16 @@ impl Request {
         plan_tool::find(self.tools.iter().map(|(n, s)| (n.as_str(), s)))
     }
 }
+
+#[cfg(test)]
+impl Seen {
+    /// A call of `name` with no arguments, answered or not (for tests).
+    pub(crate) fn of(name: &str, id: &str, answered: bool) -> Self {
+        Self {
+            name: name.to_owned(),
+            id: id.to_owned(),
+            arguments: Value::Object(serde_json::Map::new()),
+            result: answered.then(|| "ok".to_owned()),
+        }
+    }
+}

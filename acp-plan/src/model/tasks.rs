@@ -18,6 +18,8 @@ use super::request::{Request, Seen};
 pub const CREATE: &str = "TaskCreate";
 /// The tool that moves a task.
 pub const UPDATE: &str = "TaskUpdate";
+/// The two, as the report names them as one plan tool.
+pub const BOTH: &str = "TaskCreate/TaskUpdate";
 
 /// One call of the sequence: a task added, or a task's new status.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -102,7 +102,8 @@ pub fn decide(script: &Script, request: &Request) -> Decision {
         None => None,
     }
     .unwrap_or_else(|| plan_call(script, request));
-    decision.pause = planning && decision.said != "answers a side request with text";
+    // A side request (no tools) is answered at once.
+    decision.pause = planning && !request.tools.is_empty();
     decision
 }
 
@@ -176,10 +177,7 @@ fn plan_call(script: &Script, request: &Request) -> Decision {
                     format!("calls {tool} ({} of {})", made + 1, tasks::len(script)),
                     request,
                 );
-                d.made = state.map(|s| {
-                    let tools = format!("{}/{}", tasks::CREATE, tasks::UPDATE);
-                    (tools, Made::Steps(s.todos.clone()))
-                });
+                d.made = state.map(|s| (tasks::BOTH.to_owned(), Made::Steps(s.todos.clone())));
                 d
             }
             None => Decision::text(DONE, "ends the turn", request),
@@ -221,8 +219,8 @@ fn plan_call(script: &Script, request: &Request) -> Decision {
     }
 }
 
-/// A small value `schema` accepts: its required properties filled, each
-/// enum's first word, a short text for a string.
+/// A small value `schema` accepts: every property of an object filled,
+/// each enum's first word, a short text for a string, an empty list.
 pub fn instance(schema: &Value) -> Value {
     if let Some(first) = schema["enum"].as_array().and_then(|e| e.first()) {
         return first.clone();
@@ -254,22 +252,13 @@ mod tests {
     use super::*;
     use crate::model::request::Seen;
 
-    fn seen(name: &str, id: &str, result: bool) -> Seen {
-        Seen {
-            name: name.to_owned(),
-            id: id.to_owned(),
-            arguments: json!({}),
-            result: result.then(|| "ok".to_owned()),
-        }
-    }
-
     #[test]
     fn a_request_with_no_plan_tool_gets_text_and_the_log_has_no_plan_tool() {
         let script = Script::built_in();
         let mut log = crate::model::Log::default();
         let request = Request {
             tools: vec![("read_file".to_owned(), json!({}))],
-            calls: vec![seen("read_file", "x", true)],
+            calls: vec![Seen::of("read_file", "x", true)],
             ..Request::default()
         };
         let decision = decide(&script, &request);
@@ -295,7 +284,7 @@ mod tests {
                 arguments: json!({ "query": "select:ExitPlanMode", "max_results": 5 })
             }
         );
-        let mut searched = seen(TOOL_SEARCH, "s", true);
+        let mut searched = Seen::of(TOOL_SEARCH, "s", true);
         searched.arguments = json!({ "query": "select:ExitPlanMode" });
         request.calls.push(searched);
         request.tools.push((EXIT_PLAN_MODE.to_owned(), json!({})));
@@ -304,7 +293,7 @@ mod tests {
             exit.made,
             Some((EXIT_PLAN_MODE.to_owned(), Made::Markdown(script.markdown())))
         );
-        request.calls.push(seen(EXIT_PLAN_MODE, "e", true));
+        request.calls.push(Seen::of(EXIT_PLAN_MODE, "e", true));
         assert_eq!(decide(&script, &request).said, "ends the turn");
     }
 

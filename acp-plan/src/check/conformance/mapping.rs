@@ -27,31 +27,31 @@ struct Received {
     entries: Vec<PlanEntry>,
 }
 
-/// The items plans in a kind's transcript (the agent's `session/update`
-/// lines), read as a lenient client reads them.
+/// The updates of a kind's transcript (the agent's `session/update`
+/// lines), read as a lenient client reads them, each with its line.
+pub(super) fn updates(run: &KindRun) -> impl Iterator<Item = (usize, SessionUpdate)> + '_ {
+    run.transcript
+        .iter()
+        .enumerate()
+        .filter(|(_, line)| line.contains("\"session/update\""))
+        .filter_map(|(i, line)| {
+            let read = SessionNotification::from_json_lenient(line).ok()?;
+            Some((i + 1, read.value.update))
+        })
+}
+
+/// The items plans a client received.
 fn received(run: &KindRun) -> Vec<Received> {
-    let mut plans = Vec::new();
-    for (i, line) in run.transcript.iter().enumerate() {
-        if !line.contains("\"session/update\"") {
-            continue;
-        }
-        let Ok(read) = SessionNotification::from_json_lenient(line) else {
-            continue;
-        };
-        let entries = match read.value.update {
-            SessionUpdate::Plan(plan) => plan.entries,
-            SessionUpdate::PlanUpdate { plan, .. } => match plan.entries() {
-                Some(entries) => entries.to_vec(),
-                None => continue,
-            },
-            _ => continue,
-        };
-        plans.push(Received {
-            line: i + 1,
-            entries,
-        });
-    }
-    plans
+    updates(run)
+        .filter_map(|(line, update)| {
+            let entries = match update {
+                SessionUpdate::Plan(plan) => plan.entries,
+                SessionUpdate::PlanUpdate { plan, .. } => plan.entries()?.to_vec(),
+                _ => return None,
+            };
+            Some(Received { line, entries })
+        })
+        .collect()
 }
 
 /// The status a client of `kind` is sent for `status` (v1 has no
@@ -145,6 +145,8 @@ pub(super) fn judge(run: &mut KindRun, log: &Log) {
         return;
     }
     if log.plan_tools.is_empty() {
+        // Not judged, so `--expect-plans` says nothing either.
+        run.findings.retain(|f| f.rule != rule::EXPECT_PLANS);
         run.failure = Some(format!(
             "the agent offered its model no plan tool, so the model could make no plan and nothing could be held to one; it offered: {}\n(`check` plans with a tool named `TodoWrite`, `update_plan`, `todo_write`, `todowrite` or `write_todos`, with Claude Code's task tools, or with any tool whose input is a list of items each with a text and a status from an enum that has pending and completed; if your agent's plan tool is off by default, switch it on in its environment)",
             listed(log.offered.iter())

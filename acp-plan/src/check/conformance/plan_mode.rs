@@ -10,7 +10,7 @@
 //! does not name in the update, that is a note too: a client could open it.
 
 use plan_core::wire::ClientKind;
-use plan_core::{PlanContent, SessionNotification, SessionUpdate};
+use plan_core::{PlanContent, SessionUpdate};
 use serde_json::Value;
 
 use super::{KindRun, rule};
@@ -26,29 +26,25 @@ struct Markdown {
     path: Option<String>,
 }
 
+/// The markdown plans a client received.
 fn received(run: &KindRun) -> Vec<Markdown> {
-    let mut plans = Vec::new();
-    for (i, line) in run.transcript.iter().enumerate() {
-        if !line.contains("\"plan_update\"") {
-            continue;
-        }
-        let Ok(read) = SessionNotification::from_json_lenient(line) else {
-            continue;
-        };
-        if let SessionUpdate::PlanUpdate { plan, .. } = read.value.update
-            && let PlanContent::Markdown {
-                id, content, path, ..
-            } = plan
-        {
-            plans.push(Markdown {
-                line: i + 1,
+    super::mapping::updates(run)
+        .filter_map(|(line, update)| match update {
+            SessionUpdate::PlanUpdate {
+                plan:
+                    PlanContent::Markdown {
+                        id, content, path, ..
+                    },
+                ..
+            } => Some(Markdown {
+                line,
                 id: id.to_string(),
                 content: content.to_string(),
                 path: path.map(|p| p.to_string()),
-            });
-        }
-    }
-    plans
+            }),
+            _ => None,
+        })
+        .collect()
 }
 
 /// A file the agent says holds its plan: a `planFilePath` or a `filePath`
