@@ -47,6 +47,7 @@ fn findings(report: &Value) -> Vec<(String, String)> {
 fn a_plan_tool_of_a_name_never_seen_is_planned_with_and_judged_clean() {
     let (status, report) = check("plans");
     assert_eq!(findings(&report), [], "{report:#}");
+    assert!(report["profile"].is_null(), "no profile matches it");
     assert_eq!(status, 0, "{report:#}");
     for kind in report["kinds"].as_array().unwrap() {
         let notes = kind["notes"].to_string();
@@ -235,4 +236,26 @@ fn the_models_calls_of_each_real_agents_plan_tool_are_valid_against_its_schema()
             );
         }
     }
+}
+
+#[test]
+fn the_report_says_which_profile_pointed_the_agent_at_the_model() {
+    let mut options = Options::default();
+    options.scripted_model = Some(ModelChoice::BuiltIn);
+    for (command, says) in [
+        (
+            "qwen --acp",
+            "scripted model: qwen-code's profile (OpenAI Chat Completions;",
+        ),
+        (
+            "./my-agent",
+            "scripted model: no profile matches the command",
+        ),
+    ] {
+        options.command = command.split(' ').map(str::to_owned).collect();
+        let text = conformance::report::report_text(&options, &[]);
+        assert!(text.contains(says), "{text}");
+    }
+    options.scripted_model = None;
+    assert!(!conformance::report::report_text(&options, &[]).contains("scripted model:"));
 }

@@ -48,6 +48,9 @@ pub fn report_text(options: &Options, runs: &[KindRun]) -> String {
         "check: `{}`, as each kind of client\n",
         options.command.join(" ")
     );
+    if let Some(profile) = scripted_profile(options) {
+        let _ = writeln!(text, "  scripted model: {profile}");
+    }
     let mut total = 0;
     for run in runs {
         // A transcript file is named only where `--record` wrote one.
@@ -139,6 +142,20 @@ pub fn report_text(options: &Options, runs: &[KindRun]) -> String {
     text
 }
 
+/// With `--scripted-model`, how the agent was pointed at the model: the
+/// profile its command matched, or every profile's variables.
+fn scripted_profile(options: &Options) -> Option<String> {
+    options.scripted_model.as_ref()?;
+    Some(match crate::model::point::profile_of(&options.command) {
+        Some(p) => format!(
+            "{}'s profile ({}; docs/ci.md lists what it is given)",
+            p.agent, p.api
+        ),
+        None => "no profile matches the command: it was given every API's variables (docs/ci.md)"
+            .to_owned(),
+    })
+}
+
 /// The report as JSON.
 pub fn report_json(options: &Options, runs: &[KindRun]) -> Value {
     let kinds: Vec<Value> = runs
@@ -165,7 +182,12 @@ pub fn report_json(options: &Options, runs: &[KindRun]) -> Value {
     let total: usize = runs.iter().map(|r| r.findings.len()).sum();
     let nothing = runs.iter().all(|r| r.plans == 0);
     let not_driven = runs.iter().filter(|r| r.failure.is_some()).count();
-    json!({ "command": options.command, "kinds": kinds, "findings": total,
+    let profile = options
+        .scripted_model
+        .as_ref()
+        .and(crate::model::point::profile_of(&options.command))
+        .map(|p| p.agent);
+    json!({ "command": options.command, "profile": profile, "kinds": kinds, "findings": total,
             "notDriven": not_driven, "nothingJudged": nothing, "exit": exit_code(runs) })
 }
 
