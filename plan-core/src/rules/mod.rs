@@ -171,6 +171,10 @@ mod tests {
         // Every word of the table stands for a known status.
         for (word, status) in STATUS_WORDS {
             assert!(KNOWN_STATUSES.contains(&status), "{word}");
+            assert!(
+                !KNOWN_STATUSES.contains(&word),
+                "{word} is the protocol's own"
+            );
         }
     }
 

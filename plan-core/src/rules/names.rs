@@ -7,12 +7,12 @@ use core::fmt;
 pub(crate) const KNOWN_PRIORITIES: [&str; 3] = ["high", "medium", "low"];
 /// The statuses ACP defines (v2; v1 lacks `cancelled`).
 pub(crate) const KNOWN_STATUSES: [&str; 4] = ["pending", "in_progress", "completed", "cancelled"];
-/// Words people (and models) use for a status, each with the protocol's
-/// own word it stands for, plain (lower case; `-` and spaces as `_`). The
+/// Words people (and models) use for a status besides the protocol's own
+/// (`KNOWN_STATUSES`), each with the protocol's word it stands for, plain (lower case; `-` and spaces as `_`). The
 /// one table behind the suggestions (`done`: "did you mean `completed`?",
 /// in the macros and the run-time parsers) and the `tools` reader's lenient
 /// words.
-pub(crate) const STATUS_WORDS: [(&str, &str); 25] = [
+pub(crate) const STATUS_WORDS: [(&str, &str); 23] = [
     ("todo", "pending"),
     ("to_do", "pending"),
     ("not_started", "pending"),
@@ -20,7 +20,6 @@ pub(crate) const STATUS_WORDS: [(&str, &str); 25] = [
     ("queued", "pending"),
     ("planned", "pending"),
     ("inprogress", "in_progress"),
-    ("in_progress", "in_progress"),
     ("wip", "in_progress"),
     ("doing", "in_progress"),
     ("active", "in_progress"),
@@ -37,7 +36,6 @@ pub(crate) const STATUS_WORDS: [(&str, &str); 25] = [
     ("skipped", "cancelled"),
     ("abandoned", "cancelled"),
     ("dropped", "cancelled"),
-    ("cancelled", "cancelled"),
 ];
 
 /// `text` plain: trimmed, lower case, `-` and spaces as `_`.
