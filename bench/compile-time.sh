@@ -65,7 +65,7 @@ with_expansion() {
     echo "use plan_core::*;"
     for i in $(seq 1 "$calls"); do
         echo "pub fn plan_$i() -> PlanContent {"
-        echo "    ::plan_core::__private::items_rows(\"plan-$i\", &[(\"Step $i a\", 0, 0), (\"Step $i b\", 1, 1), (\"Step $i c\", 2, 2), ])"
+        echo "    ::plan_core::dsl::items.rows(\"plan-$i\", &[(\"Step $i a\", ::plan_core::dsl::high, ::plan_core::dsl::pending), (\"Step $i b\", ::plan_core::dsl::medium, ::plan_core::dsl::in_progress), (\"Step $i c\", ::plan_core::dsl::low, ::plan_core::dsl::completed), ])"
         echo "}"
     done
 }

@@ -260,16 +260,16 @@ pub mod __private {
     }
 
     /// A literal entry with known names, as a row of `plan!`'s compact form:
-    /// its content, and the indexes of its priority and status in
-    /// `Priority::KNOWN` and `Status::KNOWN` (checked by the macro).
-    pub type Row = (&'static str, u8, u8);
+    /// its content, and the words of its priority and status as the user
+    /// wrote them (`crate::dsl`'s items, for the editor).
+    pub type Row = (&'static str, crate::dsl::priority, crate::dsl::status);
 
     fn entries_of(rows: &'static [Row]) -> Vec<PlanEntry> {
         rows.iter()
             .map(|&(content, priority, status)| PlanEntry {
                 content: Cow::Borrowed(content),
-                priority: Priority::KNOWN_VALUES[usize::from(priority)].clone(),
-                status: Status::KNOWN_VALUES[usize::from(status)].clone(),
+                priority: priority.value(),
+                status: status.value(),
                 meta: None,
             })
             .collect()
@@ -277,7 +277,7 @@ pub mod __private {
 
     /// An items plan whose entries are all literal rows: what `plan!`
     /// expands to for the common case, in few tokens (compile time is a
-    /// feature).
+    /// feature), through `dsl::key::rows`.
     pub fn items_rows(id: &'static str, rows: &'static [Row]) -> PlanContent {
         PlanContent::Items {
             id: plan_id(id),
@@ -286,7 +286,7 @@ pub mod __private {
         }
     }
 
-    /// A v1 plan whose entries are all literal rows.
+    /// A v1 plan whose entries are all literal rows (`dsl::key::v1_rows`).
     pub fn v1_rows(rows: &'static [Row]) -> Plan {
         Plan {
             entries: entries_of(rows),

@@ -181,20 +181,6 @@ pub(crate) fn snake_case(name: &str) -> String {
     out
 }
 
-/// `in_progress` → `InProgress`.
-pub(crate) fn camel_case(snake: &str) -> String {
-    snake
-        .split('_')
-        .map(|word| {
-            let mut chars = word.chars();
-            chars
-                .next()
-                .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
-                .unwrap_or_default()
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,6 +190,5 @@ mod tests {
         assert_eq!(kebab_case("RefactorPlan"), "refactor-plan");
         assert_eq!(snake_case("InProgress"), "in_progress");
         assert_eq!(snake_case("Done"), "done");
-        assert_eq!(camel_case("in_progress"), "InProgress");
     }
 }

@@ -151,8 +151,18 @@ pub(crate) fn content(input: &DeriveInput, err: &syn::Error) -> TokenStream {
 /// in an expression of the type the call gives (`ty`, under `__private`), so
 /// that the errors stand alone: no "expected `PlanContent`, found `()`"
 /// follows them, and, unlike a diverging `loop {}`, no "unreachable
-/// statement" warning on the code after the call.
-pub(crate) fn invalid_value(err: &syn::Error, ty: &TokenStream) -> TokenStream {
+/// statement" warning on the code after the call. `editor` is what the
+/// call still tells an editor (statements that add no error:
+/// `plan::expand::editor`).
+pub(crate) fn invalid_value(
+    err: &syn::Error,
+    ty: &TokenStream,
+    editor: &TokenStream,
+) -> TokenStream {
     let errors = err.to_compile_error();
-    quote!({ #errors ::plan_core::__private::invalid::<::plan_core::__private::#ty>() })
+    // The editor's part first: what precedes it is then the same, token for
+    // token, whatever the user is typing (an error's message quotes the
+    // user's word; rust-analyzer, completing, lines the expansion up with
+    // the one of the text without its marker).
+    quote!({ #editor #errors ::plan_core::__private::invalid::<::plan_core::__private::#ty>() })
 }

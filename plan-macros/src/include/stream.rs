@@ -26,6 +26,7 @@ pub(crate) fn include_plan_stream(input: TokenStream) -> TokenStream {
             return crate::fallback::invalid_value(
                 &syn::Error::new(err.span(), message),
                 &quote!(StaticStream),
+                &TokenStream::new(),
             );
         }
     };
@@ -38,7 +39,9 @@ pub(crate) fn include_plan_stream(input: TokenStream) -> TokenStream {
                 ::plan_core::__private::StaticStream::new(&[#(#lines),*])
             })
         }
-        Err(err) => crate::fallback::invalid_value(&err, &quote!(StaticStream)),
+        Err(err) => {
+            crate::fallback::invalid_value(&err, &quote!(StaticStream), &TokenStream::new())
+        }
     }
 }
 

@@ -14,15 +14,17 @@ pub(crate) fn mapping(mapping: &Mapping<'_>, kind: &MappingKind) -> TokenStream 
     let method = syn::Ident::new(&format!("into_{}", kind.names.what()), Span::call_site());
     let what = kind.names.what();
     let target = ident.to_string();
-    let variants: Vec<_> = mapping.variants.iter().map(|(v, _)| *v).collect();
+    let variants: Vec<_> = mapping.variants.iter().map(|(v, ..)| *v).collect();
     let values: Vec<TokenStream> = mapping
         .variants
         .iter()
-        .map(|(_, name)| match name {
-            Name::Known(known) => {
-                let variant = syn::Ident::new(&crate::attrs::camel_case(known), Span::call_site());
-                quote!(::plan_core::__private::#ty::#variant)
-            }
+        .map(|(_, name, at)| match name {
+            // The word's `plan_core::dsl` item, where the attribute wrote it.
+            Name::Known(known) => crate::plan::word_value(
+                kind.names.what(),
+                known,
+                at.unwrap_or_else(Span::call_site),
+            ),
             Name::Custom(custom) => {
                 quote!(::plan_core::__private::#ty::Custom(::plan_core::__private::custom_name(#custom)))
             }
@@ -31,7 +33,7 @@ pub(crate) fn mapping(mapping: &Mapping<'_>, kind: &MappingKind) -> TokenStream 
     let texts: Vec<&str> = mapping
         .variants
         .iter()
-        .map(|(_, name)| name.as_str())
+        .map(|(_, name, _)| name.as_str())
         .collect();
     crate::dummy::wrap_in_const(&quote! {
         #[automatically_derived]

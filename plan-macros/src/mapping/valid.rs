@@ -1,6 +1,7 @@
 //! The rules of a mapping enum, every error on its token.
 
 use crate::symbol;
+use proc_macro2::Span;
 use syn::{Fields, Ident};
 
 use super::MappingKind;
@@ -11,7 +12,9 @@ use crate::name_check::{self, Name};
 
 pub(crate) struct Mapping<'a> {
     pub(crate) ident: &'a Ident,
-    pub(crate) variants: Vec<(&'a Ident, Name)>,
+    /// Each variant, its name, and where an attribute wrote the name (none
+    /// for a name `rename_all` made).
+    pub(crate) variants: Vec<(&'a Ident, Name, Option<Span>)>,
 }
 
 /// How `rename_all` turns a variant's name into a protocol name.
@@ -49,7 +52,7 @@ pub(crate) fn check<'a>(input: &Input<'a>, kind: &MappingKind) -> Result<Mapping
     }
     let rename = rename(input, kind, &mut errors);
 
-    let mut variants: Vec<(&Ident, Name)> = Vec::new();
+    let mut variants: Vec<(&Ident, Name, Option<Span>)> = Vec::new();
     for variant in &input.variants {
         if !matches!(variant.fields, Fields::Unit) {
             errors.push(syn::Error::new_spanned(
@@ -70,6 +73,7 @@ pub(crate) fn check<'a>(input: &Input<'a>, kind: &MappingKind) -> Result<Mapping
                 format_args!("one `#[{}(...)]` per variant", kind.attr),
             );
         }
+        let written = matches!(variant.names.first(), Some(Ok(_)));
         let (text, span) = match (variant.names.first(), rename) {
             (Some(Ok(name)), _) => name.clone(),
             (Some(Err(err)), _) => {
@@ -101,7 +105,10 @@ pub(crate) fn check<'a>(input: &Input<'a>, kind: &MappingKind) -> Result<Mapping
         let Some(name) = name_check::check_name(&text, span, kind.names, false, &mut errors) else {
             continue;
         };
-        if let Some((first, _)) = variants.iter().find(|(_, n)| n.as_str() == name.as_str()) {
+        if let Some((first, ..)) = variants
+            .iter()
+            .find(|(_, n, _)| n.as_str() == name.as_str())
+        {
             errors.at(
                 span,
                 format_args!(
@@ -113,7 +120,7 @@ pub(crate) fn check<'a>(input: &Input<'a>, kind: &MappingKind) -> Result<Mapping
             );
             continue;
         }
-        variants.push((variant.ident, name));
+        variants.push((variant.ident, name, written.then_some(span)));
     }
     errors.finish(Some(Mapping {
         ident: input.ident,

@@ -16,6 +16,48 @@ pub(crate) struct Input {
     pub(crate) errors: Vec<syn::Error>,
     /// Keys whose value did not parse: already reported, so never "missing".
     pub(crate) broken: Vec<Ident>,
+    /// Every word and `{ }` part read, in source order, even from a field or
+    /// entry that turned out malformed: the expansion names them for the
+    /// editor whatever else went wrong.
+    pub(crate) seen: Vec<Seen>,
+}
+
+/// A word of the grammar or a `{ expression }` part, as the parser met it.
+pub(crate) enum Seen {
+    /// A key, priority or status as typed, known or not.
+    Word(Role, Ident),
+    /// A `{ expression }` that is Rust (not the JSON of `meta`/`fields`).
+    Block(Group),
+    /// The place of a word not written yet: an entry's status after its
+    /// priority, at the end of what is typed (`[ high ]`).
+    Missing(Role),
+}
+
+/// Where a word stands: what it should be.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Role {
+    Key,
+    Priority,
+    Status,
+}
+
+impl Role {
+    /// The place's module of `plan_core::dsl` (an enum of its words), and
+    /// one of its words.
+    pub(crate) fn module_and_word(self) -> (&'static str, &'static str) {
+        match self {
+            Self::Key => ("key", "id"),
+            Self::Priority => ("priority", "high"),
+            Self::Status => ("status", "pending"),
+        }
+    }
+}
+
+/// What reading collects besides the syntax: the errors, and what was seen.
+#[derive(Default)]
+struct Notes {
+    errors: Vec<syn::Error>,
+    seen: Vec<Seen>,
 }
 
 /// One `key: value`.
@@ -70,11 +112,11 @@ impl Value {
 
 impl Parse for Input {
     fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
-        let mut errors = Vec::new();
+        let mut notes = Notes::default();
         let mut broken = Vec::new();
-        let fields = separated(input, &mut errors, "field's value", |input, errors| {
+        let fields = separated(input, &mut notes, "field's value", |input, notes| {
             let key = input.fork().call(Ident::parse_any).ok();
-            let field = parse_field(input, errors);
+            let field = parse_field(input, notes);
             if field.is_err() {
                 broken.extend(key);
             }
@@ -82,27 +124,28 @@ impl Parse for Input {
         })?;
         Ok(Self {
             fields,
-            errors,
+            errors: notes.errors,
             broken,
+            seen: notes.seen,
         })
     }
 }
 
-/// A comma-separated list. A malformed item is reported in `errors` and
+/// A comma-separated list. A malformed item is reported in `notes` and
 /// skipped to the next comma; a missing comma is reported and reading goes
 /// on if what follows can start an item (most likely the comma was forgotten).
 fn separated<T>(
     input: ParseStream<'_>,
-    errors: &mut Vec<syn::Error>,
+    notes: &mut Notes,
     item: &str,
-    mut parse: impl FnMut(ParseStream<'_>, &mut Vec<syn::Error>) -> syn::Result<T>,
+    mut parse: impl FnMut(ParseStream<'_>, &mut Notes) -> syn::Result<T>,
 ) -> syn::Result<Vec<T>> {
     let mut items = Vec::new();
     while !input.is_empty() {
-        match parse(input, errors) {
+        match parse(input, notes) {
             Ok(parsed) => items.push(parsed),
             Err(err) => {
-                errors.push(err);
+                notes.errors.push(err);
                 skip_past_comma(input)?;
                 continue;
             }
@@ -111,7 +154,7 @@ fn separated<T>(
             break;
         }
         if let Err(err) = input.parse::<Token![,]>() {
-            errors.push(syn::Error::new(
+            notes.errors.push(syn::Error::new(
                 err.span(),
                 format!("expected `,` after this {item}"),
             ));
@@ -125,25 +168,22 @@ fn separated<T>(
     Ok(items)
 }
 
-fn parse_field(input: ParseStream<'_>, errors: &mut Vec<syn::Error>) -> syn::Result<Field> {
+fn parse_field(input: ParseStream<'_>, notes: &mut Notes) -> syn::Result<Field> {
     let key = Ident::parse_any(input).map_err(|e| {
         syn::Error::new(
             e.span(),
             "expected a key such as `id`, `items`, `markdown` or `file`",
         )
     })?;
+    notes.seen.push(Seen::Word(Role::Key, key.clone()));
     input
         .parse::<Token![:]>()
         .map_err(|e| syn::Error::new(e.span(), format!("expected `:` after `{key}`")))?;
-    let value = parse_value(input, &key, errors)?;
+    let value = parse_value(input, &key, notes)?;
     Ok(Field { key, value })
 }
 
-fn parse_value(
-    input: ParseStream<'_>,
-    key: &Ident,
-    errors: &mut Vec<syn::Error>,
-) -> syn::Result<Value> {
+fn parse_value(input: ParseStream<'_>, key: &Ident, notes: &mut Notes) -> syn::Result<Value> {
     if input.peek(LitStr) {
         return input.parse().map(Value::Str);
     }
@@ -152,11 +192,16 @@ fn parse_value(
         let bracket = syn::bracketed!(content in input);
         return Ok(Value::Entries(
             bracket.span.join(),
-            parse_entries(&content, errors)?,
+            parse_entries(&content, notes)?,
         ));
     }
     if input.peek(syn::token::Brace) {
-        return group(input).map(Value::Braced);
+        let value = group(input)?;
+        // `meta` and `fields` hold JSON; the other keys' braces hold Rust.
+        if !(key == "meta" || key == "fields") {
+            notes.seen.push(Seen::Block(value.clone()));
+        }
+        return Ok(Value::Braced(value));
     }
     if input.peek(Ident::peek_any) {
         return Ident::parse_any(input).map(Value::Name);
@@ -166,13 +211,15 @@ fn parse_value(
     )))
 }
 
-/// The entries of a list; a malformed entry is reported in `errors` and
+/// The entries of a list; a malformed entry is reported in `notes` and
 /// skipped, so the others are still checked.
-fn parse_entries(input: ParseStream<'_>, errors: &mut Vec<syn::Error>) -> syn::Result<Vec<Entry>> {
-    separated(input, errors, "entry", |input, _| parse_entry(input))
+fn parse_entries(input: ParseStream<'_>, notes: &mut Notes) -> syn::Result<Vec<Entry>> {
+    separated(input, notes, "entry", |input, notes| {
+        parse_entry(input, &mut notes.seen)
+    })
 }
 
-fn parse_entry(input: ParseStream<'_>) -> syn::Result<Entry> {
+fn parse_entry(input: ParseStream<'_>, seen: &mut Vec<Seen>) -> syn::Result<Entry> {
     // `"Fix the bug" high pending`: the text first. (A string priority is
     // followed by a status and then text, never by two names.)
     if input.peek(LitStr) && input.peek2(Ident::peek_any) && input.peek3(Ident::peek_any) {
@@ -195,11 +242,21 @@ fn parse_entry(input: ParseStream<'_>) -> syn::Result<Entry> {
             "a list inside the list: entries go straight in `[...]`, separated by commas: `[high pending \"Read\", low pending \"Ship\"]`",
         ));
     }
-    let priority = parse_name(input, "a priority (`high`, `medium`, `low`, `_custom`)")?;
+    let priority = parse_name(
+        input,
+        Role::Priority,
+        "a priority (`high`, `medium`, `low`, `_custom`)",
+        seen,
+    )?;
     spaces_not_commas(input)?;
+    if input.is_empty() {
+        seen.push(Seen::Missing(Role::Status));
+    }
     let status = parse_name(
         input,
+        Role::Status,
         "a status after the priority (`pending`, `in_progress`, `completed`, `cancelled`, `_custom`)",
+        seen,
     )?;
     spaces_not_commas(input)?;
     // `in-progress`: three tokens to Rust; the status has an underscore.
@@ -222,7 +279,9 @@ fn parse_entry(input: ParseStream<'_>) -> syn::Result<Entry> {
     let content = if input.peek(LitStr) {
         Text::Str(input.parse()?)
     } else if input.peek(syn::token::Brace) {
-        Text::Expr(group(input)?)
+        let content = group(input)?;
+        seen.push(Seen::Block(content.clone()));
+        Text::Expr(content)
     } else {
         return Err(input.error(
             "expected the entry's content after its status: a string literal or `{ expression }`",
@@ -234,7 +293,7 @@ fn parse_entry(input: ParseStream<'_>) -> syn::Result<Entry> {
             .call(Ident::parse_any)
             .is_ok_and(|i| i == "meta")
     {
-        Ident::parse_any(input)?;
+        seen.push(Seen::Word(Role::Key, Ident::parse_any(input)?));
         input.parse::<Token![:]>()?;
         if !input.peek(syn::token::Brace) {
             return Err(input.error(
@@ -274,13 +333,23 @@ fn spaces_not_commas(input: ParseStream<'_>) -> syn::Result<()> {
     Ok(())
 }
 
-fn parse_name(input: ParseStream<'_>, what: &str) -> syn::Result<Name> {
+/// A priority or status, `role`, which `seen` records.
+fn parse_name(
+    input: ParseStream<'_>,
+    role: Role,
+    what: &str,
+    seen: &mut Vec<Seen>,
+) -> syn::Result<Name> {
     if input.peek(LitStr) {
         input.parse().map(Name::Str)
     } else if input.peek(syn::token::Brace) {
-        group(input).map(Name::Expr)
+        let name = group(input)?;
+        seen.push(Seen::Block(name.clone()));
+        Ok(Name::Expr(name))
     } else if input.peek(Ident::peek_any) {
-        Ident::parse_any(input).map(Name::Ident)
+        let name = Ident::parse_any(input)?;
+        seen.push(Seen::Word(role, name.clone()));
+        Ok(Name::Ident(name))
     } else {
         Err(input.error(format!("expected {what}")))
     }

@@ -1,25 +1,29 @@
 //! Stage 3: code and JSON text for a checked plan. Nothing here judges.
 
-use proc_macro2::{Group, Span, TokenStream};
+use proc_macro2::{Delimiter, Group, Punct, Spacing, Span, TokenStream, TokenTree};
 use quote::quote;
 
+use syn::Ident;
 use syn::ext::IdentExt;
 
-use super::ast::{Input, Name, Text, Value};
+use super::ast::{Input, Name, Role, Text, Value};
+use super::editor::{block, word_path};
 use super::valid::{CheckedEntry, CheckedName, CheckedPlan, Shape};
 use crate::json_reader::{Node, NodeKind};
 use crate::json_tokens as json;
-use crate::rules;
 
 /// The expression `plan!` expands to: a `PlanContent`, or a v1 `Plan`.
-pub(crate) fn value(plan: &CheckedPlan) -> TokenStream {
-    if let Some(rows) = compact(plan) {
+/// `keys` are the keys as the user wrote them (none for a plan read from
+/// JSON): the expansion names each one's `plan_core::dsl` item there.
+pub(crate) fn value(plan: &CheckedPlan, keys: &[&Ident]) -> TokenStream {
+    if let Some(rows) = compact(plan, keys) {
         return rows;
     }
     let body = body(plan);
+    let keys = keys.iter().filter_map(|key| word_path(Role::Key, key));
     // One alias for the whole expansion: fewer tokens for the compiler to
     // carry (compile time is a feature); `__plan` is the macro's own name.
-    quote!({ use ::plan_core::__private as __plan; #body })
+    quote!({ use ::plan_core::__private as __plan; #(let _ = #keys;)* #body })
 }
 
 fn body(plan: &CheckedPlan) -> TokenStream {
@@ -73,24 +77,10 @@ fn body(plan: &CheckedPlan) -> TokenStream {
 /// are the call site's, so an editor maps the user's tokens to those two
 /// alone, not to `plan_core`'s root or `__private`.
 fn expression(group: &Group, (conversion, method): (&str, &str)) -> TokenStream {
-    let span = group.span();
     let conversion = syn::Ident::new(conversion, Span::call_site());
     let method = syn::Ident::new(method, Span::call_site());
-    let value = syn::Ident::new("__plan_expression", span);
     let block = block(group);
-    quote!({
-        let #value = #block;
-        ::plan_core::__private::#conversion::#method(#value)
-    })
-}
-
-/// A user's `{ expression }` as a block whose braces belong to the macro, so
-/// rustc does not lint them as unnecessary (they are the grammar, not style),
-/// but that still sits where the user wrote it, so type errors point there.
-fn block(group: &Group) -> Group {
-    let mut block = Group::new(group.delimiter(), group.stream());
-    block.set_span(Span::call_site().located_at(group.span()));
-    block
+    quote!(::plan_core::__private::#conversion::#method(#block))
 }
 
 fn option(tokens: Option<TokenStream>) -> TokenStream {
@@ -133,66 +123,128 @@ fn entry(e: &CheckedEntry) -> TokenStream {
 /// no `_meta` whose entries are all literal with known names, as one call
 /// with a table of rows, about a third of the tokens of struct literals and
 /// no `use` to resolve.
-fn compact(plan: &CheckedPlan) -> Option<TokenStream> {
+///
+/// The content key is the call's receiver (`::plan_core::dsl::items.rows(...)`),
+/// so it reaches the editor at no cost; `id` does not, here (a path per
+/// word costs compile time: docs/design.md, "Decisions").
+fn compact(plan: &CheckedPlan, keys: &[&Ident]) -> Option<TokenStream> {
     if plan.meta.is_some() {
         return None;
     }
-    match &plan.shape {
-        Shape::V1(entries) => {
-            let rows = rows(entries)?;
-            Some(quote!(::plan_core::__private::v1_rows(&[#rows])))
+    let (key, id, entries) = match &plan.shape {
+        Shape::V1(entries) => ("entries", None, entries),
+        Shape::Items(Text::Str(id), entries) => ("items", Some(id), entries),
+        _ => return None,
+    };
+    // Built token by token, not with `quote!`: this runs for most calls,
+    // and in the debug build a user compiles the macro in, each `quote!`
+    // costs (`bench/compile-time.sh`).
+    let mut words = Words::new();
+    let rows = rows(entries, &mut words)?;
+    let written = keys.iter().find(|k| k.unraw() == key);
+    let mut out = Vec::with_capacity(12);
+    words.path(
+        &mut out,
+        Ident::new(key, written.map_or_else(Span::call_site, |k| k.span())),
+    );
+    out.push(Punct::new('.', Spacing::Alone).into());
+    let (method, mut args) = match id {
+        Some(id) => ("rows", vec![id.token().into(), comma()]),
+        None => ("v1_rows", Vec::new()),
+    };
+    out.push(Ident::new(method, Span::call_site()).into());
+    args.push(Punct::new('&', Spacing::Alone).into());
+    args.push(Group::new(Delimiter::Bracket, rows).into());
+    out.push(Group::new(Delimiter::Parenthesis, args.into_iter().collect()).into());
+    Some(out.into_iter().collect())
+}
+
+/// The tokens of `::plan_core::dsl::`, made once per call.
+struct Words {
+    plan_core: Ident,
+    dsl: Ident,
+}
+
+impl Words {
+    fn new() -> Self {
+        Self {
+            plan_core: Ident::new("plan_core", Span::call_site()),
+            dsl: Ident::new("dsl", Span::call_site()),
         }
-        Shape::Items(Text::Str(id), entries) => {
-            let rows = rows(entries)?;
-            Some(quote!(::plan_core::__private::items_rows(#id, &[#rows])))
-        }
-        _ => None,
     }
+
+    /// `::plan_core::dsl::word` onto `out`.
+    fn path(&self, out: &mut Vec<TokenTree>, word: Ident) {
+        for segment in [&self.plan_core, &self.dsl] {
+            colon2(out);
+            out.push(segment.clone().into());
+        }
+        colon2(out);
+        out.push(word.into());
+    }
+}
+
+fn colon2(out: &mut Vec<TokenTree>) {
+    out.push(Punct::new(':', Spacing::Joint).into());
+    out.push(Punct::new(':', Spacing::Alone).into());
+}
+
+fn comma() -> TokenTree {
+    Punct::new(',', Spacing::Alone).into()
 }
 
 /// The entries as rows `("content", priority, status),` if every one has
-/// literal content, known names and no `_meta`.
-///
-/// The words are indexes here, not the paths of their `plan_core::dsl`
-/// items: measured with `bench/compile-time.sh` (3,000 calls), the paths
-/// cost the common call 25 to 35% of its compile time (see
-/// docs/design.md, "Open").
-fn rows(entries: &[CheckedEntry]) -> Option<TokenStream> {
-    let index = |n: &CheckedName, known: &[&str]| match n {
-        CheckedName::Known(name, _) => known
-            .iter()
-            .position(|k| k == name)
-            .and_then(|i| u8::try_from(i).ok()),
-        _ => None,
-    };
-    let mut rows = TokenStream::new();
+/// literal content, known names and no `_meta`. The words are the paths
+/// of their `plan_core::dsl` items (`::plan_core::dsl::high`), the user's
+/// word where they wrote it, so an editor reaches them here too.
+fn rows(entries: &[CheckedEntry], words: &mut Words) -> Option<TokenStream> {
+    let mut rows = Vec::with_capacity(entries.len() * 2);
     for e in entries {
-        let (priority, status, Text::Str(content), None) = e.parts() else {
+        let (
+            CheckedName::Known(priority, p_at),
+            CheckedName::Known(status, s_at),
+            Text::Str(content),
+            None,
+        ) = e.parts()
+        else {
             return None;
         };
-        let priority =
-            proc_macro2::Literal::u8_unsuffixed(index(priority, &rules::KNOWN_PRIORITIES)?);
-        let status = proc_macro2::Literal::u8_unsuffixed(index(status, &rules::KNOWN_STATUSES)?);
-        rows.extend(quote!((#content, #priority, #status),));
+        let mut row = Vec::with_capacity(20);
+        row.push(content.token().into());
+        row.push(comma());
+        words.path(&mut row, Ident::new(priority, *p_at));
+        row.push(comma());
+        words.path(&mut row, Ident::new(status, *s_at));
+        rows.push(Group::new(Delimiter::Parenthesis, row.into_iter().collect()).into());
+        rows.push(comma());
     }
-    Some(rows)
+    Some(rows.into_iter().collect())
 }
 
-/// A known name as the path to its item of `plan_core::dsl`
-/// (`::plan_core::dsl::status::in_progress`): the macro's own segments at
-/// the call site, the last one the user's word where they wrote it, so an
-/// editor's hover and go-to on the word reach the item's docs.
-fn word(module: &str, name: &str, at: Span) -> TokenStream {
-    let module = syn::Ident::new(module, Span::call_site());
-    let name = syn::Ident::new(name, at);
-    quote!(::plan_core::dsl::#module::#name)
+/// A known name's path, by its text (`Known` holds the protocol's own
+/// spelling) at the place the user wrote it.
+fn word(_module: &str, name: &str, at: Span) -> TokenStream {
+    let name = Ident::new(name, at);
+    quote!(::plan_core::dsl::#name)
+}
+
+/// A known priority or status as the value of its `plan_core::dsl` item
+/// (`::plan_core::dsl::priority::high.value()`), for the derives: the word
+/// at `at`, where the user wrote it in an attribute (the call site for a
+/// name the derive made up, so that the user's variant keeps one meaning).
+pub(crate) fn word_value(module: &str, name: &str, at: Span) -> TokenStream {
+    let word = word(module, name, at);
+    quote!(#word.value())
 }
 
 /// A priority or status: its type and its module of `plan_core::dsl`, and
 /// the conversion of a `{ expression }`.
 fn name(n: &CheckedName, (ty, module): (&str, &str), dynamic: (&str, &str)) -> TokenStream {
     match n {
-        CheckedName::Known(known, at) => word(module, known, *at),
+        CheckedName::Known(known, at) => {
+            let word = word(module, known, *at);
+            quote!(#word.value())
+        }
         CheckedName::Custom(custom) => {
             let ty = syn::Ident::new(ty, Span::call_site());
             quote!(__plan::#ty::Custom(__plan::custom_name(#custom)))

@@ -1,6 +1,7 @@
 //! `plan!` and `plan_json!`: parse (`ast`) → check (`valid`) → generate (`expand`).
 
 mod ast;
+mod editor;
 mod expand;
 mod valid;
 
@@ -8,6 +9,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 pub(crate) use ast::Text;
+pub(crate) use expand::word_value;
 pub(crate) use valid::{
     CheckedEntry, CheckedPlan, Shape, check_custom_type, check_entry_content, check_entry_name,
     check_markdown_path, check_plan_id,
@@ -16,33 +18,56 @@ pub(crate) use valid::{
 /// The expression `plan!` expands to, for a plan checked elsewhere
 /// (`include_plan!` checks JSON into the same `CheckedPlan`).
 pub(crate) fn expand_value(plan: &CheckedPlan) -> TokenStream {
-    expand::value(plan)
+    expand::value(plan, &[])
 }
 
 /// `plan!`: the plan as a value.
 pub(crate) fn plan(input: TokenStream) -> TokenStream {
     // What the call would have been, for the fallback: a v1 plan (`entries`)
-    // or plan content.
-    let v1 = input
-        .clone()
-        .into_iter()
-        .any(|t| matches!(t, proc_macro2::TokenTree::Ident(i) if i == "entries"));
-    match parse_and_check(input) {
-        Ok(plan) => expand::value(&plan),
-        Err(err) => crate::fallback::invalid_value(
-            &err,
-            &if v1 {
-                quote!(Plan)
-            } else {
-                quote!(PlanContent)
-            },
-        ),
+    // or plan content. Looked for only once the call has failed: the
+    // common call does no more work than it must (compile time).
+    let ty = |seen: &[ast::Seen]| {
+        let v1 = seen
+            .iter()
+            .any(|s| matches!(s, ast::Seen::Word(ast::Role::Key, key) if key == "entries"));
+        if v1 {
+            quote!(Plan)
+        } else {
+            quote!(PlanContent)
+        }
+    };
+    let mut input = match syn::parse2::<ast::Input>(input) {
+        Ok(input) => input,
+        // Parsing stops only where the whole call is beyond reading; what
+        // it was meant to be is not known.
+        Err(err) => {
+            return crate::fallback::invalid_value(&err, &ty(&[]), &TokenStream::new());
+        }
+    };
+    let seen = std::mem::take(&mut input.seen);
+    match valid::check(input) {
+        Ok(plan) => {
+            let keys: Vec<&syn::Ident> = seen
+                .iter()
+                .filter_map(|s| match s {
+                    ast::Seen::Word(ast::Role::Key, key) => Some(key),
+                    _ => None,
+                })
+                .collect();
+            expand::value(&plan, &keys)
+        }
+        Err(err) => crate::fallback::invalid_value(&err, &ty(&seen), &editor::editor(&seen)),
     }
 }
 
 /// `plan_json!`: the plan's wire JSON in both spellings, written now.
+///
+/// Its words reach the editor beside the JSON: the value has no other
+/// place for them.
 pub(crate) fn plan_json(input: TokenStream) -> TokenStream {
-    let checked = syn::parse2::<ast::Input>(input).and_then(|input| {
+    let mut seen = Vec::new();
+    let checked = syn::parse2::<ast::Input>(input).and_then(|mut input| {
+        seen = std::mem::take(&mut input.seen);
         // A call that breaks a rule and has run-time parts hears of both.
         let not_literal = expand::not_literal_in(&input);
         valid::check(input).map_err(|mut err| {
@@ -50,15 +75,11 @@ pub(crate) fn plan_json(input: TokenStream) -> TokenStream {
             err
         })
     });
+    let editor = editor::editor(&seen);
     match checked.and_then(|plan| expand::static_json(&plan)) {
-        Ok(tokens) => tokens,
-        Err(err) => crate::fallback::invalid_value(&err, &quote!(StaticUpdate)),
+        Ok(value) => quote!({ #editor #value }),
+        Err(err) => crate::fallback::invalid_value(&err, &quote!(StaticUpdate), &editor),
     }
-}
-
-fn parse_and_check(input: TokenStream) -> syn::Result<valid::CheckedPlan> {
-    let input = syn::parse2::<ast::Input>(input)?;
-    valid::check(input)
 }
 
 #[cfg(test)]
@@ -148,44 +169,129 @@ mod tests {
         }
     }
 
+    /// Where each word of `call` landed in `output`: the identifiers that
+    /// carry the word's place, with the two before them.
+    /// (Calls are parsed from line 2 on: line 1, column 0 is where the
+    /// macro's own tokens say they are, outside a compiler.)
+    fn landings(call: &str, output: &TokenStream) -> Vec<(String, Vec<[String; 3]>)> {
+        let input: TokenStream = format!("\n{call}").parse().unwrap();
+        let mut typed = Vec::new();
+        idents(input, &mut typed);
+        let mut expanded = Vec::new();
+        idents(output.clone(), &mut expanded);
+        typed
+            .iter()
+            .map(|(word, at)| {
+                let landed = expanded
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (_, place))| place == at)
+                    .map(|(i, (w, _))| {
+                        let before = |n: usize| {
+                            i.checked_sub(n)
+                                .map_or(String::new(), |j| expanded[j].0.clone())
+                        };
+                        [before(2), before(1), w.clone()]
+                    })
+                    .collect();
+                (word.clone(), landed)
+            })
+            .collect()
+    }
+
     #[test]
-    fn each_priority_and_status_typed_is_a_path_to_its_item_where_it_was_typed() {
-        // The full expansion (a `{ }` part, `meta`); the compact table of
-        // the all-literal call keeps indexes (compile time; design.md, Open).
-        for call in [
-            "id: \"p\", items: [ high pending \"a\", low completed { b } ]",
-            "entries: [ medium in_progress \"a\" ], meta: { \"k\": 1 }",
+    fn each_word_typed_is_a_path_to_its_item_where_it_was_typed() {
+        // The all-literal call (a table), one with a `{ }` part (the full
+        // expansion), and `plan_json!`'s (JSON and the words beside it).
+        for (call, expand) in [
+            (
+                "id: \"p\", items: [ high pending \"a\", low completed \"b\" ]",
+                plan as fn(TokenStream) -> TokenStream,
+            ),
+            (
+                "id: \"p\", items: [ high pending \"a\", low completed { b } ]",
+                plan,
+            ),
+            (
+                "id: \"p\", markdown: \"m\", path: \"/p.md\", meta: { \"k\": 1 }",
+                plan,
+            ),
+            ("entries: [ medium in_progress \"a\" ]", plan),
+            ("id: \"p\", items: [ high cancelled \"a\" ]", plan_json),
         ] {
-            let input: TokenStream = call.parse().unwrap();
-            let mut typed = Vec::new();
-            idents(input.clone(), &mut typed);
-            let mut expanded = Vec::new();
-            idents(plan(input), &mut expanded);
-            for (word, at) in typed.iter().filter(|(w, _)| {
-                crate::rules::KNOWN_PRIORITIES.contains(&w.as_str())
-                    || crate::rules::KNOWN_STATUSES.contains(&w.as_str())
-            }) {
+            let output = expand(format!("\n{call}").parse().unwrap());
+            for (word, landed) in landings(call, &output) {
                 let module = if crate::rules::KNOWN_PRIORITIES.contains(&word.as_str()) {
                     "priority"
-                } else {
+                } else if crate::rules::KNOWN_STATUSES.contains(&word.as_str()) {
                     "status"
+                } else if valid::KEYS.contains(&word.as_str()) {
+                    "key"
+                } else {
+                    continue; // `b`, the user's own
                 };
-                let landed = expanded.windows(3).any(|w| {
-                    w[0].0 == "dsl" && w[1].0 == module && w[2].0 == *word && w[2].1 == *at
-                });
+                // The literal call's table names a word by the short path
+                // (`dsl::high`); the rest by its place (`dsl::status::high`).
+                let short = landed == [[String::from("plan_core"), "dsl".into(), word.clone()]];
+                let long = landed == [["dsl".into(), module.into(), word.clone()]];
+                // The all-literal call's `id` is the one word that has no
+                // item there (compile time; docs/design.md, "Decisions").
+                let literal_id =
+                    word == "id" && call.starts_with("id: \"p\", items: [ high pending");
                 assert!(
-                    landed,
-                    "{call}: `{word}` at {at:?} is not `dsl::{module}::{word}` there"
+                    short || long || (literal_id && landed.is_empty()),
+                    "{call}: `{word}` landed as {landed:?}"
                 );
-                // The macro's own segments are not the user's.
-                let dsl_at = expanded.iter().find(|(w, _)| w == "dsl").unwrap().1;
-                assert_ne!(dsl_at, *at);
             }
         }
     }
 
     #[test]
-    fn a_braced_part_lends_its_place_to_its_own_tokens_and_the_binding_alone() {
+    fn a_call_being_typed_still_names_its_words_and_echoes_the_rest() {
+        // Unknown words (half typed) come back as written, where they were
+        // written; known ones as their items; a missing status as `_`.
+        for (call, want) in [
+            (
+                "id: \"p\", items: [ high in_pr ]",
+                &[("high", "priority"), ("in_pr", "echo")][..],
+            ),
+            ("id: \"p\", ite", &[("id", "key"), ("ite", "echo")][..]),
+            (
+                "id: \"p\", items: [ hi ]",
+                &[("items", "key"), ("hi", "echo")][..],
+            ),
+        ] {
+            let output = plan(format!("\n{call}").parse().unwrap());
+            let text = output.to_string();
+            assert!(text.contains("compile_error"), "{call}: {text}");
+            let landings = landings(call, &output);
+            for (word, how) in want {
+                let (_, landed) = landings.iter().find(|(w, _)| w == word).unwrap();
+                let ok = match *how {
+                    "echo" => landed.iter().any(|[_, before, w]| {
+                        w == word && !["key", "priority", "status"].contains(&before.as_str())
+                    }),
+                    module => landed.iter().any(|[_, m, w]| m == module && w == word),
+                };
+                assert!(ok, "{call}: `{word}` landed as {landed:?}");
+            }
+            // The echo is a binding in a `match` on the place's words.
+            assert!(text.contains("match"), "{text}");
+        }
+        let missing = plan("id: \"p\", items: [ high ]".parse().unwrap()).to_string();
+        assert!(missing.contains("{ _ => { } }"), "{missing}");
+        // A keyword is no binding; the user's own names are left alone.
+        for call in [
+            "id: \"p\", items: [ high in-progress \"a\" ]",
+            "id: \"p\", items: [ _u _v ]",
+        ] {
+            let text = plan(call.parse().unwrap()).to_string();
+            assert!(!text.contains("match"), "{call}: {text}");
+        }
+    }
+
+    #[test]
+    fn a_braced_part_lends_its_place_to_its_own_tokens_alone() {
         let call = "id: \"p\", items: [ high { my_status } \"a\" ]";
         let input: TokenStream = call.parse().unwrap();
         // Where the user's `{ my_status }` is.
@@ -217,11 +323,8 @@ mod tests {
             .filter(|(_, at)| inside(*at))
             .map(|(w, _)| w.as_str())
             .collect();
-        // The user's own token, and the binding rustc's type error is on;
-        // none of the macro's paths (`plan_core`, `__private`, the trait).
-        assert_eq!(
-            there,
-            ["__plan_expression", "my_status", "__plan_expression"]
-        );
+        // The user's own token; none of the macro's (a binding, `plan_core`,
+        // `__private`, the trait), which an editor would offer beside it.
+        assert_eq!(there, ["my_status"]);
     }
 }

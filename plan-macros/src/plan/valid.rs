@@ -11,7 +11,7 @@ use crate::name_check::{self, NameKind};
 use crate::rules;
 
 /// The keys a `plan!` call knows.
-const KEYS: [&str; 9] = [
+pub(crate) const KEYS: [&str; 9] = [
     "id", "items", "entries", "markdown", "file", "type", "path", "fields", "meta",
 ];
 /// The keys that say what kind of plan it is; a call has exactly one.

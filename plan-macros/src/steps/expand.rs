@@ -13,7 +13,7 @@ pub(crate) fn steps(plan: &CheckedSteps<'_>) -> TokenStream {
     let indexes = 0..variants.len();
     let steps = plan.steps.iter().map(|step| {
         let content = &step.content;
-        let priority = priority(&step.priority);
+        let priority = priority(&step.priority, step.priority_at);
         quote!(::plan_core::__private::Step { content: #content, priority: #priority })
     });
     // Inside `const _` (dummy.rs). `start()` comes from the `Steps` trait.
@@ -33,15 +33,15 @@ pub(crate) fn steps(plan: &CheckedSteps<'_>) -> TokenStream {
     })
 }
 
-pub(crate) fn priority(name: &Name) -> TokenStream {
+/// A step's priority; a known one is its `plan_core::dsl` item, where
+/// `#[step(priority = ...)]` wrote it (`at`).
+pub(crate) fn priority(name: &Name, at: Option<proc_macro2::Span>) -> TokenStream {
     match name {
-        Name::Known(known) => {
-            let variant = syn::Ident::new(
-                &crate::attrs::camel_case(known),
-                proc_macro2::Span::call_site(),
-            );
-            quote!(::plan_core::__private::Priority::#variant)
-        }
+        Name::Known(known) => crate::plan::word_value(
+            "priority",
+            known,
+            at.unwrap_or_else(proc_macro2::Span::call_site),
+        ),
         Name::Custom(custom) => {
             quote!(::plan_core::__private::Priority::Custom(::plan_core::__private::custom_name(#custom)))
         }

@@ -19,6 +19,8 @@ pub(crate) struct Step<'a> {
     pub(crate) variant: &'a Ident,
     pub(crate) content: String,
     pub(crate) priority: Name,
+    /// Where `priority = ...` wrote the priority (none for the default).
+    pub(crate) priority_at: Option<proc_macro2::Span>,
 }
 
 pub(crate) fn check<'a>(input: &Input<'a>) -> Result<CheckedSteps<'a>, syn::Error> {
@@ -123,6 +125,7 @@ fn check_step<'a>(
         None => {}
     }
     // The priority is checked even when the content is missing, so both are reported.
+    let priority_at = priority.map(ArgValue::span);
     let priority = match priority {
         None => Some(Name::Known("medium")),
         Some(value) => name_check::check_name(
@@ -154,5 +157,6 @@ fn check_step<'a>(
         variant: variant.ident,
         content,
         priority: priority?,
+        priority_at,
     })
 }
