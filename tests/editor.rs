@@ -43,6 +43,11 @@ fn user_crate() -> PathBuf {
         root.join("src/lib.rs"),
     )
     .unwrap();
+    std::fs::copy(
+        repo.join("tests/fixtures/plans/refactor.json"),
+        root.join("plan.json"),
+    )
+    .unwrap();
     root
 }
 
@@ -200,6 +205,19 @@ fn hovers(probe: &mut Probe) {
             "being worked on now",
         ),
         ("plan! { id: \"literal\"", "plan", "PRIORITY STATUS"),
+        ("low cancelled \"Old\"", "cancelled", "Protocol v2 only"),
+        ("plan_json! { id", "plan_json", "wire JSON at compile time"),
+        (
+            "include_plan!(\"plan.json\")",
+            "include_plan",
+            "JSON plan fixture",
+        ),
+        ("#[derive(Clone, Copy, Steps)]", "Steps", "steps of a plan"),
+        (
+            "#[derive(Clone, Copy, PlanStatus)]",
+            "PlanStatus",
+            "onto ACP statuses",
+        ),
     ] {
         let said = probe.hover(&at(&text, needle, word));
         probe.check(

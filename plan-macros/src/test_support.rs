@@ -67,3 +67,69 @@ fn no_token_stream_panics_a_derive() {
     }
     assert!(seen > 300, "only {seen} inputs");
 }
+
+/// Each identifier of `tokens`, deep, with where it says it was written.
+fn idents(tokens: TokenStream, out: &mut Vec<(String, proc_macro2::LineColumn)>) {
+    for tree in tokens {
+        match tree {
+            TokenTree::Ident(i) => out.push((i.to_string(), i.span().start())),
+            TokenTree::Group(g) => idents(g.stream(), out),
+            _ => {}
+        }
+    }
+}
+
+/// The derives' attribute words land, where they were written, on the
+/// paths of their `plan_core::dsl` items; a key naming a place on the
+/// place's segment.
+#[test]
+fn each_word_of_a_derive_attribute_is_a_path_to_its_item() {
+    type Derive = fn(TokenStream) -> TokenStream;
+    /// A word, and the two segments its path ends in.
+    type Landing = (&'static str, [&'static str; 2]);
+    // Each case: the input (from line 2: line 1, column 0 is the macro's
+    // own place outside a compiler), and the words with the path before
+    // them.
+    let cases: &[(&str, Derive, &[Landing])] = &[
+        (
+            "\n#[plan(id = \"p\")] enum R { /// Doc\n #[step(priority = high)] A }",
+            crate::steps::derive,
+            &[
+                ("high", ["priority", "high"]),
+                ("priority", ["dsl", "priority"]),
+                ("id", ["key", "id"]),
+            ],
+        ),
+        (
+            "\nenum T { #[status(in_progress)] A, #[status(pending)] B }",
+            |t| crate::mapping::derive(t, &crate::mapping::STATUS),
+            &[
+                ("in_progress", ["status", "in_progress"]),
+                ("pending", ["status", "pending"]),
+            ],
+        ),
+    ];
+    for (input, derive, words) in cases {
+        let words: &[Landing] = words;
+        let tokens: TokenStream = input.parse().unwrap();
+        let mut typed = Vec::new();
+        idents(tokens.clone(), &mut typed);
+        let mut expanded = Vec::new();
+        idents(derive(tokens), &mut expanded);
+        for (word, [before, last]) in words {
+            let at = typed
+                .iter()
+                .filter(|(w, _)| w == word)
+                .map(|(_, at)| *at)
+                .find(|at| at.line > 1 || at.column > 0)
+                .unwrap();
+            let landed = expanded.iter().enumerate().any(|(i, (w, place))| {
+                *place == at && w == last && i > 0 && expanded[i - 1].0 == *before
+            });
+            assert!(
+                landed,
+                "{input}: `{word}` is not `{before}::{last}` where it was written"
+            );
+        }
+    }
+}

@@ -24,6 +24,7 @@ pub(crate) fn mapping(mapping: &Mapping<'_>, kind: &MappingKind) -> TokenStream 
                 kind.names.what(),
                 known,
                 at.unwrap_or_else(Span::call_site),
+                None,
             ),
             Name::Custom(custom) => {
                 quote!(::plan_core::__private::#ty::Custom(::plan_core::__private::custom_name(#custom)))

@@ -159,7 +159,7 @@ fn separated<T>(
                 format!("expected `,` after this {item}"),
             ));
             let next_item =
-                input.peek(Ident::peek_any) || input.peek(LitStr) || input.peek(syn::token::Brace);
+                input.peek(Ident::peek_any) || peek_str(input) || input.peek(syn::token::Brace);
             if !next_item {
                 skip_past_comma(input)?;
             }
@@ -184,8 +184,8 @@ fn parse_field(input: ParseStream<'_>, notes: &mut Notes) -> syn::Result<Field> 
 }
 
 fn parse_value(input: ParseStream<'_>, key: &Ident, notes: &mut Notes) -> syn::Result<Value> {
-    if input.peek(LitStr) {
-        return input.parse().map(Value::Str);
+    if let Some(text) = parse_str(input) {
+        return Ok(Value::Str(text));
     }
     if input.peek(syn::token::Bracket) {
         let content;
@@ -222,7 +222,7 @@ fn parse_entries(input: ParseStream<'_>, notes: &mut Notes) -> syn::Result<Vec<E
 fn parse_entry(input: ParseStream<'_>, seen: &mut Vec<Seen>) -> syn::Result<Entry> {
     // `"Fix the bug" high pending`: the text first. (A string priority is
     // followed by a status and then text, never by two names.)
-    if input.peek(LitStr) && input.peek2(Ident::peek_any) && input.peek3(Ident::peek_any) {
+    if peek_str(input) && input.peek2(Ident::peek_any) && input.peek3(Ident::peek_any) {
         let fork = input.fork();
         let text: LitStr = fork.parse()?;
         let (priority, status) = (Ident::parse_any(&fork)?, Ident::parse_any(&fork)?);
@@ -276,8 +276,8 @@ fn parse_entry(input: ParseStream<'_>, seen: &mut Vec<Seen>) -> syn::Result<Entr
             format!("unknown status `{written}`; {hint}"),
         ));
     }
-    let content = if input.peek(LitStr) {
-        Text::Str(input.parse()?)
+    let content = if let Some(text) = parse_str(input) {
+        Text::Str(text)
     } else if input.peek(syn::token::Brace) {
         let content = group(input)?;
         seen.push(Seen::Block(content.clone()));
@@ -319,7 +319,7 @@ fn spaces_not_commas(input: ParseStream<'_>) -> syn::Result<()> {
         let comma: Token![,] = input.parse()?;
         // The rest of this entry, through its content, is this one mistake.
         while !input.is_empty() {
-            let content = input.peek(LitStr) || input.peek(syn::token::Brace);
+            let content = peek_str(input) || input.peek(syn::token::Brace);
             input.parse::<TokenTree>()?;
             if content {
                 break;
@@ -340,8 +340,8 @@ fn parse_name(
     what: &str,
     seen: &mut Vec<Seen>,
 ) -> syn::Result<Name> {
-    if input.peek(LitStr) {
-        input.parse().map(Name::Str)
+    if let Some(text) = parse_str(input) {
+        Ok(Name::Str(text))
     } else if input.peek(syn::token::Brace) {
         let name = group(input)?;
         seen.push(Seen::Block(name.clone()));
@@ -353,6 +353,35 @@ fn parse_name(
     } else {
         Err(input.error(format!("expected {what}")))
     }
+}
+
+/// Whether a string literal comes next: `input.peek(LitStr)` at a fraction
+/// of its cost, which matters as it runs several times an entry (syn's
+/// peek parses the literal, or builds an error to say it is none, and the
+/// macro runs for every call, in the debug build users compile it in).
+fn peek_str(input: ParseStream<'_>) -> bool {
+    input.cursor().literal().is_some_and(|(literal, _)| {
+        let text = literal.to_string();
+        text.starts_with('"') || text.starts_with("r\"") || text.starts_with("r#")
+    })
+}
+
+/// The string literal that comes next, read (none, and nothing read, if
+/// the next token is not one): the literal's text is asked for once, where
+/// `peek_str` then `parse::<LitStr>()` asks twice and goes through syn's
+/// machinery of forks.
+fn parse_str(input: ParseStream<'_>) -> Option<LitStr> {
+    // (A name or a group is no literal: no error built to say so.)
+    input.cursor().literal()?;
+    input
+        .step(|cursor| match cursor.literal() {
+            Some((literal, rest)) => match syn::Lit::new(literal) {
+                syn::Lit::Str(text) => Ok((text, rest)),
+                _ => Err(cursor.error("not a string")),
+            },
+            None => Err(cursor.error("not a string")),
+        })
+        .ok()
 }
 
 /// The next token tree, which the caller has peeked is a `{ ... }` group.

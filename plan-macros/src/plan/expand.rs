@@ -72,10 +72,11 @@ fn body(plan: &CheckedPlan) -> TokenStream {
 /// (`Trait::method(value)`), not through a generic function, so rustc adds no
 /// "required by a bound in ..." note pointing into `__private`.
 ///
-/// Only the binding (where rustc puts a type error: on the braces) and the
-/// block have the user's place; the macro's own tokens (`let`, the path)
-/// are the call site's, so an editor maps the user's tokens to those two
-/// alone, not to `plan_core`'s root or `__private`.
+/// The block is the argument itself, and only the block has the user's
+/// place (the path is the call site's): an editor maps the user's tokens to
+/// their own alone, so go-to gives one target and hover the user's binding,
+/// and rustc's type error is on the braces, labelled with the block's type.
+/// (A `let` binding spanned on the braces gave the editor a second target.)
 fn expression(group: &Group, (conversion, method): (&str, &str)) -> TokenStream {
     let conversion = syn::Ident::new(conversion, Span::call_site());
     let method = syn::Ident::new(method, Span::call_site());
@@ -231,10 +232,13 @@ fn word(_module: &str, name: &str, at: Span) -> TokenStream {
 /// A known priority or status as the value of its `plan_core::dsl` item
 /// (`::plan_core::dsl::priority::high.value()`), for the derives: the word
 /// at `at`, where the user wrote it in an attribute (the call site for a
-/// name the derive made up, so that the user's variant keeps one meaning).
-pub(crate) fn word_value(module: &str, name: &str, at: Span) -> TokenStream {
-    let word = word(module, name, at);
-    quote!(#word.value())
+/// name the derive made up, so that the user's variant keeps one meaning),
+/// and the place's segment at `key`, the attribute's key naming the place
+/// (`priority = high`), if it has one.
+pub(crate) fn word_value(module: &str, name: &str, at: Span, key: Option<Span>) -> TokenStream {
+    let module = Ident::new(module, key.unwrap_or_else(Span::call_site));
+    let name = Ident::new(name, at);
+    quote!(::plan_core::dsl::#module::#name.value())
 }
 
 /// A priority or status: its type and its module of `plan_core::dsl`, and

@@ -9,6 +9,11 @@ use crate::name_check::Name;
 pub(crate) fn steps(plan: &CheckedSteps<'_>) -> TokenStream {
     let ident = plan.ident;
     let id = &plan.id;
+    // The key `id`, where `#[plan(id = ...)]` wrote it, names its item.
+    let id_key = plan.id_key.map(|at| {
+        let key = syn::Ident::new("id", at);
+        quote!(let _ = ::plan_core::dsl::key::#key;)
+    });
     let variants: Vec<_> = plan.steps.iter().map(|s| s.variant).collect();
     let indexes = 0..variants.len();
     let steps = plan.steps.iter().map(|step| {
@@ -20,7 +25,7 @@ pub(crate) fn steps(plan: &CheckedSteps<'_>) -> TokenStream {
     crate::dummy::wrap_in_const(&quote! {
         #[automatically_derived]
         impl ::plan_core::__private::Steps for #ident {
-            const ID: ::plan_core::__private::PlanId = ::plan_core::__private::plan_id(#id);
+            const ID: ::plan_core::__private::PlanId = { #id_key ::plan_core::__private::plan_id(#id) };
             const STEPS: &'static [::plan_core::__private::Step] = &[#(#steps),*];
             const ALL: &'static [Self] = &[#(Self::#variants),*];
 
@@ -34,13 +39,17 @@ pub(crate) fn steps(plan: &CheckedSteps<'_>) -> TokenStream {
 }
 
 /// A step's priority; a known one is its `plan_core::dsl` item, where
-/// `#[step(priority = ...)]` wrote it (`at`).
-pub(crate) fn priority(name: &Name, at: Option<proc_macro2::Span>) -> TokenStream {
+/// `#[step(priority = ...)]` wrote its key and value (`at`).
+pub(crate) fn priority(
+    name: &Name,
+    at: Option<(proc_macro2::Span, proc_macro2::Span)>,
+) -> TokenStream {
     match name {
         Name::Known(known) => crate::plan::word_value(
             "priority",
             known,
-            at.unwrap_or_else(proc_macro2::Span::call_site),
+            at.map_or_else(proc_macro2::Span::call_site, |(_, value)| value),
+            at.map(|(key, _)| key),
         ),
         Name::Custom(custom) => {
             quote!(::plan_core::__private::Priority::Custom(::plan_core::__private::custom_name(#custom)))

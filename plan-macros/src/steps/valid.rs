@@ -12,6 +12,8 @@ use crate::rules;
 pub(crate) struct CheckedSteps<'a> {
     pub(crate) ident: &'a Ident,
     pub(crate) id: String,
+    /// Where `#[plan(id = ...)]` wrote its key, if it did.
+    pub(crate) id_key: Option<proc_macro2::Span>,
     pub(crate) steps: Vec<Step<'a>>,
 }
 
@@ -19,8 +21,9 @@ pub(crate) struct Step<'a> {
     pub(crate) variant: &'a Ident,
     pub(crate) content: String,
     pub(crate) priority: Name,
-    /// Where `priority = ...` wrote the priority (none for the default).
-    pub(crate) priority_at: Option<proc_macro2::Span>,
+    /// Where `priority = ...` wrote its key and the priority (none for the
+    /// default).
+    pub(crate) priority_at: Option<(proc_macro2::Span, proc_macro2::Span)>,
 }
 
 pub(crate) fn check<'a>(input: &Input<'a>) -> Result<CheckedSteps<'a>, syn::Error> {
@@ -44,7 +47,7 @@ pub(crate) fn check<'a>(input: &Input<'a>) -> Result<CheckedSteps<'a>, syn::Erro
             "`#[step]` belongs on a variant, not on the enum; `#[plan(id = \"...\")]` goes here",
         ));
     }
-    let id = plan_id(input, &mut errors);
+    let (id, id_key) = plan_id(input, &mut errors);
     if input.variants.is_empty() {
         errors.at(
             input.ident.span(),
@@ -64,14 +67,17 @@ pub(crate) fn check<'a>(input: &Input<'a>) -> Result<CheckedSteps<'a>, syn::Erro
     errors.finish(Some(CheckedSteps {
         ident: input.ident,
         id,
+        id_key,
         steps,
     }))
 }
 
-/// `#[plan(id = "...")]`, or the type's name in kebab-case.
-fn plan_id(input: &Input<'_>, errors: &mut Errors) -> String {
+/// `#[plan(id = "...")]`, or the type's name in kebab-case; and where the
+/// key `id` was written.
+fn plan_id(input: &Input<'_>, errors: &mut Errors) -> (String, Option<proc_macro2::Span>) {
     let mut id = None;
-    for (_, value) in attrs::container_pairs(
+    let mut id_key = None;
+    for (key, value) in attrs::container_pairs(
         &input.plan,
         symbol::PLAN,
         &[symbol::ID],
@@ -82,12 +88,14 @@ fn plan_id(input: &Input<'_>, errors: &mut Errors) -> String {
             errors.at(value.span(), "the plan id is a string: `id = \"refactor\"`");
             continue;
         };
+        id_key = Some(key.span());
         match rules::check_plan_id(&lit.value()) {
             Ok(()) => id = Some(lit.value()),
             Err(problem) => errors.at(lit.span(), problem),
         }
     }
-    id.unwrap_or_else(|| attrs::kebab_case(&input.ident.to_string()))
+    let id = id.unwrap_or_else(|| attrs::kebab_case(&input.ident.to_string()));
+    (id, id_key)
 }
 
 /// One variant: a unit variant with a content no other step has, and a priority.
@@ -116,7 +124,7 @@ fn check_step<'a>(
             text = args.text.as_ref().map(|lit| (lit.value(), lit.span()));
             for (key, value) in &args.pairs {
                 if key == symbol::PRIORITY {
-                    priority = Some(value);
+                    priority = Some((key, value));
                 } else {
                     name_check::unknown_key(key, &[symbol::PRIORITY], "`#[step(...)]`", errors);
                 }
@@ -125,8 +133,8 @@ fn check_step<'a>(
         None => {}
     }
     // The priority is checked even when the content is missing, so both are reported.
-    let priority_at = priority.map(ArgValue::span);
-    let priority = match priority {
+    let priority_at = priority.map(|(key, value)| (key.span(), value.span()));
+    let priority = match priority.map(|(_, value)| value) {
         None => Some(Name::Known("medium")),
         Some(value) => name_check::check_name(
             &value.text(),

@@ -4,7 +4,11 @@
 // probe finds its place by a unique line of this file; keep them unique.
 #![allow(dead_code)]
 
-use plan_core::{PlanContent, PlanEntry, PlanId, PlanStatus, Priority, Status, Steps, plan};
+use plan_core::agent::StaticUpdate;
+use plan_core::{
+    PlanContent, PlanEntry, PlanId, PlanStatus, Priority, Status, Steps, include_plan, plan,
+    plan_json,
+};
 
 pub fn literal() -> PlanContent {
     plan! { id: "literal", items: [ high pending "Read the parser", low completed "Ship it" ] }
@@ -16,6 +20,12 @@ pub fn braced(my_status: Status) -> PlanContent {
 
 pub fn markdown() -> PlanContent {
     plan! { id: "notes", markdown: "# Plan", path: "/work/PLAN.md" }
+}
+
+pub const WRITTEN: StaticUpdate = plan_json! { id: "json", items: [ low cancelled "Old" ] };
+
+pub fn included() -> PlanContent {
+    include_plan!("plan.json")
 }
 
 pub fn builders(my_status: Status) -> PlanContent {
