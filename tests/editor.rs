@@ -191,6 +191,7 @@ fn hovers(probe: &mut Probe) {
             "important, but not critical",
         ),
         ("plan! { id: \"notes\"", "id", "Key `id`"),
+        ("plan! { id: \"literal\"", "id", "Key `id`"),
         ("\"literal\", items:", "items", "Key `items`"),
         ("markdown: \"# Plan\"", "markdown", "Key `markdown`"),
         ("path: \"/work/PLAN.md\"", "path", "Key `path`"),

@@ -25,16 +25,24 @@ use crate::{Priority, Status};
 #[doc(hidden)]
 pub use self::{key::*, priority::*, status::*};
 
+/// What the key `id` means: on the variant, and on the method the
+/// all-literal call names it by (`key::rows`).
+macro_rules! id_doc {
+    () => {
+        "Key `id`: the plan's id, `planId` on the wire (`id` in the v2 draft). \
+         A client keeps one plan per id and replaces it whole with each \
+         update; `\"main\"` is the v1 plan's. A string literal or \
+         `{ expression }`."
+    };
+}
+
 /// The keys of a `plan!` call (`key: value`, separated by commas). A call
 /// has one key that says what the plan is (`items`, `markdown`, `type`, or
 /// the v1 `entries`), an `id` unless it is a v1 plan, and may add `meta`.
 #[allow(non_camel_case_types)] // the words as `plan!` takes them
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum key {
-    /// Key `id`: the plan's id, `planId` on the wire (`id` in the v2
-    /// draft). A client keeps one plan per id and replaces it whole with
-    /// each update; `"main"` is the v1 plan's. A string literal or
-    /// `{ expression }`.
+    #[doc = id_doc!()]
     id,
     /// Key `items`: a plan of entries, `[PRIORITY STATUS "content", ...]`,
     /// separated by commas; each entry may end in `meta: { ... }`. Every
@@ -100,9 +108,12 @@ pub enum status {
 }
 
 impl key {
-    /// An items plan whose entries are all literal rows: what `plan!`
-    /// expands to for the common call (`dsl::items.rows(...)`, the user's
-    /// `items` the receiver, so the key reaches the editor at no cost).
+    #[doc = id_doc!()]
+    ///
+    /// (What `plan!` expands to for an items plan whose entries are all
+    /// literal rows: `dsl::items.rows(...)`, the user's `items` the
+    /// receiver and their `id` this method's name, so both keys reach the
+    /// editor at no cost to the compiler.)
     #[doc(hidden)]
     pub fn rows(
         self,

@@ -125,9 +125,10 @@ fn entry(e: &CheckedEntry) -> TokenStream {
 /// with a table of rows, about a third of the tokens of struct literals and
 /// no `use` to resolve.
 ///
-/// The content key is the call's receiver (`::plan_core::dsl::items.rows(...)`),
-/// so it reaches the editor at no cost; `id` does not, here (a path per
-/// word costs compile time: docs/design.md, "Decisions").
+/// The content key is the call's receiver (`::plan_core::dsl::items.rows(...)`)
+/// and `id` the method's name (`key::rows` carries the docs of `id`), so
+/// both reach the editor at no cost (a path per word costs compile time:
+/// docs/design.md, "Open").
 fn compact(plan: &CheckedPlan, keys: &[&Ident]) -> Option<TokenStream> {
     if plan.meta.is_some() {
         return None;
@@ -149,11 +150,15 @@ fn compact(plan: &CheckedPlan, keys: &[&Ident]) -> Option<TokenStream> {
         Ident::new(key, written.map_or_else(Span::call_site, |k| k.span())),
     );
     out.push(Punct::new('.', Spacing::Alone).into());
+    // The method of the items call is named where the user wrote `id`,
+    // whose meaning its docs give: the one word of the call not a path.
     let (method, mut args) = match id {
         Some(id) => ("rows", vec![id.token().into(), comma()]),
         None => ("v1_rows", Vec::new()),
     };
-    out.push(Ident::new(method, Span::call_site()).into());
+    let id_key = keys.iter().find(|k| **k == "id");
+    let method_at = id_key.map_or_else(Span::call_site, |k| k.span());
+    out.push(Ident::new(method, method_at).into());
     args.push(Punct::new('&', Spacing::Alone).into());
     args.push(Group::new(Delimiter::Bracket, rows).into());
     out.push(Group::new(Delimiter::Parenthesis, args.into_iter().collect()).into());
