@@ -1,6 +1,6 @@
-//! The map is the territory: `docs/design.md` names every file of the two
-//! crates (and nothing that is gone), and plan-core's imports follow the
-//! layers the map draws. Both read the source tree as text.
+//! The map is the territory: `docs/map.md` names every file of the three
+//! crates (and nothing that is gone), and the imports follow the layers
+//! `docs/design.md` draws. Both read the source tree as text.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -36,15 +36,10 @@ fn files(dir: &Path, out: &mut BTreeSet<String>) {
 const MAPPED: [&str; 3] = ["plan-core/src/", "plan-macros/src/", "acp-plan/src/"];
 
 /// The paths the map names: every backticked path under one of [`MAPPED`]
-/// in the section "The map" of `docs/design.md`.
+/// in `docs/map.md`, the file-by-file list under design.md's folders.
 fn mapped() -> BTreeSet<String> {
-    let design = std::fs::read_to_string(root().join("docs/design.md")).unwrap();
-    let start = design
-        .find("## The map")
-        .expect("docs/design.md has a section `The map`");
-    let section = &design[start..];
-    let end = section[3..].find("\n## ").map_or(section.len(), |i| i + 3);
-    section[..end]
+    std::fs::read_to_string(root().join("docs/map.md"))
+        .unwrap()
         .split('`')
         .skip(1)
         .step_by(2)
@@ -65,7 +60,7 @@ fn the_design_map_names_every_file_of_the_crates_and_nothing_that_is_gone() {
     let gone: Vec<_> = mapped.difference(&on_disk).collect();
     assert!(
         missing.is_empty() && gone.is_empty(),
-        "docs/design.md, `The map`: add a line for {missing:?}; remove {gone:?}"
+        "docs/map.md: add a line for {missing:?}; remove {gone:?}"
     );
 }
 

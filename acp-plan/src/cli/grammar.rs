@@ -196,7 +196,7 @@ fn scripted_model() -> Arg {
 
 fn model_command() -> Command {
     Command::new("model")
-        .about("Serve a scripted model (Anthropic Messages and OpenAI Responses, streamed) on 127.0.0.1")
+        .about("Serve a scripted model on 127.0.0.1 (the Anthropic, OpenAI Responses, OpenAI Chat and Gemini APIs) and print how to point an agent at it")
         .arg(
             Arg::new(id::PORT)
                 .long(id::PORT)
