@@ -241,13 +241,27 @@ pub fn command() -> Command {
         .subcommand(model_command())
 }
 
+/// `tool`'s argument: each tool by the name the command line gives it.
+impl clap::ValueEnum for crate::tool::Tool {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[Self::TodoWrite, Self::UpdatePlan]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(match self {
+            Self::TodoWrite => "todo-write",
+            Self::UpdatePlan => "update-plan",
+        }))
+    }
+}
+
 fn tool_command() -> Command {
     Command::new("tool")
         .about("Print what a model's plan tool call (arguments on stdin) sends a client")
         .arg(
             Arg::new(id::TOOL)
                 .value_name("TOOL")
-                .value_parser(["todo-write", "update-plan"])
+                .value_parser(clap::builder::EnumValueParser::<crate::tool::Tool>::new())
                 .required(true)
                 .help("todo-write: Claude Code's TodoWrite; update-plan: codex's update_plan"),
         )

@@ -15,14 +15,13 @@ use std::ffi::OsString;
 use std::io::{self, IsTerminal as _, Read as _, Write as _};
 
 use crate::check::{FileOptions, conformance};
-use crate::model::ModelChoice;
 use crate::{board, check, fixtures, model, tool};
 
 mod grammar;
 mod requests;
 
 pub use grammar::command;
-use requests::{board_options, check_request, fixtures_request, tool_request};
+use requests::{board_options, check_request, fixtures_request, model_request, tool_request};
 
 /// What one command line asks for.
 #[derive(Debug, Clone, PartialEq)]
@@ -79,12 +78,7 @@ where
         "check" => check_request(m, sub),
         "fixtures" => fixtures_request(m, sub),
         "tool" => tool_request(m, sub),
-        _ => Ok(Request::Model(model::ServeOptions {
-            port: m.get_one::<u16>("port").copied().unwrap_or(0),
-            script: m
-                .get_one::<String>("script")
-                .map_or(ModelChoice::BuiltIn, |path| ModelChoice::File(path.into())),
-        })),
+        _ => Ok(model_request(m)),
     }
 }
 

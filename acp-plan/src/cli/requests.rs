@@ -13,7 +13,17 @@ use super::Request;
 use super::grammar::id;
 use crate::check::{FileOptions, conformance};
 use crate::model::ModelChoice;
-use crate::{board, fixtures, tool};
+use crate::{board, fixtures, model, tool};
+
+/// `model`'s options.
+pub(super) fn model_request(m: &ArgMatches) -> Request {
+    Request::Model(model::ServeOptions {
+        port: m.get_one::<u16>(id::PORT).copied().unwrap_or(0),
+        script: m
+            .get_one::<String>(id::SCRIPT)
+            .map_or(ModelChoice::BuiltIn, |path| ModelChoice::File(path.into())),
+    })
+}
 
 /// `--scripted-model`'s choice: the built-in script, or a file's.
 fn model_choice(m: &ArgMatches) -> Option<ModelChoice> {
@@ -206,10 +216,11 @@ pub(super) fn tool_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request,
         }
     };
     let mut options = tool::Options {
-        tool: match m.get_one::<String>(id::TOOL).map(String::as_str) {
-            Some("update-plan") => tool::Tool::UpdatePlan,
-            _ => tool::Tool::TodoWrite,
-        },
+        // Required, and clap's parser gives no other value.
+        tool: m
+            .get_one::<tool::Tool>(id::TOOL)
+            .copied()
+            .unwrap_or(tool::Tool::TodoWrite),
         protocol: version(m).unwrap_or(ProtocolVersion::V1),
         plan_capability: !m.get_flag(id::NO_PLAN_CAPABILITY),
         scope,

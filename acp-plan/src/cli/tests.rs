@@ -20,6 +20,13 @@ fn board(args: &[&str]) -> board::Options {
 }
 
 #[test]
+fn the_grammar_is_consistent_by_claps_own_checks() {
+    // Ids that clash, a `requires` naming no argument, a default outside
+    // its value parser...: clap checks all of it here, not at a user's run.
+    command().debug_assert();
+}
+
+#[test]
 fn the_board_reads_a_file_and_starts_a_program_or_a_command() {
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
     assert_eq!(board(&[data]).path.as_deref(), Some(data));

@@ -125,8 +125,10 @@ pub struct ServeOptions {
 }
 
 /// `acp-plan model`: serves until the process is stopped, after printing
-/// where, and the environment that points an agent at it. The exit status:
-/// 2 when it cannot start (said on standard error).
+/// where, and the environment that points an agent at it; stopped
+/// (`Ctrl-C`, `SIGTERM`, `SIGHUP`), it removes the home it made and ends
+/// with the signal's status. 2 when it cannot start (said on standard
+/// error).
 pub fn serve(options: &ServeOptions) -> u8 {
     let started = options
         .script
@@ -156,8 +158,12 @@ pub fn serve(options: &ServeOptions) -> u8 {
         println!("{line}");
     }
     let _ = std::io::Write::flush(&mut std::io::stdout());
-    model.wait();
-    0
+    // Until stopped: then the throwaway home goes with `pointing`, and the
+    // status is the signal's.
+    let status = crate::process::until_stopped();
+    drop(pointing);
+    drop(model);
+    status
 }
 
 /// The `export` lines `acp-plan model` prints: what an agent needs to reach

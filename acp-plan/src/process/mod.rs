@@ -23,6 +23,23 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::time::{Duration, Instant};
 
+/// Blocks until the process is asked to stop (`Ctrl-C`, `SIGTERM`,
+/// `SIGHUP`), and returns the exit status the signal would have given
+/// (128 and its number), so the caller can clean up and end as it would
+/// have: `acp-plan model` removes its throwaway home this way.
+#[cfg(unix)]
+pub(crate) fn until_stopped() -> u8 {
+    u8::try_from(128 + group::until_stopped()).unwrap_or(1)
+}
+
+/// Elsewhere: blocks for good (the process ends as the platform ends it).
+#[cfg(not(unix))]
+pub(crate) fn until_stopped() -> u8 {
+    loop {
+        std::thread::park();
+    }
+}
+
 /// The agent's output as a channel of lines, read on a thread of its own
 /// (not scoped: an agent that never closes its output must not keep the
 /// client waiting; the thread ends when the output does).
@@ -245,6 +262,55 @@ mod group {
             Ordering::SeqCst,
             Ordering::SeqCst,
         );
+    }
+
+    /// The pipe `until_stopped`'s handler writes the signal's number to
+    /// (-1: none).
+    static STOP_PIPE: AtomicI32 = AtomicI32::new(-1);
+
+    /// Blocks until `SIGINT`, `SIGTERM` or `SIGHUP` arrives, and returns
+    /// its number (0 if the pipe cannot be made): the handler writes it to
+    /// a pipe, so the caller unwinds as on any other way out, its `Drop`s
+    /// run, and it ends with the signal's status itself.
+    pub(super) fn until_stopped() -> i32 {
+        let mut fds = [0 as libc::c_int; 2];
+        // SAFETY: pipe(2) fills the two descriptors of the array it is given.
+        if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
+            return 0;
+        }
+        STOP_PIPE.store(fds[1], Ordering::SeqCst);
+        for number in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            let handler = on_stop as extern "C" fn(libc::c_int);
+            // SAFETY: the handler only reads an atomic and calls write(2),
+            // both async-signal-safe; an ignored signal stays ignored.
+            unsafe {
+                if libc::signal(number, handler as libc::sighandler_t) == libc::SIG_IGN {
+                    libc::signal(number, libc::SIG_IGN);
+                }
+            }
+        }
+        let mut number = 0u8;
+        loop {
+            // SAFETY: read(2) of one byte into a byte we own.
+            let read = unsafe { libc::read(fds[0], (&raw mut number).cast(), 1) };
+            if read == 1 {
+                return i32::from(number);
+            }
+            if read == 0
+                || std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted
+            {
+                return 0;
+            }
+        }
+    }
+
+    extern "C" fn on_stop(number: libc::c_int) {
+        let fd = STOP_PIPE.load(Ordering::SeqCst);
+        let byte = u8::try_from(number).unwrap_or(0);
+        // SAFETY: write(2) is async-signal-safe; it reads one byte we own.
+        unsafe {
+            libc::write(fd, (&raw const byte).cast(), 1);
+        }
     }
 
     /// Ends the agent's group, then the client, as `number` would have.
