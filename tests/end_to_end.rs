@@ -553,3 +553,17 @@ fn the_board_ends_its_agents_children_when_the_agent_fails_or_goes_quiet() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+#[test]
+fn piped_the_board_is_drawn_once_at_the_end() {
+    // Not a terminal (`live` false): the plans change many times in the
+    // turn, and the board is drawn once, where they ended; no redraws.
+    let mut options = client(ProtocolVersion::V1, true);
+    options.json = false;
+    let talk = talk::converse(options);
+    assert_eq!(talk.outcome, Ok(()), "{}", talk.err);
+    assert!(!talk.out.contains("\x1b[2J"), "{}", talk.out);
+    assert_eq!(talk.out.matches("▣ design-doc").count(), 1, "{}", talk.out);
+    // The tally says how many plan messages led there.
+    assert!(talk.err.contains("plan message(s)"), "{}", talk.err);
+}

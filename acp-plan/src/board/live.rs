@@ -189,14 +189,13 @@ pub fn drive<R: BufRead + Send + 'static, W: Write>(
             }
             FromAgent::Notification(method, params) => {
                 let (ended, changed) = client.on_notification(&method, &params, &bytes, err)?;
-                if ended.is_none() && changed && !options.json {
-                    // On a terminal the drawing is redrawn in place; piped,
-                    // each state follows the last, as it comes.
-                    if live {
-                        write!(out, "\x1b[H\x1b[2J").map_err(write_error)?;
-                    } else if drawn > 0 {
-                        writeln!(out).map_err(write_error)?;
-                    }
+                // On a terminal the drawing is redrawn in place as plans
+                // change; piped (a log, a file), the board is drawn once,
+                // at the end, as the board of a recorded stream is: a reader
+                // of the log wants where the plans ended, and standard
+                // error's tally says how many messages led there.
+                if ended.is_none() && changed && live && !options.json {
+                    write!(out, "\x1b[H\x1b[2J").map_err(write_error)?;
                     draw(&client.boards, out, style).map_err(write_error)?;
                     out.flush().map_err(write_error)?;
                     drawn += 1;
