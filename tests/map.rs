@@ -5,6 +5,10 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+#[path = "common/paths.rs"]
+mod paths;
+use paths::{crate_names, crate_paths, root_names, super_roots};
+
 /// The workspace root (this package lives in `tests/`).
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -81,114 +85,25 @@ const LAYERS: &[&[&str]] = &[
 
 /// acp-plan's layers, the same way (`lib.rs` and `main.rs` beside them).
 const ACP_PLAN_LAYERS: &[&[&str]] = &[
-    &["process", "model"],
+    &["process"],
+    &["model"],
     &["board", "fixtures", "tool"],
     &["check"],
     &["cli"],
 ];
 
-/// The first segment of every `crate::` path on a line of code (comments,
-/// doc comments and doc links `](crate::...)` are prose, not imports); a
-/// group `crate::{a, b::c}` gives each of its names.
-fn crate_paths(line: &str) -> Vec<&str> {
-    let code = line.trim_start();
-    if code.starts_with("//") {
-        return Vec::new();
-    }
-    let mut names = Vec::new();
-    for (at, _) in code.match_indices("crate::").filter(|(at, _)| {
-        let before = code[..*at].trim_end_matches('$');
-        // Not a path that only ends in `crate` (`my_crate::...`), nor a doc link.
-        !before.ends_with(|c: char| c.is_alphanumeric() || c == '_') && !before.ends_with("](")
-    }) {
-        let rest = &code[at + "crate::".len()..];
-        if let Some(group) = rest.strip_prefix('{') {
-            names.extend(group_names(group));
-            continue;
-        }
-        let end = rest
-            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .unwrap_or(rest.len());
-        names.push(&rest[..end]);
-    }
-    names
-}
-
-/// The first segment of each item of a `use` group's text (after its `{`,
-/// to its closing `}` or the end of the text): `a, b::{c, d}, e` gives
-/// `a`, `b`, `e`.
-fn group_names(group: &str) -> Vec<&str> {
-    let mut names = Vec::new();
-    let mut depth = 0;
-    let mut start = 0;
-    for (i, c) in group.char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' if depth == 0 => {
-                names.push(&group[start..i]);
-                start = group.len();
-                break;
-            }
-            '}' => depth -= 1,
-            ',' if depth == 0 => {
-                names.push(&group[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    if start < group.len() {
-        names.push(&group[start..]);
-    }
-    names
-        .into_iter()
-        .map(|item| {
-            let item = item.trim();
-            let end = item
-                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .unwrap_or(item.len());
-            &item[..end]
-        })
-        .filter(|name| !name.is_empty())
-        .collect()
-}
-
-/// Each `crate::` name a file's code uses, with its line; a `use
-/// crate::{...}` group over several lines is read whole.
-fn crate_names(text: &str) -> Vec<(usize, String)> {
-    let mut found = Vec::new();
-    let mut open: Option<(usize, String)> = None;
-    for (number, line) in text.lines().enumerate() {
-        if let Some((first, mut group)) = open.take() {
-            group.push_str(line);
-            if line.contains('}') {
-                found.extend(
-                    crate_paths(&group)
-                        .into_iter()
-                        .map(|n| (first, n.to_owned())),
-                );
-            } else {
-                open = Some((first, group));
-            }
-            continue;
-        }
-        if line.trim_start().starts_with("use crate::{") && !line.contains('}') {
-            open = Some((number + 1, line.to_owned()));
-            continue;
-        }
-        found.extend(
-            crate_paths(line)
-                .into_iter()
-                .map(|n| (number + 1, n.to_owned())),
-        );
-    }
-    found
-}
-
 /// Where the files under `src` import against `layers`: each as
-/// `FILE:LINE: ...`.
+/// `FILE:LINE: ...`. A path names a layer by `crate::`, by `super::`
+/// climbing to the root, or through one of the root's re-exports.
 fn against_layers(src: &str, layers: &[&[&str]]) -> Vec<String> {
-    let layer_of = |module: &str| layers.iter().position(|layer| layer.contains(&module));
+    let by_folder = |module: &str| layers.iter().position(|layer| layer.contains(&module));
+    let reexports = root_names(&root(), src);
+    let layer_of = |name: &str| {
+        by_folder(name).or_else(|| {
+            let (_, folder) = reexports.iter().find(|(n, _)| n == name)?;
+            by_folder(folder)
+        })
+    };
     let mut all = BTreeSet::new();
     files(&root().join(src), &mut all);
     let mut wrong = Vec::new();
@@ -202,7 +117,12 @@ fn against_layers(src: &str, layers: &[&[&str]]) -> Vec<String> {
             continue; // beside the layers
         };
         let text = std::fs::read_to_string(root().join(file)).unwrap();
-        for (line, named) in crate_names(&text) {
+        let supers = text.lines().enumerate().flat_map(|(number, line)| {
+            super_roots(inner, line)
+                .into_iter()
+                .map(move |name| (number + 1, name))
+        });
+        for (line, named) in crate_names(&text).into_iter().chain(supers) {
             let Some(theirs) = layer_of(&named) else {
                 continue;
             };
@@ -251,6 +171,30 @@ fn the_layer_check_sees_a_path_in_code_and_not_in_prose() {
     assert!(crate_paths("/// see [`Error`](crate::Error)").is_empty());
     assert!(crate_paths("#[doc = \"[`Lenient`](crate::Lenient)\"]").is_empty());
     assert_eq!(crate_paths("impl From<crate::Error> for X {}"), ["Error"]);
+    assert_eq!(
+        crate_paths("use crate::wire::Spelling;"),
+        ["wire::Spelling"]
+    );
+    // `super::` that climbs to the root names a top-level module.
+    assert_eq!(
+        super_roots("codec/read/entry.rs", "use super::super::super::agent::X;"),
+        ["agent"]
+    );
+    assert!(super_roots("codec/read/entry.rs", "use super::super::writer;").is_empty());
+    assert_eq!(
+        super_roots("codec/mod.rs", "use super::protocol::Y;"),
+        ["protocol"]
+    );
+    // The root's re-exports lead to their folders.
+    let names = root_names(&root(), "plan-core/src");
+    assert!(
+        names.contains(&("Error".to_owned(), "error".to_owned())),
+        "{names:?}"
+    );
+    assert!(
+        names.contains(&("wire::Message".to_owned(), "codec".to_owned())),
+        "{names:?}"
+    );
     // A group names each of its items.
     assert_eq!(
         crate_paths("use crate::{board, check::{self, x}, tool};"),
