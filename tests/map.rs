@@ -363,3 +363,58 @@ fn the_root_holds_the_protocols_types_the_error_and_the_macros() {
     let sample = "pub use a::{B, C};\n#[cfg(feature = \"acp\")]\npub mod acp;\n#[doc(hidden)]\npub mod __private {\n    pub use x::Y;\n}\npub mod wire {\n    pub use z::W;\n}\n";
     assert_eq!(root_items(sample), ["B", "C", "wire"]);
 }
+
+/// What design.md says of the writers: each names every field of its type
+/// (destructuring it, or matching every variant whole), so a field added
+/// to a type and forgotten by its writer does not compile. A writer that
+/// reads a field as `self.field` would compile on without it.
+#[test]
+fn every_writer_destructures_its_type() {
+    let mut all = BTreeSet::new();
+    files(&root().join("plan-core/src/codec"), &mut all);
+    let mut found = Vec::new();
+    for file in all.iter().filter(|f| f.ends_with(".rs")) {
+        let text = std::fs::read_to_string(root().join(file)).unwrap();
+        for (at, _) in text.match_indices("impl Members for ") {
+            let Some(start) = text[at..].find("fn members").map(|i| at + i) else {
+                continue;
+            };
+            let Some(open) = text[start..].find('{').map(|i| start + i) else {
+                continue;
+            };
+            // The body: to the brace that closes it.
+            let mut depth = 0;
+            let mut end = open;
+            for (i, c) in text[open..].char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    _ => {}
+                }
+                if depth == 0 {
+                    end = open + i;
+                    break;
+                }
+            }
+            let body = &text[open..end];
+            for (i, _) in body.match_indices("self.") {
+                let rest = &body[i + "self.".len()..];
+                let name_end = rest
+                    .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len());
+                let (name, after) = rest.split_at(name_end);
+                // A method call, or a newtype's one field, is no field read.
+                if after.starts_with('(') || name == "0" {
+                    continue;
+                }
+                let line = text[..open + i].matches('\n').count() + 1;
+                found.push(format!("{file}:{line}: self.{name}"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "a writer reads a field instead of naming them all (docs/design.md, Invariants):\n{}",
+        found.join("\n")
+    );
+}

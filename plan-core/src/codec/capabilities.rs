@@ -8,16 +8,23 @@ use crate::protocol::capabilities::{ClientCapabilities, PlanCapabilities};
 
 impl Members for ClientCapabilities {
     fn members<O: Out>(&self, spelling: Spelling, out: &mut O) -> Result<(), O::Error> {
+        // Every field named: one this writer forgets does not compile. (The
+        // spelling they came in is not written: the caller's is.)
+        let ClientCapabilities {
+            plan,
+            other,
+            spelling: _,
+        } = self;
         let plan_keys = [
             Spelling::Rfd.capability_key(),
             Spelling::Acp.capability_key(),
         ];
-        for (key, value) in codec::SortedMap(&self.other).entries() {
+        for (key, value) in codec::SortedMap(other).entries() {
             if !plan_keys.contains(&key.as_str()) {
                 out.value(key, value)?;
             }
         }
-        match &self.plan {
+        match plan {
             Some(plan) => out.object(spelling.capability_key(), plan, spelling),
             None => Ok(()),
         }
@@ -27,7 +34,8 @@ impl Members for ClientCapabilities {
 /// The `plan` capability object: only its `_meta`.
 impl Members for PlanCapabilities {
     fn members<O: Out>(&self, _: Spelling, out: &mut O) -> Result<(), O::Error> {
-        out.meta(self.meta.as_ref())
+        let PlanCapabilities { meta } = self;
+        out.meta(meta.as_ref())
     }
 }
 
