@@ -373,7 +373,10 @@ fn every_writer_destructures_its_type() {
     let mut all = BTreeSet::new();
     files(&root().join("plan-core/src/codec"), &mut all);
     let mut found = Vec::new();
-    for file in all.iter().filter(|f| f.ends_with(".rs")) {
+    for file in all
+        .iter()
+        .filter(|f| Path::new(f).extension().is_some_and(|e| e == "rs"))
+    {
         let text = std::fs::read_to_string(root().join(file)).unwrap();
         for (at, _) in text.match_indices("impl Members for ") {
             let Some(start) = text[at..].find("fn members").map(|i| at + i) else {
