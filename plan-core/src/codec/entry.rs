@@ -4,8 +4,7 @@ use serde_json::Value;
 
 use crate::codec::{self, Members, Out, Readable, Reading, Spelling};
 use crate::error::{Error, Path};
-use crate::protocol::entry::{PlanEntry, Priority, Status};
-use crate::protocol::meta::Meta;
+use crate::protocol::entry::PlanEntry;
 
 impl Members for PlanEntry {
     fn members<O: Out>(&self, _: Spelling, out: &mut O) -> Result<(), O::Error> {
@@ -36,18 +35,3 @@ impl Readable for PlanEntry {
 }
 
 codec::wire_methods!(PlanEntry, "a plan entry");
-
-/// An entry from its three wire strings (both readers' way in).
-pub(crate) fn from_wire(
-    content: String,
-    priority: String,
-    status: String,
-    meta: Option<Meta>,
-) -> PlanEntry {
-    PlanEntry {
-        content: codec::owned(content),
-        priority: Priority::from_wire(priority),
-        status: Status::from_wire(status),
-        meta,
-    }
-}

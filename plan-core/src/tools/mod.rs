@@ -23,6 +23,7 @@
 
 mod definition;
 mod exact;
+mod options;
 mod plans;
 mod read;
 mod steps;
@@ -30,7 +31,8 @@ mod todo_write;
 mod update_plan;
 
 pub use definition::ToolDefinition;
-pub use plans::{ActiveForm, ModelPlans, PlanFileError, PlanOptions, Scope, ToolOutcome};
+pub use options::{ActiveForm, PlanOptions};
+pub use plans::{ModelPlans, PlanFileError, Scope, ToolOutcome};
 pub use read::{Correction, ToolCall, ToolError, ToolProblem, status_of_word};
 pub use steps::StepsTool;
 pub use todo_write::{Todo, TodoWrite};

@@ -6,7 +6,7 @@ use serde_json::{Map, Value, json};
 
 use super::definition::ToolDefinition;
 use super::exact::{exact, exact_status};
-use super::plans::{ActiveForm, PlanOptions};
+use super::options::{ActiveForm, PlanOptions};
 use super::read::{Reader, ToolCall, ToolError, join};
 use crate::agent::Fallback;
 use crate::codec::text_writer::json_string_contents;

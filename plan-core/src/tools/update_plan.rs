@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use super::definition::ToolDefinition;
 use super::exact::{exact, exact_status};
-use super::plans::PlanOptions;
+use super::options::PlanOptions;
 use super::read::{Reader, ToolCall, ToolError};
 use crate::agent::Fallback;
 use crate::protocol::content::PlanContent;

@@ -6,10 +6,10 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use crate::codec::entry;
 use crate::codec::{self};
 use crate::error::{Error, ErrorKind, Path};
-use crate::protocol::entry::PlanEntry;
+use crate::protocol::entry::{PlanEntry, Priority, Status};
+use crate::protocol::meta::Meta;
 use serde_json::value::RawValue;
 
 use super::ReadState;
@@ -131,6 +131,16 @@ impl<'de> Visitor<'de> for EntrySeed<'_, '_, '_> {
             Err(err) => return Ok(Err(err)),
         };
         let meta = read_meta(self.state, meta, at)?;
-        Ok(Ok(entry::from_wire(content, priority, status, meta)))
+        Ok(Ok(from_wire(content, priority, status, meta)))
+    }
+}
+
+/// An entry from its three wire strings, as the reader found them.
+fn from_wire(content: String, priority: String, status: String, meta: Option<Meta>) -> PlanEntry {
+    PlanEntry {
+        content: crate::codec::owned(content),
+        priority: Priority::from_wire(priority),
+        status: Status::from_wire(status),
+        meta,
     }
 }
