@@ -70,7 +70,7 @@ fn the_design_map_names_every_file_of_the_crates_and_nothing_that_is_gone() {
 
 /// plan-core's layers, lowest first (docs/design.md, "The map"): a file may
 /// name its own folder and the layers before its own. Folders in one layer
-/// do not name each other. `lib.rs`, `guide.rs` and `dsl.rs` stand beside
+/// do not name each other. `lib.rs`, `private.rs`, `guide.rs` and `dsl.rs` stand beside
 /// the layers.
 const LAYERS: &[&[&str]] = &[
     &["rules"],

@@ -16,12 +16,12 @@ mod attrs;
 mod content;
 mod dummy;
 mod errors;
-mod fallback;
 mod include;
 mod json_reader;
 mod json_tokens;
 mod mapping;
 mod name_check;
+mod on_error;
 mod plan;
 // Every rule and its wording, shared with plan-core: `src/rules` is a link to
 // the folder `plan-core/src/rules` (see docs/design.md).

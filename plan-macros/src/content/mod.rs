@@ -15,6 +15,6 @@ pub(crate) fn derive(input: TokenStream) -> TokenStream {
     };
     match valid::check(&ast::read(&input)) {
         Ok(content) => expand::content(&content),
-        Err(err) => crate::fallback::content(&input, &err),
+        Err(err) => crate::on_error::content(&input, &err),
     }
 }

@@ -51,7 +51,7 @@ pub(crate) fn include_plan(input: TokenStream) -> TokenStream {
             } else {
                 quote!(PlanContent)
             };
-            crate::fallback::invalid_value(&err, &ty, &TokenStream::new())
+            crate::on_error::invalid_value(&err, &ty, &TokenStream::new())
         }
     }
 }

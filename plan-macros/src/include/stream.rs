@@ -23,7 +23,7 @@ pub(crate) fn include_plan_stream(input: TokenStream) -> TokenStream {
         Err(err) => {
             let message =
                 "expected the stream's path: `include_plan_stream!(\"recorded/run.ndjson\")`";
-            return crate::fallback::invalid_value(
+            return crate::on_error::invalid_value(
                 &syn::Error::new(err.span(), message),
                 &quote!(StaticStream),
                 &TokenStream::new(),
@@ -40,7 +40,7 @@ pub(crate) fn include_plan_stream(input: TokenStream) -> TokenStream {
             })
         }
         Err(err) => {
-            crate::fallback::invalid_value(&err, &quote!(StaticStream), &TokenStream::new())
+            crate::on_error::invalid_value(&err, &quote!(StaticStream), &TokenStream::new())
         }
     }
 }

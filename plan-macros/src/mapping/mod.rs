@@ -53,7 +53,7 @@ pub(crate) fn derive(input: TokenStream, kind: &MappingKind) -> TokenStream {
     };
     match valid::check(&ast::read(&input, kind), kind) {
         Ok(mapping) => expand::mapping(&mapping, kind),
-        Err(err) => crate::fallback::mapping(
+        Err(err) => crate::on_error::mapping(
             &input,
             &err,
             kind.ty,

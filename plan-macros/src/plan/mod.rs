@@ -23,7 +23,7 @@ pub(crate) fn expand_value(plan: &CheckedPlan) -> TokenStream {
 
 /// `plan!`: the plan as a value.
 pub(crate) fn plan(input: TokenStream) -> TokenStream {
-    // What the call would have been, for the fallback: a v1 plan (`entries`)
+    // What the call would have been, for what a call with errors expands to: a v1 plan (`entries`)
     // or plan content. Looked for only once the call has failed: the
     // common call does no more work than it must (compile time).
     let ty = |seen: &[ast::Seen]| {
@@ -41,7 +41,7 @@ pub(crate) fn plan(input: TokenStream) -> TokenStream {
         // Parsing stops only where the whole call is beyond reading; what
         // it was meant to be is not known.
         Err(err) => {
-            return crate::fallback::invalid_value(&err, &ty(&[]), &TokenStream::new());
+            return crate::on_error::invalid_value(&err, &ty(&[]), &TokenStream::new());
         }
     };
     let seen = std::mem::take(&mut input.seen);
@@ -56,7 +56,7 @@ pub(crate) fn plan(input: TokenStream) -> TokenStream {
                 .collect();
             expand::value(&plan, &keys)
         }
-        Err(err) => crate::fallback::invalid_value(&err, &ty(&seen), &editor::editor(&seen)),
+        Err(err) => crate::on_error::invalid_value(&err, &ty(&seen), &editor::editor(&seen)),
     }
 }
 
@@ -78,7 +78,7 @@ pub(crate) fn plan_json(input: TokenStream) -> TokenStream {
     let editor = editor::editor(&seen);
     match checked.and_then(|plan| expand::static_json(&plan)) {
         Ok(value) => quote!({ #editor #value }),
-        Err(err) => crate::fallback::invalid_value(&err, &quote!(StaticUpdate), &editor),
+        Err(err) => crate::on_error::invalid_value(&err, &quote!(StaticUpdate), &editor),
     }
 }
 

@@ -14,6 +14,6 @@ pub(crate) fn derive(input: TokenStream) -> TokenStream {
     };
     match valid::check(&ast::Input::read(&input)) {
         Ok(plan) => expand::steps(&plan),
-        Err(err) => crate::fallback::steps(&input, &err),
+        Err(err) => crate::on_error::steps(&input, &err),
     }
 }

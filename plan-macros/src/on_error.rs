@@ -2,7 +2,7 @@
 //! and a stub of the impls it would have written (bodies that never run), so
 //! that code using the type does not add "trait not implemented" errors to the
 //! ones that matter; a generic type gets the stub for every instance (its
-//! generics split for the impl, as `thiserror`'s fallback does). A
+//! generics split for the impl, as `thiserror`'s does on error). A
 //! function-like macro emits the errors in a value of the type it gives.
 
 use proc_macro2::{Span, TokenStream};
