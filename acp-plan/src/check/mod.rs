@@ -15,6 +15,7 @@
 
 pub mod conformance;
 pub mod files;
+mod message;
 
 use std::io::{self, Write};
 

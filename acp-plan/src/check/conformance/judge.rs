@@ -9,6 +9,7 @@ use plan_core::{SessionNotification, client::Applied};
 use serde_json::Value;
 
 use super::{Conversation, Event, Finding, agent_process, rule};
+use crate::check::message;
 
 impl<W: Write> Conversation<'_, W> {
     /// Records a line of the agent's and judges it.
@@ -29,7 +30,7 @@ impl<W: Write> Conversation<'_, W> {
                 return Event::Other;
             }
         };
-        if let Some(problems) = super::super::files::other_json_rpc(&text, &value) {
+        if let Some(problems) = message::other_json_rpc(&text, &value) {
             for problem in &problems {
                 self.run
                     .findings
@@ -38,7 +39,7 @@ impl<W: Write> Conversation<'_, W> {
             return self.envelope(&text);
         }
         // A `session/update` notification: the plan rules, for this client.
-        for v in super::super::files::rfd_spelling(&value) {
+        for v in message::rfd_spelling(&value) {
             self.run.findings.push(Finding::of_violation(line, &v));
         }
         let update = &value["params"]["update"];
@@ -71,7 +72,7 @@ impl<W: Write> Conversation<'_, W> {
                 None,
             ),
             Ok(read) => {
-                if super::super::files::is_plan(&read.value.update) {
+                if message::is_plan(&read.value.update) {
                     self.run.plans += 1;
                     if let Applied::Unchanged { .. } = self.boards.apply(read.value.clone()) {
                         self.run.repeats += 1;
