@@ -12,6 +12,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, ExitCode, Stdio};
 
 use plan_core::client::{Applied, SessionBoards, TerminalStyle, render_board};
+use plan_core::wire::Message;
 use serde_json::{Value, json};
 
 fn main() -> ExitCode {
@@ -46,17 +47,30 @@ fn main() -> ExitCode {
         .and_then(|()| send(1, "session/new", json!({ "cwd": cwd, "mcpServers": [] })));
     for line in BufReader::new(from_agent).lines() {
         let Ok(line) = line else { break };
-        let message: Value = serde_json::from_str(&line).unwrap_or_default();
-        if let Some(session) = message["result"]["sessionId"].as_str() {
-            let prompt = [json!({ "type": "text", "text": "Show me your plan." })];
-            result = send(
-                2,
-                "session/prompt",
-                json!({ "sessionId": session, "prompt": prompt }),
-            );
-        } else if message["id"] == 2 {
-            println!("turn ended: {}", message["result"]["stopReason"]);
-            break;
+        // Each line through the one reader of JSON-RPC messages; a response
+        // is told by its id (1: the session, 2: the prompt).
+        let response = match Message::parse(&line) {
+            Ok(Message::Response { id, outcome, .. }) => Some((id.get().to_owned(), outcome)),
+            _ => None,
+        };
+        if let Some((id, outcome)) = response {
+            let answer: Value = outcome
+                .ok()
+                .and_then(|result| serde_json::from_str(result.get()).ok())
+                .unwrap_or_default();
+            if id == "1"
+                && let Some(session) = answer["sessionId"].as_str()
+            {
+                let prompt = [json!({ "type": "text", "text": "Show me your plan." })];
+                result = send(
+                    2,
+                    "session/prompt",
+                    json!({ "sessionId": session, "prompt": prompt }),
+                );
+            } else if id == "2" {
+                println!("turn ended: {}", answer["stopReason"]);
+                break;
+            }
         } else if let Ok(read) = boards.apply_json(&line)
             && matches!(
                 read.value,
