@@ -543,7 +543,7 @@ fn a_plan_gives_back_the_tools_input() {
             let read = PlanContent::from_json(&sent).unwrap();
             assert_eq!(TodoWrite::from_plan(&read).as_ref(), Some(&input));
             assert_eq!(
-                serde_json::to_string(&input.to_json()).unwrap(),
+                serde_json::to_string(&input.to_value()).unwrap(),
                 serde_json::to_string(&serde_json::from_str::<Value>(call).unwrap()).unwrap()
             );
         }

@@ -90,7 +90,7 @@ impl PlanTool {
     /// it has).
     pub fn say(&self, state: &TodoWrite, call: usize) -> (Value, Vec<Todo>) {
         match self {
-            Self::TodoWrite => (state.to_json(), state.todos.clone()),
+            Self::TodoWrite => (state.to_value(), state.todos.clone()),
             Self::UpdatePlan => {
                 let steps = UpdatePlan {
                     explanation: (call > 0).then(|| "Updated as the work went on".to_owned()),
@@ -103,7 +103,7 @@ impl PlanTool {
                         })
                         .collect(),
                 };
-                (steps.to_json(), state.todos.clone())
+                (steps.to_value(), state.todos.clone())
             }
             Self::List(tool) => tool.say(state),
         }

@@ -129,8 +129,9 @@ impl UpdatePlan {
         })
     }
 
-    /// The arguments as the model sends them (for replay and resume).
-    pub fn to_json(&self) -> Value {
+    /// The arguments as the model sends them (for replay and resume), as a
+    /// JSON value (`to_json` is, on the wire types, their text).
+    pub fn to_value(&self) -> Value {
         let plan: Vec<Value> = self
             .plan
             .iter()

@@ -329,7 +329,7 @@ mod tests {
         let mut plans = ModelPlans::new(sender);
         (0..script.len())
             .filter_map(|i| {
-                let call = script.todo_write(i).unwrap().to_json().to_string();
+                let call = script.todo_write(i).unwrap().to_value().to_string();
                 plans
                     .todo_write(&Scope::MAIN, &call)
                     .ok()
