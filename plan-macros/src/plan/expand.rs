@@ -108,12 +108,8 @@ fn text(t: &Text) -> TokenStream {
 fn entry(e: &CheckedEntry) -> TokenStream {
     let (priority, status, content, meta) = e.parts();
     let content = text(content);
-    let priority = name(
-        priority,
-        ("Priority", "priority"),
-        ("IntoPriority", "into_priority"),
-    );
-    let status = name(status, ("Status", "status"), ("IntoStatus", "into_status"));
+    let priority = name(priority, "Priority", ("IntoPriority", "into_priority"));
+    let status = name(status, "Status", ("IntoStatus", "into_status"));
     let meta = option(meta.map(meta_value));
     // A `const fn`: `PlanEntry` is `#[non_exhaustive]`, so no struct literal
     // outside plan-core.
@@ -141,8 +137,8 @@ fn compact(plan: &CheckedPlan, keys: &[&Ident]) -> Option<TokenStream> {
     // Built token by token, not with `quote!`: this runs for most calls,
     // and in the debug build a user compiles the macro in, each `quote!`
     // costs (`bench/compile-time.sh`).
-    let mut words = Words::new();
-    let rows = rows(entries, &mut words)?;
+    let words = Words::new();
+    let rows = rows(entries, &words)?;
     let written = keys.iter().find(|k| k.unraw() == key);
     let mut out = Vec::with_capacity(12);
     words.path(
@@ -203,7 +199,7 @@ fn comma() -> TokenTree {
 /// literal content, known names and no `_meta`. The words are the paths
 /// of their `plan_core::dsl` items (`::plan_core::dsl::high`), the user's
 /// word where they wrote it, so an editor reaches them here too.
-fn rows(entries: &[CheckedEntry], words: &mut Words) -> Option<TokenStream> {
+fn rows(entries: &[CheckedEntry], words: &Words) -> Option<TokenStream> {
     let mut rows = Vec::with_capacity(entries.len() * 2);
     for e in entries {
         let (
@@ -229,7 +225,7 @@ fn rows(entries: &[CheckedEntry], words: &mut Words) -> Option<TokenStream> {
 
 /// A known name's path, by its text (`Known` holds the protocol's own
 /// spelling) at the place the user wrote it.
-fn word(_module: &str, name: &str, at: Span) -> TokenStream {
+fn word(name: &str, at: Span) -> TokenStream {
     let name = Ident::new(name, at);
     quote!(::plan_core::dsl::#name)
 }
@@ -246,12 +242,13 @@ pub(crate) fn word_value(module: &str, name: &str, at: Span, key: Option<Span>) 
     quote!(::plan_core::dsl::#module::#name.value())
 }
 
-/// A priority or status: its type and its module of `plan_core::dsl`, and
-/// the conversion of a `{ expression }`.
-fn name(n: &CheckedName, (ty, module): (&str, &str), dynamic: (&str, &str)) -> TokenStream {
+/// A priority or status: a known word as its `plan_core::dsl` item, a name
+/// of the user's own as `ty::Custom`, and the conversion of a
+/// `{ expression }`.
+fn name(n: &CheckedName, ty: &str, dynamic: (&str, &str)) -> TokenStream {
     match n {
         CheckedName::Known(known, at) => {
-            let word = word(module, known, *at);
+            let word = word(known, *at);
             quote!(#word.value())
         }
         CheckedName::Custom(custom) => {
