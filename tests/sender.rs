@@ -570,6 +570,21 @@ fn the_sender_is_built_from_the_initialize_request_of_either_version() {
     ];
     for (json, protocol, operations, spelling) in cases {
         let init = InitializeRequest::from_json(json).unwrap();
+        // The same request whole, as text and as a parsed value: read alike.
+        let whole = format!(r#"{{"jsonrpc":"2.0","id":0,"method":"initialize","params":{json}}}"#);
+        let value: serde_json::Value = serde_json::from_str(&whole).unwrap();
+        let from_whole = InitializeRequest::from_value(value).unwrap();
+        assert_eq!(
+            from_whole,
+            InitializeRequest::from_json(&whole).unwrap(),
+            "{json}"
+        );
+        // Only the paths of what was skipped differ: under `params`.
+        for skipped in &from_whole.skipped {
+            assert!(skipped.path().starts_with("params."), "{skipped}");
+        }
+        assert_eq!(from_whole.capabilities, init.capabilities, "{json}");
+        assert_eq!(from_whole.skipped.len(), init.skipped.len(), "{json}");
         let sender = PlanSender::for_client("s", &init);
         assert_eq!(sender.protocol(), protocol, "{json}");
         assert_eq!(sender.supports_plan_operations(), operations, "{json}");
@@ -587,8 +602,14 @@ fn the_sender_is_built_from_the_initialize_request_of_either_version() {
         r#"{"protocolVersion":-1}"#,
         "[",
         r#"{"jsonrpc":"2.0","id":1,"method":"session/new","params":{}}"#,
+        r#"{"jsonrpc":"1.0","id":1,"method":"initialize","params":{"protocolVersion":1}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize"}"#,
     ] {
-        assert!(InitializeRequest::from_json(bad).is_err(), "{bad}");
+        let from_text = InitializeRequest::from_json(bad).unwrap_err();
+        if let Ok(value) = serde_json::from_str::<serde_json::Value>(bad) {
+            let from_value = InitializeRequest::from_value(value).unwrap_err();
+            assert_eq!(from_value.to_string(), from_text.to_string(), "{bad}");
+        }
     }
 }
 

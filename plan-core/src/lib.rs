@@ -41,8 +41,8 @@ pub use interop::acp_schema;
 /// protocol's types are made of, and what is wrong with one.
 pub mod wire {
     pub use crate::codec::custom::{CustomContentError, UnmappedValue};
-    pub use crate::codec::envelope::{Message, MessageCheck};
-    pub use crate::codec::{Lenient, Skipped};
+    pub use crate::codec::envelope::{Message, MessageCheck, Shape};
+    pub use crate::codec::{Mode, Parsed, PlanIdKey, Skipped};
     pub use crate::protocol::capabilities::{ClientCapabilities, PlanCapabilities};
     pub use crate::protocol::id::{FileUri, InvalidPath, InvalidPlanId, InvalidUri};
     pub use crate::protocol::naming::{CustomName, NameError, ParseNameError, ReservedName};

@@ -6,12 +6,13 @@
 use std::io::{self, Write};
 
 use plan_core::{
-    PlanContent, SessionNotification, SessionUpdate,
-    wire::{ClientCapabilities, ClientKind, ProtocolVersion},
+    SessionNotification,
+    wire::{ClientCapabilities, ClientKind, Message, MessageCheck, Mode, ProtocolVersion},
 };
 use serde_json::Value;
+use serde_json::value::RawValue;
 
-use super::message::{is_plan, other_json_rpc, rfd_spelling};
+use super::message::{Line, PlanMessage, is_plan, read_line, rfd_spelling};
 use super::{Finding, conformance::rule};
 
 /// What checking one file found.
@@ -40,7 +41,9 @@ enum Judge {
     Version(Option<ProtocolVersion>),
 }
 
-/// Checks one file's bytes: each problem, and what was judged.
+/// Checks one file's bytes: each problem, and what was judged. Each
+/// message is read once (`message::read_line`), and nothing is built of it
+/// but what the readers give.
 pub fn check_file(bytes: &[u8], protocol: Option<ProtocolVersion>) -> FileReport {
     let Ok(text) = std::str::from_utf8(bytes) else {
         let findings = SessionNotification::from_slice(bytes)
@@ -54,34 +57,43 @@ pub fn check_file(bytes: &[u8], protocol: Option<ProtocolVersion>) -> FileReport
             recorded_client: None,
         };
     };
-    // One message over several lines, an array of messages, or one message per line.
-    let document = serde_json::from_str::<serde_json::Value>(text).ok();
-    let elements: Vec<String> = match &document {
-        Some(Value::Array(items)) => items.iter().map(Value::to_string).collect(),
-        _ => Vec::new(),
-    };
-    let messages: Vec<(usize, &str)> = if !elements.is_empty() {
-        elements.iter().map(|m| (1, m.as_str())).collect()
-    } else if document.is_some() {
-        vec![(1, text)]
-    } else {
-        text.lines()
-            .enumerate()
-            .map(|(i, line)| (i + 1, line))
-            .filter(|(_, line)| !line.trim().is_empty())
-            .collect()
-    };
-    let recorded_client = recorded_client(&messages);
+    let lines: Vec<(usize, Line<'_>)> = messages(text)
+        .into_iter()
+        .map(|(line, message)| (line, read_line(message, Mode::Strict)))
+        .collect();
+    let recorded_client = recorded_client(&lines);
     let judge = recorded_client.map_or(Judge::Version(protocol), Judge::Client);
     let mut report = FileReport {
         findings: Vec::new(),
         plans: 0,
         recorded_client,
     };
-    for (line, message) in messages {
-        report.plans += usize::from(check_message(message, line, judge, &mut report.findings));
+    for (line, read) in &lines {
+        report.plans += usize::from(judge_line(read, *line, judge, &mut report.findings));
     }
     report
+}
+
+/// The messages of a file, each with its line: one message over several
+/// lines, a JSON array of messages (each borrowed from the text, on line 1),
+/// or one message per line.
+fn messages(text: &str) -> Vec<(usize, &str)> {
+    if text.trim_start().starts_with('[') {
+        match serde_json::from_str::<Vec<&RawValue>>(text) {
+            Ok(items) if !items.is_empty() => {
+                return items.into_iter().map(|item| (1, item.get())).collect();
+            }
+            _ => {}
+        }
+    }
+    if serde_json::from_str::<&RawValue>(text).is_ok() {
+        return vec![(1, text)];
+    }
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| (i + 1, line))
+        .filter(|(_, line)| !line.trim().is_empty())
+        .collect()
 }
 
 impl FileReport {
@@ -107,29 +119,46 @@ impl FileReport {
 /// the request's `clientCapabilities` carry it (a malformed capability read
 /// as absent, as the SDKs read it). `None` without both, or for an answer
 /// that is neither 1 nor 2.
-fn recorded_client(messages: &[(usize, &str)]) -> Option<ClientKind> {
-    let values = messages
-        .iter()
-        .filter_map(|(_, text)| serde_json::from_str::<Value>(text).ok());
-    let mut request: Option<Value> = None;
-    for value in values {
-        match &request {
-            None if value["method"] == "initialize" && value.get("id").is_some() => {
-                request = Some(value);
+fn recorded_client(lines: &[(usize, Line<'_>)]) -> Option<ClientKind> {
+    let mut request: Option<(&RawValue, Option<&RawValue>)> = None;
+    for (_, line) in lines {
+        let Line::Other(MessageCheck {
+            message: Some(message),
+            ..
+        }) = line
+        else {
+            continue;
+        };
+        match (message, request) {
+            (Message::Request { id, method, params }, None) if method == "initialize" => {
+                request = Some((id, *params));
             }
-            Some(init)
-                if value.get("method").is_none()
-                    && value.get("id") == init.get("id")
-                    && value["result"]["protocolVersion"].is_u64() =>
-            {
-                return match value["result"]["protocolVersion"].as_u64() {
-                    Some(2) => Some(ClientKind::V2),
-                    Some(1) => {
-                        let capabilities = &init["params"]["clientCapabilities"];
-                        let read = ClientCapabilities::from_json_lenient(&capabilities.to_string())
+            (
+                Message::Response {
+                    id,
+                    outcome: Ok(result),
+                },
+                Some((asked, params)),
+            ) if id.get() == asked.get() => {
+                // The answer and the request's params, each read once.
+                let answer = serde_json::from_str::<Value>(result.get()).unwrap_or_default();
+                let Some(version) = answer[KEY_PROTOCOL_VERSION].as_u64() else {
+                    continue;
+                };
+                return match version {
+                    2 => Some(ClientKind::V2),
+                    1 => {
+                        let capabilities = params
+                            .and_then(|params| serde_json::from_str::<Value>(params.get()).ok())
+                            .and_then(|mut params| {
+                                params.get_mut("clientCapabilities").map(Value::take)
+                            })
+                            .and_then(|caps| {
+                                ClientCapabilities::parse_value(caps, Mode::Lenient).ok()
+                            })
                             .map(|read| read.value)
                             .unwrap_or_default();
-                        Some(ClientKind::of(ProtocolVersion::V1, &read))
+                        Some(ClientKind::of(ProtocolVersion::V1, &capabilities))
                     }
                     _ => None,
                 };
@@ -140,64 +169,53 @@ fn recorded_client(messages: &[(usize, &str)]) -> Option<ClientKind> {
     None
 }
 
-/// Judges one message (line `line` of its file), adding its problems to
-/// `found`: why it cannot be read, or what a sender must not send. Says
-/// whether it was a plan message. A notification, an update or plan
-/// content, told apart by their keys. Other JSON-RPC messages of a recorded
+/// The version's key in the answer to `initialize`.
+const KEY_PROTOCOL_VERSION: &str = "protocolVersion";
+
+/// Judges one message read (line `line` of its file), adding its problems
+/// to `found`: why it cannot be read, or what a sender must not send. Says
+/// whether it was a plan message. Other JSON-RPC messages of a recorded
 /// conversation (responses, requests, other notifications) have their
 /// envelope checked, as `board` and `include_plan_stream!` read them.
-fn check_message(text: &str, line: usize, judge: Judge, found: &mut Vec<Finding>) -> bool {
-    let value = serde_json::from_str::<Value>(text).ok();
-    if let Some(problems) = value.as_ref().and_then(|v| other_json_rpc(text, v)) {
-        found.extend(
-            problems
-                .iter()
-                .map(|e| Finding::of_error(rule::JSON_RPC, line, e)),
-        );
-        return false;
-    }
-    let kind = value.as_ref().and_then(|value| {
-        let object = value.as_object()?;
-        ["jsonrpc", "sessionUpdate", "type"]
-            .into_iter()
-            .find(|key| object.contains_key(*key))
-    });
-    let check = |update: &SessionUpdate| match judge {
-        Judge::Client(kind) => update.check_for_client(kind),
-        Judge::Version(Some(protocol)) => update.check_for(protocol),
-        Judge::Version(None) => update.check(),
-    };
-    let read = match kind {
-        Some("sessionUpdate") => SessionUpdate::from_json(text).map(|u| (check(&u), is_plan(&u))),
-        Some("type") => {
-            PlanContent::from_json(text).map(|p| (check(&SessionUpdate::plan_update(p)), true))
-        }
-        // A notification, or anything else (its error will say what is missing).
-        _ => SessionNotification::from_json(text).map(|n| {
-            // The notification's own checks: the update's paths under `params.update`.
-            let result = match judge {
-                Judge::Client(kind) => n.check_for_client(kind),
-                Judge::Version(Some(protocol)) => n.check_for(protocol),
-                Judge::Version(None) => n.check(),
-            };
-            (result, is_plan(&n.update))
-        }),
-    };
-    match read {
-        Ok((result, plan)) => {
-            let spelling = value.as_ref().map(rfd_spelling).unwrap_or_default();
-            let violations = spelling
-                .iter()
-                .chain(result.as_ref().err().into_iter().flatten());
-            found.extend(violations.map(|v| Finding::of_violation(line, v)));
-            plan
+fn judge_line(read: &Line<'_>, line: usize, judge: Judge, found: &mut Vec<Finding>) -> bool {
+    let read = match read {
+        Line::Other(envelope) => {
+            found.extend(
+                envelope
+                    .problems
+                    .iter()
+                    .map(|e| Finding::of_error(rule::JSON_RPC, line, e)),
+            );
+            return false;
         }
         // An unreadable message counts as judged: it was meant as a plan.
-        Err(err) => {
-            found.push(Finding::of_error(rule::UNREADABLE, line, &err));
-            true
+        Line::Plan(Err(err)) => {
+            found.push(Finding::of_error(rule::UNREADABLE, line, err));
+            return true;
         }
-    }
+        Line::Plan(Ok(read)) => read,
+    };
+    let result = match &read.value {
+        // The notification's own checks: the update's paths under `params.update`.
+        PlanMessage::Notification(n) => match judge {
+            Judge::Client(kind) => n.check_for_client(kind),
+            Judge::Version(Some(protocol)) => n.check_for(protocol),
+            Judge::Version(None) => n.check(),
+        },
+        other => {
+            let update = other.update();
+            match judge {
+                Judge::Client(kind) => update.check_for_client(kind),
+                Judge::Version(Some(protocol)) => update.check_for(protocol),
+                Judge::Version(None) => update.check(),
+            }
+        }
+    };
+    let violations = rfd_spelling(read)
+        .into_iter()
+        .chain(result.err().into_iter().flatten());
+    found.extend(violations.map(|v| Finding::of_violation(line, &v)));
+    is_plan(&read.value.update())
 }
 
 #[cfg(test)]

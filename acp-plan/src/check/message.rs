@@ -1,13 +1,88 @@
 //! What both judges (`files.rs`, recorded lines; `conformance/`, a live
-//! agent's) ask of a message: whether it is about plans, the problems of
-//! another JSON-RPC message, the plan ids in the RFD spelling.
+//! agent's) ask of a line: read once by plan-core's readers, it is either a
+//! plan message (a `session/update` notification, an update alone, plan
+//! content alone) or another JSON-RPC message; and a plan id in the RFD
+//! spelling is a finding.
 
-use plan_core::SessionUpdate;
 use plan_core::agent::Violation;
-use plan_core::wire::Message;
-use serde_json::Value;
+use plan_core::wire::{Message, MessageCheck, Mode, Parsed, Shape, Spelling};
+use plan_core::{Error, PlanContent, SessionNotification, SessionUpdate};
 
 use super::ACP_SPELLING;
+
+/// One line, read once: the envelope reader routes it, and the typed reader
+/// of its form reads it.
+pub(crate) enum Line<'a> {
+    /// A JSON-RPC message other than a `session/update` notification, or a
+    /// broken one that is no plan message: what the envelope reader saw.
+    Other(MessageCheck<'a>),
+    /// A plan message, read in the judge's mode (or why it cannot be).
+    Plan(Result<Parsed<PlanMessage>, Error>),
+}
+
+/// A plan message in the form it came in.
+pub(crate) enum PlanMessage {
+    /// A whole `session/update` notification.
+    Notification(SessionNotification),
+    /// An update alone.
+    Update(SessionUpdate),
+    /// Plan content alone.
+    Content(PlanContent),
+}
+
+impl PlanMessage {
+    /// The update it carries (plan content alone is a `plan_update`).
+    pub(crate) fn update(&self) -> std::borrow::Cow<'_, SessionUpdate> {
+        use std::borrow::Cow;
+        match self {
+            Self::Notification(n) => Cow::Borrowed(&n.update),
+            Self::Update(u) => Cow::Borrowed(u),
+            Self::Content(c) => Cow::Owned(SessionUpdate::plan_update(c.clone())),
+        }
+    }
+}
+
+/// Reads `text` once: the envelope reader says what it is by its keys, and
+/// a plan message goes to its typed reader in `mode`. A `session/update`
+/// with an id, or any other JSON-RPC message, is `Other`. A text of no known
+/// form goes to the notification reader, whose error says what is missing.
+pub(crate) fn read_line(text: &str, mode: Mode) -> Line<'_> {
+    let envelope = Message::check(text);
+    let plan = match envelope.shape {
+        Shape::JsonRpc => {
+            // A request of the method, or a message whose kind cannot be
+            // told, is judged by its envelope.
+            let session_update = envelope
+                .message
+                .as_ref()
+                .is_some_and(Message::is_session_update);
+            if !session_update {
+                return Line::Other(envelope);
+            }
+            SessionNotification::parse(text, mode).map(|read| map(read, PlanMessage::Notification))
+        }
+        Shape::Update => {
+            SessionUpdate::parse(text, mode).map(|read| map(read, PlanMessage::Update))
+        }
+        Shape::Content => {
+            PlanContent::parse(text, mode).map(|read| map(read, PlanMessage::Content))
+        }
+        // Anything else: its error says what a notification misses.
+        _ => {
+            SessionNotification::parse(text, mode).map(|read| map(read, PlanMessage::Notification))
+        }
+    };
+    Line::Plan(plan)
+}
+
+/// A read plan message in its form.
+fn map<T>(read: Parsed<T>, form: impl FnOnce(T) -> PlanMessage) -> Parsed<PlanMessage> {
+    Parsed {
+        value: form(read.value),
+        skipped: read.skipped,
+        plan_id: read.plan_id,
+    }
+}
 
 /// Whether an update is about plans (`plan`, `plan_update`, `plan_removed`).
 pub(crate) fn is_plan(update: &SessionUpdate) -> bool {
@@ -19,44 +94,15 @@ pub(crate) fn is_plan(update: &SessionUpdate) -> bool {
     )
 }
 
-/// For a JSON-RPC message that is not a `session/update` notification, the
-/// problems of its envelope, as the one reader of messages
-/// (`plan_core::wire::Message`) says them; `None` for anything else (a
-/// notification of `session/update`, or a message with no `jsonrpc`: a bare
-/// update or plan), which is checked as a plan message. `value` is `text`
-/// read.
-pub(crate) fn other_json_rpc(text: &str, value: &Value) -> Option<Vec<plan_core::Error>> {
-    let object = value.as_object()?;
-    object.get("jsonrpc")?;
-    if object.get("method").and_then(Value::as_str) == Some("session/update")
-        && !object.contains_key("id")
-    {
-        return None;
-    }
-    Some(Message::check(text).problems)
-}
-
-/// Plan ids written `id` (the RFD spelling), which no published SDK reads.
-pub(crate) fn rfd_spelling(message: &Value) -> Vec<Violation> {
-    // Where a plan id can be, by what the message is.
-    let (update, prefix) = match message.get("params") {
-        Some(params) => (&params["update"], "params.update."),
-        None => (message, ""),
-    };
-    let places = if update.get("sessionUpdate").is_some() {
-        [(&update["plan"], "plan."), (update, "")]
-    } else {
-        [(update, ""), (&Value::Null, "")]
-    };
-    places
-        .into_iter()
-        .filter(|(object, _)| object.get("id").is_some() && object.get("planId").is_none())
-        .map(|(_, at)| {
-            Violation::new(
-                format!("{prefix}{at}id"),
-                ACP_SPELLING,
-                "`id` is the RFD spelling of the plan id, which no published SDK reads (they require `planId`); write `planId`",
-            )
-        })
-        .collect()
+/// A plan id the reader found under the RFD's key (`id`), which no
+/// published SDK reads.
+pub(crate) fn rfd_spelling<T>(read: &Parsed<T>) -> Option<Violation> {
+    let key = read.plan_id.as_ref()?;
+    (key.spelling() == Spelling::Rfd).then(|| {
+        Violation::new(
+            key.path().to_owned(),
+            ACP_SPELLING,
+            "`id` is the RFD spelling of the plan id, which no published SDK reads (they require `planId`); write `planId`",
+        )
+    })
 }

@@ -7,16 +7,15 @@
 
 pub(crate) mod check;
 pub(crate) mod fallback;
-pub(crate) mod initialize;
 pub(crate) mod run;
 pub(crate) mod sender;
 pub(crate) mod sessions;
 pub(crate) mod static_stream;
 pub(crate) mod static_update;
 
+pub use crate::codec::initialize::InitializeRequest;
 pub use check::Violation;
 pub use fallback::{Fallback, View};
-pub use initialize::InitializeRequest;
 pub use run::{PlanRun, Step, StepError, Steps};
 pub use sender::PlanSender;
 pub use sessions::SessionPlans;

@@ -4,8 +4,8 @@ use std::borrow::Cow;
 use std::io::{self, Write};
 
 use crate::agent::fallback::{Fallback, View};
-use crate::agent::initialize::InitializeRequest;
 use crate::codec::Spelling;
+use crate::codec::initialize::InitializeRequest;
 use crate::protocol::capabilities::ClientCapabilities;
 use crate::protocol::content::PlanContent;
 use crate::protocol::id::{PlanId, SessionId};

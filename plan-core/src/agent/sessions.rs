@@ -6,8 +6,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use crate::agent::fallback::Fallback;
-use crate::agent::initialize::InitializeRequest;
 use crate::agent::sender::PlanSender;
+use crate::codec::initialize::InitializeRequest;
 use crate::protocol::capabilities::ClientCapabilities;
 use crate::protocol::content::PlanContent;
 use crate::protocol::id::{PlanId, SessionId};

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use serde_json::{Value, json};
 
 use crate::codec::envelope::Message;
-use crate::codec::{Lenient, Spelling};
+use crate::codec::{Mode, Parsed, Spelling};
 use crate::error::Error;
 use crate::protocol::content::PlanContent;
 use crate::protocol::entry::{PlanEntry, Status};
@@ -28,7 +28,7 @@ use crate::protocol::update::SessionUpdate;
 /// **Reading is lenient by default**, as the published SDKs read: a
 /// malformed entry is skipped and the rest of the message applied, an empty
 /// plan id or a file URI with a space is kept; each is reported in
-/// [`Lenient::skipped`]. JSON-RPC responses, requests and notifications
+/// [`Parsed::skipped`]. JSON-RPC responses, requests and notifications
 /// other than `session/update` are recognised and ignored
 /// ([`Applied::OtherMessage`]), so an agent's raw output can be piped in.
 /// [`strict`](Self::strict) refuses all of that instead. Text that is not
@@ -57,7 +57,7 @@ pub struct PlanBoard {
     index: HashMap<PlanId, usize>,
     /// Where the v1 plan is in `plans`, if there is one.
     v1_plan: Option<usize>,
-    strict: bool,
+    mode: Mode,
 }
 
 /// One plan on a board: its content now, and what the last update changed.
@@ -121,26 +121,20 @@ pub enum Applied {
 /// JSON-RPC messages are recognised and ignored.
 fn apply_line(
     line: &str,
-    strict: bool,
+    mode: Mode,
     apply: impl FnOnce(SessionNotification) -> Applied,
-) -> Result<Lenient<Applied>, Error> {
-    let read = if strict {
-        SessionNotification::from_json(line).map(|value| Lenient {
-            value,
-            skipped: Vec::new(),
-        })
-    } else {
-        SessionNotification::from_json_lenient(line)
-    };
-    match read {
-        Ok(read) => Ok(Lenient {
+) -> Result<Parsed<Applied>, Error> {
+    match SessionNotification::parse(line, mode) {
+        Ok(read) => Ok(Parsed {
             value: apply(read.value),
             skipped: read.skipped,
+            plan_id: read.plan_id,
         }),
         Err(err) => match other_message(line) {
-            Some(applied) => Ok(Lenient {
+            Some(applied) => Ok(Parsed {
                 value: applied,
                 skipped: Vec::new(),
+                plan_id: None,
             }),
             None => Err(err),
         },
@@ -168,7 +162,7 @@ impl PlanBoard {
             plans: Vec::new(),
             index: HashMap::new(),
             v1_plan: None,
-            strict: false,
+            mode: Mode::Lenient,
         }
     }
 
@@ -176,7 +170,7 @@ impl PlanBoard {
     /// or a value that breaks a rule of the protocol, is an error.
     #[must_use]
     pub fn strict(mut self) -> Self {
-        self.strict = true;
+        self.mode = Mode::Strict;
         self
     }
 
@@ -201,12 +195,12 @@ impl PlanBoard {
     }
 
     /// Reads one JSON-RPC line and applies it; what lenient reading skipped
-    /// or let through is in [`Lenient::skipped`].
+    /// or let through is in [`Parsed::skipped`].
     ///
     /// # Errors
     /// A malformed message, with where it is wrong; the board is unchanged.
-    pub fn apply_json(&mut self, line: &str) -> Result<Lenient<Applied>, Error> {
-        apply_line(line, self.strict, |notification| self.apply(notification))
+    pub fn apply_json(&mut self, line: &str) -> Result<Parsed<Applied>, Error> {
+        apply_line(line, self.mode, |notification| self.apply(notification))
     }
 
     /// Applies one notification, in order.
@@ -385,12 +379,23 @@ impl TrackedPlan {
 
 /// One [`PlanBoard`] per session, so a message for one session never touches
 /// another's plans.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SessionBoards {
     boards: Vec<PlanBoard>,
     /// Where each session's board is in `boards`.
     index: HashMap<SessionId, usize>,
-    strict: bool,
+    mode: Mode,
+}
+
+/// No sessions yet, read leniently.
+impl Default for SessionBoards {
+    fn default() -> Self {
+        Self {
+            boards: Vec::new(),
+            index: HashMap::new(),
+            mode: Mode::Lenient,
+        }
+    }
 }
 
 impl SessionBoards {
@@ -402,7 +407,7 @@ impl SessionBoards {
     /// Boards that read strictly (see [`PlanBoard::strict`]).
     #[must_use]
     pub fn strict(mut self) -> Self {
-        self.strict = true;
+        self.mode = Mode::Strict;
         self
     }
 
@@ -412,8 +417,8 @@ impl SessionBoards {
     ///
     /// # Errors
     /// A malformed message, with where it is wrong; no board changes.
-    pub fn apply_json(&mut self, line: &str) -> Result<Lenient<Applied>, Error> {
-        apply_line(line, self.strict, |notification| self.apply(notification))
+    pub fn apply_json(&mut self, line: &str) -> Result<Parsed<Applied>, Error> {
+        apply_line(line, self.mode, |notification| self.apply(notification))
     }
 
     /// [`apply_json`](Self::apply_json) for bytes as a transport hands them
@@ -421,7 +426,7 @@ impl SessionBoards {
     ///
     /// # Errors
     /// A malformed message; no board changes.
-    pub fn apply_slice(&mut self, line: &[u8]) -> Result<Lenient<Applied>, Error> {
+    pub fn apply_slice(&mut self, line: &[u8]) -> Result<Parsed<Applied>, Error> {
         self.apply_json(crate::codec::utf8(line)?)
     }
 
@@ -431,7 +436,7 @@ impl SessionBoards {
             Some(&index) => index,
             None => {
                 let mut board = PlanBoard::new(notification.session_id.clone());
-                board.strict = self.strict;
+                board.mode = self.mode;
                 self.boards.push(board);
                 let index = self.boards.len() - 1;
                 self.index.insert(notification.session_id.clone(), index);

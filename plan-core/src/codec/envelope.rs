@@ -73,6 +73,25 @@ pub struct MessageCheck<'a> {
     pub id: Option<&'a RawValue>,
     /// What is wrong with it; empty for a well-formed message.
     pub problems: Vec<Error>,
+    /// What the text is by its keys: which reader it goes to.
+    pub shape: Shape,
+}
+
+/// What a line is by its keys, whatever else is right or wrong with it: the
+/// reader it goes to. A recording or a fixture may hold a session update or
+/// plan content on its own, outside any message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Shape {
+    /// An object with `jsonrpc`: a JSON-RPC message, well-formed or not.
+    JsonRpc,
+    /// An object with `sessionUpdate` and no `jsonrpc`: an update alone.
+    Update,
+    /// An object with `type`, and neither of the keys above: plan content alone.
+    Content,
+    /// Anything else: an object with none of those keys, another JSON value,
+    /// or text that is not JSON.
+    Unknown,
 }
 
 impl<'a> Message<'a> {
@@ -144,25 +163,34 @@ impl<'a> Message<'a> {
     }
 }
 
-/// The message, if its kind could be told, its id, and every problem of it.
+/// The message, if its kind could be told, its id, every problem of it, and
+/// its shape. An object is read once, its members other than the
+/// envelope's skipped unread.
 fn read(text: &str) -> MessageCheck<'_> {
     let broken = |problem: Error| MessageCheck {
         message: None,
         id: None,
         problems: vec![problem],
+        shape: Shape::Unknown,
     };
-    let raw: &RawValue = match serde_json::from_str(text) {
-        Ok(raw) => raw,
-        Err(e) => return broken(Error::syntax(&e)),
+    let fields = match Fields::read(text) {
+        Ok(fields) => fields,
+        // An object that is not JSON: what the one reading said.
+        Err(e) if text.trim_start().starts_with('{') => return broken(Error::syntax(&e)),
+        // Not an object: a second look says what it is.
+        Err(_) => {
+            return match serde_json::from_str::<&RawValue>(text) {
+                Err(e) => broken(Error::syntax(&e)),
+                Ok(raw) if raw.get().starts_with('[') => broken(problem(RpcProblem::Batch)),
+                Ok(raw) => broken(problem(RpcProblem::NotObject(kind(raw)))),
+            };
+        }
     };
-    let json = raw.get();
-    let fields = match json.as_bytes().first() {
-        Some(b'{') => match Fields::read(json) {
-            Ok(fields) => fields,
-            Err(e) => return broken(Error::syntax(&e)),
-        },
-        Some(b'[') => return broken(problem(RpcProblem::Batch)),
-        _ => return broken(problem(RpcProblem::NotObject(kind(raw)))),
+    let shape = match (fields.jsonrpc, fields.update_tag, fields.type_tag) {
+        (Some(_), _, _) => Shape::JsonRpc,
+        (None, Some(_), _) => Shape::Update,
+        (None, None, Some(_)) => Shape::Content,
+        (None, None, None) => Shape::Unknown,
     };
     let version = fields.jsonrpc.map(string);
     let method = fields.method.map(string);
@@ -202,7 +230,39 @@ fn read(text: &str) -> MessageCheck<'_> {
         message,
         id: fields.id,
         problems,
+        shape,
     }
+}
+
+/// The envelope of a message already parsed into a JSON object, judged by
+/// the same rules as [`Message::parse`]: its method, or its first problem.
+/// A response has no method (`Ok(None)`).
+pub(crate) fn method_of_object(
+    object: &serde_json::Map<String, serde_json::Value>,
+) -> Result<Option<&str>, Error> {
+    use serde_json::Value;
+    let seen_value = |key: &str| match object.get(key) {
+        None => Seen::Absent,
+        Some(Value::String(text)) => Seen::Str(text),
+        Some(other) => Seen::Other(crate::error::kind_of(other)),
+    };
+    let error = object.get("error").map(|error| {
+        let code = error.get("code").is_some_and(Value::is_i64);
+        let message = error.get("message").is_some_and(Value::is_string);
+        (code, message)
+    });
+    let seen = EnvelopeSeen {
+        jsonrpc: seen_value(rules::KEY_JSONRPC),
+        method: seen_value(rules::KEY_METHOD),
+        id: object.contains_key("id"),
+        result: object.contains_key("result"),
+        error,
+    };
+    let (_, problems) = rules::classify_rpc(&seen);
+    if let Some(first) = problems.into_iter().next() {
+        return Err(problem(first));
+    }
+    Ok(object.get(rules::KEY_METHOD).and_then(Value::as_str))
 }
 
 /// An envelope problem as an [`Error`] at its path.
@@ -260,14 +320,17 @@ fn kind(raw: &RawValue) -> &'static str {
     }
 }
 
-/// The envelope's keys, in the order [`pick`] returns their values.
-const ENVELOPE_KEYS: [&str; 6] = [
+/// The envelope's keys, and the two that tell a plan message outside one,
+/// in the order [`pick`] returns their values.
+const ENVELOPE_KEYS: [&str; 8] = [
     rules::KEY_JSONRPC,
     rules::KEY_METHOD,
     "id",
     rules::KEY_PARAMS,
     "result",
     "error",
+    rules::KEY_SESSION_UPDATE,
+    rules::KEY_TYPE,
 ];
 
 /// The envelope's keys of a message object, each as the raw JSON it holds.
@@ -278,18 +341,25 @@ struct Fields<'a> {
     params: Option<&'a RawValue>,
     result: Option<&'a RawValue>,
     error: Option<&'a RawValue>,
+    /// `sessionUpdate`: an update's tag.
+    update_tag: Option<&'a RawValue>,
+    /// `type`: plan content's tag.
+    type_tag: Option<&'a RawValue>,
 }
 
 impl<'a> Fields<'a> {
     fn read(object: &'a str) -> Result<Self, serde_json::Error> {
-        let [jsonrpc, method, id, params, result, error] = pick(object, &ENVELOPE_KEYS)?;
+        // In the order of `ENVELOPE_KEYS`.
+        let picked = pick(object, &ENVELOPE_KEYS)?;
         Ok(Self {
-            jsonrpc,
-            method,
-            id,
-            params,
-            result,
-            error,
+            jsonrpc: picked[0],
+            method: picked[1],
+            id: picked[2],
+            params: picked[3],
+            result: picked[4],
+            error: picked[5],
+            update_tag: picked[6],
+            type_tag: picked[7],
         })
     }
 }
@@ -362,106 +432,5 @@ impl<'de> de::Deserialize<'de> for Key<'de> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn said(text: &str) -> Vec<String> {
-        Message::check(text)
-            .problems
-            .iter()
-            .map(ToString::to_string)
-            .collect()
-    }
-
-    #[test]
-    fn each_kind_of_message_is_told_with_its_parts() {
-        let request = Message::parse(
-            r#"{"jsonrpc":"2.0","id":"a","method":"initialize","params":{"protocolVersion":1}}"#,
-        )
-        .unwrap();
-        assert_eq!(request.method(), Some("initialize"));
-        assert_eq!(request.id().unwrap().get(), r#""a""#);
-        assert_eq!(request.params().unwrap().get(), r#"{"protocolVersion":1}"#);
-        let update = Message::parse(
-            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s"}}"#,
-        )
-        .unwrap();
-        assert!(update.is_session_update() && update.id().is_none());
-        let ok = Message::parse(r#"{"jsonrpc":"2.0","id":1,"result":null}"#).unwrap();
-        assert!(matches!(ok, Message::Response { outcome: Ok(r), .. } if r.get() == "null"));
-        let refused =
-            Message::parse(r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32800,"message":"x"}}"#)
-                .unwrap();
-        assert!(matches!(
-            refused,
-            Message::Response {
-                outcome: Err(_),
-                ..
-            }
-        ));
-        // An escaped method is read as it means; other keys are skipped.
-        let escaped =
-            Message::parse(r#"{"x":[1,{"y":2}],"jsonrpc":"2.0","method":"session\/cancel"}"#)
-                .unwrap();
-        assert_eq!(escaped.method(), Some("session/cancel"));
-    }
-
-    #[test]
-    fn each_problem_is_said_at_its_path() {
-        assert_eq!(
-            said(r#"{"jsonrpc":"1.0","id":3,"result":null}"#),
-            [r#"at `jsonrpc`: expected JSON-RPC version "2.0", found "1.0""#]
-        );
-        assert_eq!(
-            said(r#"{"jsonrpc":"2.0","id":2,"error":{"code":"bad","message":7}}"#),
-            [
-                "at `error.code`: expected a whole number",
-                "at `error.message`: expected a string"
-            ]
-        );
-        assert_eq!(
-            said(r#"{"jsonrpc":"2.0","result":{}}"#),
-            ["at `id`: a response carries the `id` of its request"]
-        );
-        assert_eq!(
-            said(r#"{"jsonrpc":"2.0","id":4,"method":"session/update","params":{}}"#),
-            [
-                "at `id`: a `session/update` is a notification and carries no `id`; this is a request"
-            ]
-        );
-        assert_eq!(
-            said(r#"{"jsonrpc":"2.0","id":5}"#),
-            [
-                "in the message: neither a request (`method`), a notification nor a response (`result`/`error`)"
-            ]
-        );
-        assert_eq!(
-            said(r#"{"jsonrpc":"2.0","method":7}"#),
-            ["at `method`: expected a string, found a number"]
-        );
-        assert_eq!(
-            said(r#"{"method":"x"}"#),
-            [r#"in the message: not a JSON-RPC message: no `"jsonrpc": "2.0"`"#]
-        );
-        assert_eq!(
-            said("42"),
-            ["in the message: expected a JSON-RPC message (an object), found a number"]
-        );
-        assert_eq!(said("not json").len(), 1);
-        assert!(said("[1]")[0].contains("batch"));
-        // A problem found, the kind still told where it can be: `parse` refuses.
-        assert!(Message::parse(r#"{"jsonrpc":"1.0","id":3,"result":null}"#).is_err());
-    }
-
-    #[test]
-    fn a_batch_is_its_elements() {
-        let items = Message::batch(r#" [{"jsonrpc":"2.0","method":"a"}, 1]"#)
-            .unwrap()
-            .unwrap();
-        assert_eq!(items.len(), 2);
-        assert_eq!(Message::parse(items[0].get()).unwrap().method(), Some("a"));
-        assert!(Message::parse(items[1].get()).is_err());
-        assert!(Message::batch("{}").is_none());
-        assert!(Message::batch("[1,").unwrap().is_err());
-    }
-}
+#[path = "envelope_tests.rs"]
+mod tests;

@@ -18,13 +18,14 @@ use crate::protocol::meta::Meta;
 pub(crate) use crate::protocol::spelling::Spelling;
 use crate::rules;
 pub(crate) use reading::Reading;
-pub use reading::{Lenient, Skipped};
+pub use reading::{Mode, Parsed, PlanIdKey, Skipped};
 
 pub(crate) mod capabilities;
 pub(crate) mod content;
 pub(crate) mod custom;
 pub(crate) mod entry;
 pub(crate) mod envelope;
+pub(crate) mod initialize;
 #[cfg(test)]
 pub(crate) mod layout_tests;
 #[cfg(all(test, feature = "macros"))]
@@ -73,7 +74,7 @@ pub(crate) fn to_json<T: Members>(value: &T, spelling: Spelling) -> String {
 
 /// Gives a [`Readable`] type its public reading and writing methods and its serde impls.
 ///
-/// Why a macro (and the only one that writes public methods): eight methods
+/// Why a macro (and the only one that writes public methods): ten methods
 /// and two serde impls on each of five wire types, which must be inherent
 /// (users call `SessionUpdate::from_json(..)` with no trait to import) and
 /// documented per type. A generic impl cannot add inherent methods to
@@ -102,17 +103,25 @@ macro_rules! wire_methods {
             }
 
             #[doc = concat!("Reads ", $what, " from JSON text, dropping malformed parts")]
-            /// where the protocol allows; see [`Lenient`](crate::wire::Lenient).
+            /// where the protocol allows; see [`Mode::Lenient`](crate::wire::Mode::Lenient).
             ///
             /// # Errors
             /// [`Error`](crate::Error) for mistakes lenient reading does not drop.
-            pub fn from_json_lenient(json: &str) -> Result<$crate::codec::Lenient<Self>, $crate::error::Error> {
-                let mut reading = $crate::codec::Reading::lenient();
+            pub fn from_json_lenient(json: &str) -> Result<$crate::codec::Parsed<Self>, $crate::error::Error> {
+                Self::parse(json, $crate::codec::Mode::Lenient)
+            }
+
+            #[doc = concat!("Reads ", $what, " from JSON text in `mode`, with what reading saw:")]
+            /// what lenient reading dropped, and the key the plan id was
+            /// read under (see [`Parsed`](crate::wire::Parsed)).
+            ///
+            /// # Errors
+            /// As [`from_json`](Self::from_json) in strict mode,
+            /// [`from_json_lenient`](Self::from_json_lenient) in lenient mode.
+            pub fn parse(json: &str, mode: $crate::codec::Mode) -> Result<$crate::codec::Parsed<Self>, $crate::error::Error> {
+                let mut reading = $crate::codec::Reading::new(mode);
                 let value = <Self as $crate::codec::Readable>::read_str(json, &mut reading)?;
-                Ok($crate::codec::Lenient {
-                    value,
-                    skipped: reading.into_skipped(),
-                })
+                Ok(reading.into_parsed(value))
             }
 
             #[doc = concat!("Reads ", $what, " from a parsed JSON value, in either spelling.")]
@@ -122,6 +131,16 @@ macro_rules! wire_methods {
             pub fn from_value(value: ::serde_json::Value) -> Result<Self, $crate::error::Error> {
                 let mut reading = $crate::codec::Reading::strict();
                 <Self as $crate::codec::Readable>::read(value, &mut reading, &$crate::error::Path::Root)
+            }
+
+            /// [`parse`](Self::parse) for a parsed value: the same reader, in `mode`.
+            ///
+            /// # Errors
+            /// As [`parse`](Self::parse).
+            pub fn parse_value(value: ::serde_json::Value, mode: $crate::codec::Mode) -> Result<$crate::codec::Parsed<Self>, $crate::error::Error> {
+                let mut reading = $crate::codec::Reading::new(mode);
+                let value = <Self as $crate::codec::Readable>::read(value, &mut reading, &$crate::error::Path::Root)?;
+                Ok(reading.into_parsed(value))
             }
 
             /// Writes compact JSON in `spelling`.
@@ -191,18 +210,18 @@ pub(crate) fn expect_string(value: Value, at: &Path<'_>) -> Result<String, Error
     }
 }
 
-/// The plan id's value under whichever key it came, and that key: exactly
-/// one of the two spellings must be there.
+/// The plan id's value under whichever key it came, and that key's
+/// spelling: exactly one of the two spellings must be there.
 pub(crate) fn one_plan_id<V>(
     rfd_value: Option<V>,
     acp_value: Option<V>,
     at: &Path<'_>,
-) -> Result<(&'static str, V), Error> {
+) -> Result<(Spelling, V), Error> {
     let (rfd, acp) = (Spelling::Rfd.plan_id_key(), Spelling::Acp.plan_id_key());
     match (rfd_value, acp_value) {
         (Some(_), Some(_)) => Err(at.error(ErrorKind::BothSpellings { rfd, acp })),
-        (Some(v), None) => Ok((rfd, v)),
-        (None, Some(v)) => Ok((acp, v)),
+        (Some(v), None) => Ok((Spelling::Rfd, v)),
+        (None, Some(v)) => Ok((Spelling::Acp, v)),
         (None, None) => Err(at.error(ErrorKind::MissingEither { rfd, acp })),
     }
 }

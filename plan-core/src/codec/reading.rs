@@ -1,14 +1,16 @@
-//! Strict and lenient reading: the mode a reader runs in ([`Reading`]),
-//! what lenient reading drops or lets through ([`Skipped`]), and the value it
-//! gives with that list ([`Lenient`]).
+//! Strict and lenient reading: the mode a reader runs in ([`Mode`], and
+//! [`Reading`], its state), what lenient reading drops or lets through
+//! ([`Skipped`]), the key a plan id was read under ([`PlanIdKey`]), and the
+//! value read with all of that ([`Parsed`]).
 
 use std::fmt;
 
-use crate::error::Error;
+use crate::error::{Error, Path};
+use crate::protocol::spelling::Spelling;
 
 /// Something lenient reading dropped instead of failing the message.
 ///
-/// See [`Lenient`] for what lenient reading skips.
+/// See [`Mode::Lenient`] for what lenient reading skips.
 /// It is also how lenient reading reports a departure from the protocol that
 /// it let through because the published SDKs read it (an empty plan id, a
 /// file URI with a space): then [`kept`](Self::kept) is `true`.
@@ -44,48 +46,116 @@ impl fmt::Display for Skipped {
     }
 }
 
-/// The result of lenient reading: the value, and what was dropped to get it.
+/// How a message is read: rejected at its first malformed part, or read as
+/// the published SDKs read it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// Any malformed part fails the message (`from_json`). The default.
+    #[default]
+    Strict,
+    /// Follows the hints the public ACP schema gives SDKs and drops, instead
+    /// of failing:
+    /// - a malformed entry inside `entries` (`x-deserialize-skip-invalid-items`);
+    /// - a `_meta` that is not an object or `null` (`x-deserialize-default-on-error`);
+    /// - a plan capability that is not an object or `null` (read as absent).
+    ///
+    /// and keeps, reporting each as [`Skipped::kept`], what breaks a rule of
+    /// ours that the SDKs do not enforce on reading: an empty or blank plan
+    /// id, a file URI that is not an RFC 3986 URI, a relative markdown `path`.
+    ///
+    /// Everything else (a missing plan id, `entries` that is not an array, a
+    /// known plan type without its fields) is an error in both modes.
+    Lenient,
+}
+
+/// The key a plan id was read under: where it was, and which spelling's key
+/// it is (`planId`, the ACP spelling; `id`, the RFD's, which no published
+/// SDK reads).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanIdKey {
+    path: String,
+    spelling: Spelling,
+}
+
+impl PlanIdKey {
+    /// Where the plan id was, key included, e.g. `params.update.plan.id`.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The spelling whose key it was under.
+    pub fn spelling(&self) -> Spelling {
+        self.spelling
+    }
+}
+
+/// A value read, with what reading saw on the way: what lenient reading
+/// dropped or let through, and the key its plan id was under.
 ///
-/// Strict reading (`from_json`) rejects a message with any malformed part.
-/// Lenient reading (`from_json_lenient`) follows the hints the public ACP
-/// schema gives SDKs and drops, instead of failing:
-/// - a malformed entry inside `entries` (`x-deserialize-skip-invalid-items`);
-/// - a `_meta` that is not an object or `null` (`x-deserialize-default-on-error`);
-/// - a plan capability that is not an object or `null` (read as absent).
+/// `parse(text, mode)` gives it in either [`Mode`]; `from_json_lenient` is
+/// `parse(text, Mode::Lenient)`.
 ///
-/// and keeps, reporting each as [`Skipped::kept`], what breaks a rule of
-/// ours that the SDKs do not enforce on reading: an empty or blank plan id,
-/// a file URI that is not an RFC 3986 URI.
+/// ```
+/// use plan_core::{SessionNotification, SessionUpdate, wire::{Mode, Spelling}};
 ///
-/// Everything else (a missing plan id, `entries` that is not an array, a known
-/// plan type without its fields) is an error in both modes.
+/// let read = SessionUpdate::parse(r#"{"sessionUpdate":"plan_removed","id":"p"}"#, Mode::Strict)?;
+/// let key = read.plan_id.expect("a plan id was read");
+/// assert_eq!((key.path(), key.spelling()), ("id", Spelling::Rfd));
+///
+/// // A parsed value reads the same, where it is in the message.
+/// let line = serde_json::json!({"jsonrpc": "2.0", "method": "session/update", "params": {
+///     "sessionId": "s", "update": {"sessionUpdate": "plan_update",
+///     "plan": {"type": "items", "planId": "p", "entries": [7]}}}});
+/// let read = SessionNotification::parse_value(line, Mode::Lenient)?;
+/// let key = read.plan_id.expect("a plan id was read");
+/// assert_eq!((key.path(), key.spelling()), ("params.update.plan.planId", Spelling::Acp));
+/// assert_eq!(read.skipped[0].path(), "params.update.plan.entries[0]");
+/// # Ok::<(), plan_core::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
-pub struct Lenient<T> {
+pub struct Parsed<T> {
     /// The value read.
     pub value: T,
-    /// What was dropped, in message order. Empty when strict reading would
-    /// have succeeded too.
+    /// What lenient reading dropped or let through, in message order. Empty
+    /// in strict mode, and when strict reading would have succeeded too.
     pub skipped: Vec<Skipped>,
+    /// The key the message's plan id was read under; `None` for a message
+    /// without one (a list of entries, another update, capabilities).
+    pub plan_id: Option<PlanIdKey>,
 }
 
 /// Reading state: the mode and what lenient reading has dropped so far.
 pub(crate) struct Reading {
     lenient: bool,
     skipped: Vec<Skipped>,
+    plan_id: Option<PlanIdKey>,
 }
 
 impl Reading {
-    pub(crate) fn strict() -> Self {
+    pub(crate) fn new(mode: Mode) -> Self {
         Self {
-            lenient: false,
+            lenient: mode == Mode::Lenient,
             skipped: Vec::new(),
+            plan_id: None,
         }
     }
 
+    pub(crate) fn strict() -> Self {
+        Self::new(Mode::Strict)
+    }
+
     pub(crate) fn lenient() -> Self {
-        Self {
-            lenient: true,
-            skipped: Vec::new(),
+        Self::new(Mode::Lenient)
+    }
+
+    /// Records the key a plan id was read under (the first one: a message
+    /// holds one plan id).
+    pub(crate) fn saw_plan_id(&mut self, at: &Path<'_>, spelling: Spelling) {
+        if self.plan_id.is_none() {
+            self.plan_id = Some(PlanIdKey {
+                path: at.render(),
+                spelling,
+            });
         }
     }
 
@@ -118,5 +188,14 @@ impl Reading {
 
     pub(crate) fn into_skipped(self) -> Vec<Skipped> {
         self.skipped
+    }
+
+    /// `value` with what this reading saw.
+    pub(crate) fn into_parsed<T>(self, value: T) -> Parsed<T> {
+        Parsed {
+            value,
+            skipped: self.skipped,
+            plan_id: self.plan_id,
+        }
     }
 }

@@ -120,8 +120,8 @@ use agent_client_protocol::{
 };
 use serde_json::Value;
 
-use crate::agent::initialize::InitializeRequest;
 use crate::agent::run::StepError;
+use crate::codec::initialize::InitializeRequest;
 use crate::codec::{Reading, Spelling};
 use crate::error::Error;
 use crate::error::Path;

@@ -232,7 +232,8 @@ impl ModelPlans {
         if let Some(plan) = TodoWrite::exact_plan(arguments, id.clone(), &self.options) {
             return Ok((plan, Vec::new()));
         }
-        let call = TodoWrite::read(arguments)?;
+        // Not exact: the exact reader is not run again.
+        let call = TodoWrite::read_lenient(arguments)?;
         Ok((call.input.into_plan(id, &self.options), call.corrections))
     }
 
@@ -274,7 +275,7 @@ impl ModelPlans {
         if let Some(plan) = UpdatePlan::exact_plan(arguments, id.clone(), &self.options) {
             return Ok((plan, Vec::new()));
         }
-        let call = UpdatePlan::read(arguments)?;
+        let call = UpdatePlan::read_lenient(arguments)?;
         Ok((call.input.into_plan(id, &self.options), call.corrections))
     }
 

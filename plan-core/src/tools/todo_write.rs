@@ -99,9 +99,15 @@ impl TodoWrite {
     /// For the model: every field that could not be read, what was wrong and
     /// what is allowed. Nothing is half read.
     pub fn read(arguments: &str) -> Result<ToolCall<Self>, ToolError> {
-        if let Some(read) = Self::read_exact(arguments) {
-            return Ok(read);
+        match Self::read_exact(arguments) {
+            Some(read) => Ok(read),
+            None => Self::read_lenient(arguments),
         }
+    }
+
+    /// A call of any other shape: read field by field, each correction
+    /// said (what [`read`](Self::read) does when the call is not exact).
+    pub(crate) fn read_lenient(arguments: &str) -> Result<ToolCall<Self>, ToolError> {
         let mut reader = Reader::new(Self::NAME);
         let mut todos = Vec::new();
         if let Some(mut object) = reader.arguments(arguments, "todos", EXAMPLE) {

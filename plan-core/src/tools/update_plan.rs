@@ -88,9 +88,15 @@ impl UpdatePlan {
     /// # Errors
     /// For the model: every field that could not be read.
     pub fn read(arguments: &str) -> Result<ToolCall<Self>, ToolError> {
-        if let Some(read) = Self::read_exact(arguments) {
-            return Ok(read);
+        match Self::read_exact(arguments) {
+            Some(read) => Ok(read),
+            None => Self::read_lenient(arguments),
         }
+    }
+
+    /// A call of any other shape: read field by field, each correction
+    /// said (what [`read`](Self::read) does when the call is not exact).
+    pub(crate) fn read_lenient(arguments: &str) -> Result<ToolCall<Self>, ToolError> {
         let mut reader = Reader::new(Self::NAME);
         let mut input = Self {
             explanation: None,

@@ -4,8 +4,8 @@
 
 use std::io::Write;
 
-use plan_core::wire::Message;
-use plan_core::{SessionNotification, client::Applied};
+use plan_core::wire::{Message, Mode, Shape};
+use plan_core::{ErrorKind, SessionNotification, SessionUpdate, client::Applied};
 use serde_json::Value;
 
 use super::{Conversation, Event, Finding, agent_process, rule};
@@ -17,53 +17,66 @@ impl<W: Write> Conversation<'_, W> {
         let text = String::from_utf8_lossy(bytes).trim_end().to_owned();
         self.run.transcript.push(text.clone());
         let line = self.run.transcript.len();
-        let value = match serde_json::from_str::<Value>(&text) {
-            Ok(value) => value,
-            Err(e) => {
-                self.find(
-                    rule::JSON_RPC,
-                    line,
-                    String::new(),
-                    format!("not a JSON-RPC message: not JSON ({e})"),
-                    None,
-                );
-                return Event::Other;
-            }
-        };
-        if let Some(problems) = message::other_json_rpc(&text, &value) {
-            for problem in &problems {
+        // Read once: the envelope reader routes the line, the notification
+        // reader reads a `session/update`.
+        let envelope = Message::check(&text);
+        let session_update = envelope
+            .message
+            .as_ref()
+            .is_some_and(Message::is_session_update);
+        if envelope.shape == Shape::JsonRpc && !session_update {
+            for problem in &envelope.problems {
                 self.run
                     .findings
                     .push(Finding::of_error(rule::JSON_RPC, line, problem));
             }
-            return self.envelope(&text);
+            return self.envelope(envelope.message);
         }
+        if let Some(e) = envelope
+            .problems
+            .iter()
+            .find(|e| matches!(e.kind(), ErrorKind::Syntax { .. }))
+        {
+            self.find(
+                rule::JSON_RPC,
+                line,
+                String::new(),
+                format!("not a JSON-RPC message: not JSON ({e})"),
+                None,
+            );
+            return Event::Other;
+        }
+        let read = SessionNotification::parse(&text, Mode::Lenient);
         // A `session/update` notification: the plan rules, for this client.
-        for v in message::rfd_spelling(&value) {
-            self.run.findings.push(Finding::of_violation(line, &v));
-        }
-        let update = &value["params"]["update"];
-        if matches!(
-            update["sessionUpdate"].as_str(),
-            Some(
+        if let Ok(read) = &read {
+            if let Some(v) = message::rfd_spelling(read) {
+                self.run.findings.push(Finding::of_violation(line, &v));
+            }
+            let kind = match &read.value.update {
+                SessionUpdate::Other(other) => other.kind(),
+                _ => "plan",
+            };
+            if matches!(
+                kind,
                 "agent_message_chunk"
                     | "agent_thought_chunk"
                     | "tool_call"
                     | "tool_call_update"
                     | "plan"
-                    | "plan_update"
-                    | "plan_removed"
-            )
-        ) {
-            self.progress = true;
+            ) {
+                self.progress = true;
+            }
+            if let (SessionUpdate::Other(other), Some(_)) = (&read.value.update, &self.prompt) {
+                let update = other.as_object();
+                if kind == "state_update"
+                    && update.get("state").and_then(Value::as_str) == Some("idle")
+                {
+                    let stop = update.get("stopReason").and_then(Value::as_str);
+                    return Event::Idle(stop.unwrap_or_default().to_owned());
+                }
+            }
         }
-        if update["sessionUpdate"] == "state_update"
-            && update["state"] == "idle"
-            && self.prompt.is_some()
-        {
-            return Event::Idle(update["stopReason"].as_str().unwrap_or_default().to_owned());
-        }
-        match SessionNotification::from_json_lenient(&text) {
+        match read {
             Err(e) => self.find(
                 rule::UNREADABLE,
                 line,
@@ -99,12 +112,12 @@ impl<W: Write> Conversation<'_, W> {
 
     /// A message other than a `session/update`: responses are matched with
     /// the client's requests, requests of the agent are answered.
-    fn envelope(&mut self, text: &str) -> Event {
+    fn envelope(&mut self, message: Option<Message<'_>>) -> Event {
         let line = self.run.transcript.len();
         let raw = |raw: &serde_json::value::RawValue| {
             serde_json::from_str::<Value>(raw.get()).unwrap_or(Value::Null)
         };
-        match Message::check(text).message {
+        match message {
             Some(Message::Request {
                 id, method, params, ..
             }) => {

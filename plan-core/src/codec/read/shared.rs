@@ -311,8 +311,9 @@ pub(super) fn plan_id(
     reading: &mut Reading,
     at: &Path<'_>,
 ) -> Result<PlanId, Error> {
-    let (key, value) = codec::one_plan_id(rfd, acp, at)?;
-    let at = at.key(key);
+    let (spelling, value) = codec::one_plan_id(rfd, acp, at)?;
+    let at = at.key(spelling.plan_id_key());
+    reading.saw_plan_id(&at, spelling);
     match value {
         Ok(id) => codec::plan_id(id.into_owned(), reading, &at),
         Err(found) => Err(at.error(ErrorKind::Type {
