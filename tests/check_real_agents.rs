@@ -11,8 +11,8 @@ use std::io::{self, BufReader};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use acp_plan::check::conformance::{self, KindRun, Options};
-use acp_plan::check::files::FileReport;
+use acp_plan::FileReport;
+use acp_plan::{self as conformance, CheckAgentOptions as Options, KindRun};
 use common::real_agents::{TRANSCRIPTS, replay_agent, transcript, without};
 use plan_core::wire::{ClientKind, ProtocolVersion};
 use serde_json::Value;
@@ -20,7 +20,7 @@ use serde_json::Value;
 #[test]
 fn check_finds_each_transcript_clean_from_the_file() {
     for (name, _) in TRANSCRIPTS {
-        let report = acp_plan::check::files::check_file(transcript(name).as_bytes(), None);
+        let report = acp_plan::check_file(transcript(name).as_bytes(), None);
         assert_eq!(report.findings, [], "{name}");
     }
 }
@@ -37,7 +37,7 @@ fn check_replayed_text(text: String, kind: ClientKind, options: &Options) -> Kin
         let (agent_reads, to_agent) = io::pipe().unwrap();
         let (from_agent, agent_writes) = io::pipe().unwrap();
         std::thread::spawn(move || replay_agent(&text, BufReader::new(agent_reads), agent_writes));
-        let run = conformance::run_kind(kind, &options, BufReader::new(from_agent), to_agent);
+        let run = conformance::check_kind(kind, &options, BufReader::new(from_agent), to_agent);
         let _ = done.send(run);
     });
     result
@@ -77,7 +77,7 @@ fn codex_cancelled_before_inserting_the_prompt_is_clean_under_v2() {
 }
 
 fn check_text(name: &str, text: &str, protocol: Option<ProtocolVersion>) -> (FileReport, String) {
-    let report = acp_plan::check::files::check_file(text.as_bytes(), protocol);
+    let report = acp_plan::check_file(text.as_bytes(), protocol);
     let mut out = Vec::new();
     report.write_text(name, &mut out).unwrap();
     (report, String::from_utf8(out).unwrap())
@@ -157,14 +157,14 @@ fn no_plan_at_all_is_said_and_can_be_a_finding() {
     );
     assert_eq!(run.notes, ["no plan message seen: nothing judged"]);
     let runs = [run];
-    let text = conformance::report::report_text(&options, &runs);
+    let text = conformance::report_text(&options, &runs);
     assert!(
         text.contains("answered v1; turns ended: end_turn; no plan message seen: nothing judged\n"),
         "{text}"
     );
     assert!(text.contains("nothing was judged"), "{text}");
     assert!(!text.contains("clean"), "{text}");
-    let json = conformance::report::report_json(&options, &runs);
+    let json = conformance::report_json(&options, &runs);
     assert_eq!(json["nothingJudged"], true);
     assert_eq!(json["kinds"][0]["nothingJudged"], true);
     assert_eq!(json["kinds"][0]["plans"], 0);
@@ -172,7 +172,7 @@ fn no_plan_at_all_is_said_and_can_be_a_finding() {
         json["kinds"][0]["notes"][0],
         "no plan message seen: nothing judged"
     );
-    assert_eq!(conformance::report::exit_code(&runs), 0);
+    assert_eq!(conformance::exit_code(&runs), 0);
     // `--expect-plans`: a finding, for CI.
     let expecting = {
         let mut opts = options.clone();
@@ -189,13 +189,13 @@ fn no_plan_at_all_is_said_and_can_be_a_finding() {
             .unwrap()
             .contains("TodoWrite")
     );
-    assert_eq!(conformance::report::exit_code(&[run]), 1);
+    assert_eq!(conformance::exit_code(&[run]), 1);
     // The file mode counts what it judged too.
     let (report, _) = check_text("silent.ndjson", &silent, None);
     assert_eq!((report.plans, report.findings.len()), (0, 0));
     // And a run that saw plans says how many.
     let run = check_replayed("claude-v1caps", ClientKind::V1Plan, &options);
-    let text = conformance::report::report_text(&options, &[run]);
+    let text = conformance::report_text(&options, &[run]);
     assert!(text.contains("3 plan message(s) judged; clean"), "{text}");
 }
 
@@ -231,7 +231,7 @@ fn each_turn_rule_is_said_in_the_published_text_it_names() {
             _ => {}
         }
     }
-    for rule in conformance::turns::ALL {
+    for rule in conformance::harness::TURN_RULES {
         let path = format!(
             "{}/data/sdk-ts-2.4.0/v{}-schema.json",
             env!("CARGO_MANIFEST_DIR"),

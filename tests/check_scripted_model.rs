@@ -10,8 +10,8 @@ mod common;
 
 use std::time::Duration;
 
-use acp_plan::check::conformance::{self, Options};
-use acp_plan::model::ModelChoice;
+use acp_plan::ModelChoice;
+use acp_plan::{self as conformance, CheckAgentOptions as Options};
 use serde_json::Value;
 
 /// `check --scripted-model --expect-plans --json -- tool-agent MODE`: the
@@ -24,7 +24,7 @@ fn check(mode: &str) -> (u8, Value) {
     options.json = true;
     options.timeout = Duration::from_secs(20);
     let mut out = Vec::new();
-    let status = conformance::run(&options, &mut out).unwrap();
+    let status = conformance::check_agent(&options, &mut out).unwrap();
     (status, serde_json::from_slice(&out).unwrap())
 }
 
@@ -127,7 +127,7 @@ fn documented_profiles() -> Vec<(String, String, Vec<String>)> {
 
 #[test]
 fn each_row_of_the_documented_profile_table_is_what_its_agent_is_given() {
-    use acp_plan::model::point::{PROFILES, point};
+    use acp_plan::harness::{PROFILES, point};
     let rows = documented_profiles();
     assert_eq!(
         rows.len(),
@@ -183,8 +183,8 @@ fn real_plan_tools() -> Vec<(String, Value)> {
 
 #[test]
 fn the_models_calls_of_each_real_agents_plan_tool_are_valid_against_its_schema() {
-    use acp_plan::model::Script;
-    use acp_plan::model::plan_tool;
+    use acp_plan::Script;
+    use acp_plan::harness::plan_tool;
     let tools = real_plan_tools();
     let names: Vec<&str> = tools.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(
@@ -253,9 +253,9 @@ fn the_report_says_which_profile_pointed_the_agent_at_the_model() {
         ),
     ] {
         options.command = command.split(' ').map(str::to_owned).collect();
-        let text = conformance::report::report_text(&options, &[]);
+        let text = conformance::report_text(&options, &[]);
         assert!(text.contains(says), "{text}");
     }
     options.scripted_model = None;
-    assert!(!conformance::report::report_text(&options, &[]).contains("scripted model:"));
+    assert!(!conformance::report_text(&options, &[]).contains("scripted model:"));
 }

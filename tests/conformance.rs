@@ -13,7 +13,7 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use acp_plan::check::conformance::{self, KindRun, Options};
+use acp_plan::{self as conformance, CheckAgentOptions as Options, KindRun};
 use plan_core::{
     agent::{InitializeRequest, PlanSender},
     plan,
@@ -37,7 +37,7 @@ where
                 let (from_agent, agent_writes) = io::pipe().unwrap();
                 let agent = agent.clone();
                 std::thread::spawn(move || agent(BufReader::new(agent_reads), agent_writes));
-                conformance::run_kind(kind, &options, BufReader::new(from_agent), to_agent)
+                conformance::check_kind(kind, &options, BufReader::new(from_agent), to_agent)
             })
             .collect();
         let _ = done.send(runs);
@@ -54,7 +54,7 @@ fn rules(runs: &[KindRun]) -> Vec<String> {
         .flat_map(|run| {
             run.findings
                 .iter()
-                .map(|f| format!("{}: {}", conformance::slug(run.kind), f.rule))
+                .map(|f| format!("{}: {}", conformance::harness::slug(run.kind), f.rule))
         })
         .collect();
     found.sort();
@@ -85,8 +85,8 @@ fn our_agent_is_clean_for_every_kind_of_client_with_and_without_a_cancel() {
         },
         &options,
     );
-    let report = conformance::report::report_text(&options, &runs);
-    assert_eq!(conformance::report::exit_code(&runs), 0, "{report}");
+    let report = conformance::report_text(&options, &runs);
+    assert_eq!(conformance::exit_code(&runs), 0, "{report}");
     for run in &runs {
         assert_eq!(run.stop_reasons, ["end_turn", "cancelled"], "{report}");
         assert_eq!(run.judged_as, run.kind);
@@ -243,9 +243,9 @@ fn the_correct_agent_of_the_broken_family_is_clean() {
         rules(&runs),
         Vec::<String>::new(),
         "{}",
-        conformance::report::report_text(&quick(), &runs)
+        conformance::report_text(&quick(), &runs)
     );
-    assert_eq!(conformance::report::exit_code(&runs), 0);
+    assert_eq!(conformance::exit_code(&runs), 0);
 }
 
 #[test]
@@ -275,9 +275,9 @@ fn each_fault_is_reported_by_its_rule_under_the_kinds_it_reaches_and_nothing_els
         (Fault::Unanswered, &["v2: unanswered-request"]),
     ] {
         let runs = check_fault(fault);
-        let report = conformance::report::report_text(&quick(), &runs);
+        let report = conformance::report_text(&quick(), &runs);
         assert_eq!(rules(&runs), expected, "{fault:?}:\n{report}");
-        assert_eq!(conformance::report::exit_code(&runs), 1, "{fault:?}");
+        assert_eq!(conformance::exit_code(&runs), 1, "{fault:?}");
         for finding in runs.iter().flat_map(|r| &r.findings) {
             assert!(!finding.message.is_empty(), "{fault:?}: {finding:?}");
             assert!(
@@ -303,7 +303,7 @@ fn a_finding_names_its_line_path_and_fix_as_check_does() {
     );
     // The line is the transcript's: the raw plan_update with `cancelled`.
     assert!(run.transcript[finding.line - 1].contains("\"cancelled\""));
-    let text = conformance::report::report_text(&quick(), &runs);
+    let text = conformance::report_text(&quick(), &runs);
     assert!(
         text.contains(&format!(
             "  line {}: at `params.update.plan.entries[0].status`: ",
@@ -317,12 +317,12 @@ fn a_finding_names_its_line_path_and_fix_as_check_does() {
         opts.record = Some("runs".into());
         opts
     };
-    let text = conformance::report::report_text(&recorded, &runs);
+    let text = conformance::report_text(&recorded, &runs);
     assert!(
         text.contains(&format!("  runs/v1-plan.ndjson:{}: at ", finding.line)),
         "{text}"
     );
-    let json = conformance::report::report_json(&quick(), &runs);
+    let json = conformance::report_json(&quick(), &runs);
     assert_eq!(json["exit"], 1);
     assert_eq!(json["kinds"][1]["findings"][0]["rule"], "v1-values");
 }
@@ -348,12 +348,12 @@ fn a_turn_end_fix_names_the_version_it_applies_to() {
 #[test]
 fn an_agent_that_exits_at_once_could_not_be_driven_and_says_why() {
     let runs = check_fault(Fault::ExitsAtOnce);
-    assert_eq!(conformance::report::exit_code(&runs), 2);
+    assert_eq!(conformance::exit_code(&runs), 2);
     for run in &runs {
         let reason = run.failure.as_deref().unwrap_or_default();
         assert!(reason.contains("before answering `initialize`"), "{reason}");
     }
-    assert!(conformance::report::report_text(&quick(), &runs).contains("could not be driven"));
+    assert!(conformance::report_text(&quick(), &runs).contains("could not be driven"));
 }
 
 #[test]
@@ -366,12 +366,8 @@ fn an_agent_that_cannot_work_could_not_be_driven_and_is_blamed_for_nothing() {
         (Fault::Silent, "the turn made no progress within 1 s"),
     ] {
         let runs = check_fault(fault);
-        let report = conformance::report::report_text(&quick(), &runs);
-        assert_eq!(
-            conformance::report::exit_code(&runs),
-            2,
-            "{fault:?}:\n{report}"
-        );
+        let report = conformance::report_text(&quick(), &runs);
+        assert_eq!(conformance::exit_code(&runs), 2, "{fault:?}:\n{report}");
         assert_eq!(rules(&runs), Vec::<String>::new(), "{fault:?}:\n{report}");
         for run in &runs {
             let reason = run.failure.as_deref().unwrap_or_default();
@@ -390,7 +386,7 @@ fn an_agent_that_cannot_work_could_not_be_driven_and_is_blamed_for_nothing() {
 #[test]
 fn check_authenticates_with_the_method_auth_names() {
     let refused = check_fault(Fault::NeedsLogin);
-    assert_eq!(conformance::report::exit_code(&refused), 2);
+    assert_eq!(conformance::exit_code(&refused), 2);
     let reason = refused[0].failure.as_deref().unwrap_or_default();
     assert!(
         reason.starts_with("the agent refused `session/new`"),
@@ -406,8 +402,8 @@ fn check_authenticates_with_the_method_auth_names() {
         move |input, out| broken_agent(Fault::NeedsLogin, input, out),
         &options,
     );
-    let report = conformance::report::report_text(&options, &runs);
-    assert_eq!(conformance::report::exit_code(&runs), 0, "{report}");
+    let report = conformance::report_text(&options, &runs);
+    assert_eq!(conformance::exit_code(&runs), 0, "{report}");
 }
 
 #[test]
@@ -481,7 +477,7 @@ fn docs_ci_lists_every_rule_check_reports_and_no_other() {
         .iter()
         .copied()
         .chain(conformance::rule::ALL)
-        .chain([acp_plan::check::ACP_SPELLING])
+        .chain([acp_plan::ACP_SPELLING])
         .collect();
     listed.sort_unstable();
     rules.sort_unstable();

@@ -20,9 +20,9 @@ use serde_json::{Value, json};
 #[path = "common/talk.rs"]
 mod talk;
 
-fn client(protocol: ProtocolVersion, plan_capability: bool) -> acp_plan::board::Options {
+fn client(protocol: ProtocolVersion, plan_capability: bool) -> acp_plan::BoardOptions {
     {
-        let mut opts = acp_plan::board::Options::default();
+        let mut opts = acp_plan::BoardOptions::default();
         opts.json = true;
         opts.protocol = protocol;
         opts.plan_capability = plan_capability;
@@ -165,7 +165,7 @@ fn the_validator_finds_a_problem_in_exactly_the_bad_vectors() {
         if name.contains("client-capabilities") {
             continue;
         }
-        let findings = acp_plan::check::files::check_file(text.as_bytes(), None).findings;
+        let findings = acp_plan::check_file(text.as_bytes(), None).findings;
         let expected_bad = bad.iter().any(|prefix| name.starts_with(prefix));
         assert_eq!(!findings.is_empty(), expected_bad, "{name}: {findings:#?}");
     }
@@ -182,7 +182,7 @@ fn the_validator_finds_a_problem_in_exactly_the_bad_vectors() {
             .filter(|l| l.contains("session/update") && !l.contains("state_update"))
             .fold(String::new(), |text, l| text + l + "\n");
         for rules in [None, Some(protocol)] {
-            let findings = acp_plan::check::files::check_file(updates.as_bytes(), rules).findings;
+            let findings = acp_plan::check_file(updates.as_bytes(), rules).findings;
             assert_eq!(findings, [], "{rules:?}");
         }
     }
@@ -340,14 +340,14 @@ fn hostile_input_gets_json_rpc_errors_never_a_hang() {
 fn the_client_says_why_when_an_agent_dies_breaks_the_protocol_or_goes_quiet() {
     let run = |script: &str| {
         let options = {
-            let mut opts = acp_plan::board::Options::default();
+            let mut opts = acp_plan::BoardOptions::default();
             opts.json = true;
             opts.command = vec!["sh".into(), "-c".into(), script.into()];
             opts.timeout = Duration::from_secs(2);
             opts
         };
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        acp_plan::board::live::client(
+        acp_plan::board_agent(
             &options,
             &mut out,
             &mut err,
@@ -366,9 +366,9 @@ fn the_client_says_why_when_an_agent_dies_breaks_the_protocol_or_goes_quiet() {
     assert!(refused.contains("refused request 0"), "{refused}");
     let quiet = run("read line; sleep 5");
     assert!(quiet.contains("sent nothing for 2 s"), "{quiet}");
-    let missing = acp_plan::board::live::client(
+    let missing = acp_plan::board_agent(
         &{
-            let mut opts = acp_plan::board::Options::default();
+            let mut opts = acp_plan::BoardOptions::default();
             opts.command = vec!["/no/such/agent".into()];
             opts
         },
@@ -443,7 +443,7 @@ fn agent_requiring_authentication(input: impl std::io::BufRead, mut out: impl st
 /// The board driving that agent with `auth`; its outcome and what it drew.
 fn drive_authenticating(auth: Option<&str>) -> (Result<(), String>, String) {
     let options = {
-        let mut opts = acp_plan::board::Options::default();
+        let mut opts = acp_plan::BoardOptions::default();
         opts.auth = auth.map(str::to_owned);
         opts.timeout = Duration::from_secs(10);
         opts
@@ -456,7 +456,7 @@ fn drive_authenticating(auth: Option<&str>) -> (Result<(), String>, String) {
             agent_requiring_authentication(std::io::BufReader::new(agent_reads), agent_writes);
         });
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let result = acp_plan::board::live::drive(
+        let result = acp_plan::board_connected(
             &options,
             std::io::BufReader::new(board_reads),
             board_writes,
@@ -523,7 +523,7 @@ fn the_board_ends_its_agents_children_when_the_agent_fails_or_goes_quiet() {
         let pid_file = dir.join("child.pid");
         let script = format!("sleep 1000 & echo $! > '{}'; {tail}", pid_file.display());
         let options = {
-            let mut opts = acp_plan::board::Options::default();
+            let mut opts = acp_plan::BoardOptions::default();
             opts.command = vec!["sh".into(), "-c".into(), script];
             opts.timeout = Duration::from_secs(1);
             opts
@@ -531,7 +531,7 @@ fn the_board_ends_its_agents_children_when_the_agent_fails_or_goes_quiet() {
         let (done, outcome) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let (mut out, mut err) = (Vec::new(), Vec::new());
-            let result = acp_plan::board::live::client(
+            let result = acp_plan::board_agent(
                 &options,
                 &mut out,
                 &mut err,

@@ -124,7 +124,7 @@ fn the_agent_example_is_read_by_the_sdk_in_every_mode() {
     ] {
         let mode = format!("{protocol}, plan capability: {plan_capability}");
         let talk = talk::converse({
-            let mut opts = acp_plan::board::Options::default();
+            let mut opts = acp_plan::BoardOptions::default();
             opts.json = true;
             opts.protocol = protocol;
             opts.plan_capability = plan_capability;
@@ -307,8 +307,8 @@ fn a_lifecycle_written_with_the_sdks_v1_types_reads_into_the_same_board() {
 fn the_boards_initialize_says_plan_to_v1_readers_in_both_offers() {
     use common::{Schema, Version};
     let initialize = |protocol, plan_capability| {
-        acp_plan::board::live::initialize_params(&{
-            let mut opts = acp_plan::board::Options::default();
+        acp_plan::harness::initialize_params(&{
+            let mut opts = acp_plan::BoardOptions::default();
             opts.protocol = protocol;
             opts.plan_capability = plan_capability;
             opts

@@ -183,7 +183,7 @@ fn a_client_written_with_the_sdk_drives_our_agent() {
 /// `examples/sdk_agent.rs` (an agent written with the SDK's own v1 API)
 /// on a thread, driven by our board with `options` over OS pipes; the
 /// board's final state as JSON.
-fn sdk_agent_driven_by_our_board(options: acp_plan::board::Options) -> Value {
+fn sdk_agent_driven_by_our_board(options: acp_plan::BoardOptions) -> Value {
     let (outcome, out, err) = bounded(move || {
         let (sdk_reads, client_writes) = io::pipe().unwrap();
         let (client_reads, sdk_writes) = io::pipe().unwrap();
@@ -200,7 +200,7 @@ fn sdk_agent_driven_by_our_board(options: acp_plan::board::Options) -> Value {
             opts
         };
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let outcome = acp_plan::board::live::drive(
+        let outcome = acp_plan::board_connected(
             &options,
             BufReader::new(client_reads),
             client_writes,
@@ -227,7 +227,7 @@ fn an_agent_written_with_the_sdk_is_driven_by_our_client() {
     // The board's defaults: v1, `clientCapabilities.plan: {}`. So the agent
     // sends its identified plans; the notes (markdown with a path) were
     // removed at the end of the turn.
-    let state = sdk_agent_driven_by_our_board(acp_plan::board::Options::default());
+    let state = sdk_agent_driven_by_our_board(acp_plan::BoardOptions::default());
     let plans = &state["sessions"][0]["plans"];
     assert_eq!(plans.as_array().unwrap().len(), 1, "{plans}");
     assert_eq!(plans[0]["id"], "release");
@@ -376,7 +376,7 @@ fn offering_v2_to_a_rust_sdk_v1_agent_loses_plan_which_is_why_v1_is_the_default(
     // carries `plan` across, this test fails: then `--protocol 2` loses
     // nothing and this can say so.
     let state = sdk_agent_driven_by_our_board({
-        let mut opts = acp_plan::board::Options::default();
+        let mut opts = acp_plan::BoardOptions::default();
         opts.protocol = ProtocolVersion::V2;
         opts
     });
@@ -392,7 +392,7 @@ fn offering_v2_to_a_rust_sdk_v1_agent_loses_plan_which_is_why_v1_is_the_default(
 #[test]
 fn without_the_plan_capability_a_v1_sdk_agent_falls_back_to_the_v1_plan() {
     let state = sdk_agent_driven_by_our_board({
-        let mut opts = acp_plan::board::Options::default();
+        let mut opts = acp_plan::BoardOptions::default();
         opts.plan_capability = false;
         opts
     });
@@ -506,7 +506,7 @@ fn a_sender_is_shaped_by_the_sdks_initialize_request_in_one_call() {
 fn the_sdk_agent_passes_the_conformance_check_for_every_kind_of_client() {
     // `check --cancel -- sdk_agent`, with the agent on a thread.
     let options = {
-        let mut opts = acp_plan::check::conformance::Options::default();
+        let mut opts = acp_plan::CheckAgentOptions::default();
         opts.cancel = true;
         opts.timeout = Duration::from_secs(20);
         opts
@@ -523,24 +523,12 @@ fn the_sdk_agent_passes_the_conformance_check_for_every_kind_of_client() {
                         Duration::from_millis(50),
                     ))
                 });
-                acp_plan::check::conformance::run_kind(
-                    kind,
-                    &options,
-                    BufReader::new(from_agent),
-                    to_agent,
-                )
+                acp_plan::check_kind(kind, &options, BufReader::new(from_agent), to_agent)
             })
             .collect::<Vec<_>>()
     });
-    let report = acp_plan::check::conformance::report::report_text(
-        &acp_plan::check::conformance::Options::default(),
-        &runs,
-    );
-    assert_eq!(
-        acp_plan::check::conformance::report::exit_code(&runs),
-        0,
-        "{report}"
-    );
+    let report = acp_plan::report_text(&acp_plan::CheckAgentOptions::default(), &runs);
+    assert_eq!(acp_plan::exit_code(&runs), 0, "{report}");
     for run in &runs {
         assert_eq!(run.stop_reasons, ["end_turn", "cancelled"], "{report}");
     }

@@ -21,7 +21,7 @@ use plan_core::fixtures::Scenario;
 /// What the command line asked for.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive] // fields may be added: start from `default()` and set them
-pub struct Options {
+pub struct FixturesOptions {
     /// The scenario, every knob set.
     pub scenario: Scenario,
     /// Print the expected boards instead of the stream.
@@ -32,7 +32,7 @@ pub struct Options {
 ///
 /// # Errors
 /// The writer's error.
-pub fn write(options: &Options, mut out: impl Write) -> io::Result<()> {
+pub fn fixtures(options: &FixturesOptions, mut out: impl Write) -> io::Result<()> {
     let stream = options.scenario.generate();
     if options.expected {
         let expected = stream.expected().to_json_value(stream.spelling());
@@ -51,12 +51,12 @@ mod tests {
 
     #[test]
     fn the_stream_and_the_expected_boards_agree() {
-        let options = Options {
+        let options = FixturesOptions {
             scenario: Scenario::new(7).sessions(2).steps(30),
             expected: false,
         };
         let mut stream = Vec::new();
-        write(&options, &mut stream).unwrap();
+        fixtures(&options, &mut stream).unwrap();
         let mut boards = plan_core::client::SessionBoards::new().strict();
         let text = String::from_utf8(stream).unwrap();
         assert_eq!(text.lines().count(), 30);
@@ -64,8 +64,8 @@ mod tests {
             boards.apply_json(line).unwrap();
         }
         let mut expected = Vec::new();
-        write(
-            &Options {
+        fixtures(
+            &FixturesOptions {
                 expected: true,
                 ..options
             },

@@ -4,5 +4,5 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    ExitCode::from(acp_plan::cli::main(std::env::args_os()))
+    ExitCode::from(acp_plan::main(std::env::args_os()))
 }

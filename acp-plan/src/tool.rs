@@ -24,7 +24,7 @@ pub enum Tool {
 /// What the command line of `tool` asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive] // fields may be added: start from `default()` and set them
-pub struct Options {
+pub struct ToolOptions {
     /// The tool called.
     pub tool: Tool,
     /// The client's protocol version.
@@ -39,7 +39,7 @@ pub struct Options {
     pub json: bool,
 }
 
-impl Default for Options {
+impl Default for ToolOptions {
     fn default() -> Self {
         Self {
             tool: Tool::TodoWrite,
@@ -53,7 +53,7 @@ impl Default for Options {
 }
 
 /// The sender for the client `options` describe.
-fn sender(options: &Options) -> PlanSender {
+fn sender(options: &ToolOptions) -> PlanSender {
     let profile = ClientProfile::of(options.protocol);
     let profile = if options.plan_capability {
         profile
@@ -75,8 +75,8 @@ fn sender(options: &Options) -> PlanSender {
 ///
 /// # Errors
 /// Writing to `out` or `err` failed.
-pub fn run(
-    options: &Options,
+pub fn tool(
+    options: &ToolOptions,
     arguments: &str,
     out: &mut impl Write,
     err: &mut impl Write,
@@ -141,9 +141,9 @@ fn error_json(error: &ToolError) -> Value {
 mod tests {
     use super::*;
 
-    fn run_text(options: &Options, arguments: &str) -> (u8, String, String) {
+    fn run_text(options: &ToolOptions, arguments: &str) -> (u8, String, String) {
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let code = run(options, arguments, &mut out, &mut err).unwrap();
+        let code = tool(options, arguments, &mut out, &mut err).unwrap();
         let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
         (code, text(out), text(err))
     }
@@ -151,11 +151,11 @@ mod tests {
     #[test]
     fn each_kind_of_client_gets_its_line() {
         let call = r#"{"plan":[{"step":"Fix it","status":"cancelled"}]}"#;
-        let options = |protocol, plan_capability| Options {
+        let options = |protocol, plan_capability| ToolOptions {
             tool: Tool::UpdatePlan,
             protocol,
             plan_capability,
-            ..Options::default()
+            ..ToolOptions::default()
         };
         let (code, out, err) = run_text(&options(ProtocolVersion::V1, false), call);
         assert_eq!(code, 0);
@@ -173,12 +173,12 @@ mod tests {
 
     #[test]
     fn a_call_that_cannot_be_read_is_the_models_error_and_nothing_is_sent() {
-        let (code, out, err) = run_text(&Options::default(), r#"{"todos":[{"content":"A"}]}"#);
+        let (code, out, err) = run_text(&ToolOptions::default(), r#"{"todos":[{"content":"A"}]}"#);
         assert_eq!((code, out.as_str()), (1, ""));
         assert!(err.contains("todos[0].status: missing"), "{err}");
-        let json = Options {
+        let json = ToolOptions {
             json: true,
-            ..Options::default()
+            ..ToolOptions::default()
         };
         let (code, out, err) = run_text(&json, "[");
         assert_eq!((code, out.as_str()), (1, ""));

@@ -68,7 +68,7 @@ impl Conversation {
 }
 
 /// Runs `client` against our agent (no pauses) and waits at most [`TIMEOUT`].
-pub fn converse(client: acp_plan::board::Options) -> Conversation {
+pub fn converse(client: acp_plan::BoardOptions) -> Conversation {
     let (done, result) = mpsc::channel();
     std::thread::spawn(move || {
         let (agent_reads, client_writes) = io::pipe().unwrap();
@@ -82,7 +82,7 @@ pub fn converse(client: acp_plan::board::Options) -> Conversation {
             agent::serve(BufReader::new(agent_reads), tee, io::sink(), options)
         });
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let outcome = acp_plan::board::live::drive(
+        let outcome = acp_plan::board_connected(
             &client,
             BufReader::new(client_reads),
             client_writes,

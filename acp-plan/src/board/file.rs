@@ -7,11 +7,11 @@ use std::io::{self, BufRead, Write};
 
 use plan_core::client::{Applied, SessionBoards, TerminalStyle};
 
-use super::{Options, PlanTally, draw, state_json};
+use super::{BoardOptions, PlanTally, draw, state_json};
 
 /// How many unreadable lines in a row make the board stop reading: not an
 /// NDJSON stream of ACP messages (a binary, say).
-pub const UNREADABLE_RUN: usize = 20;
+pub(crate) const UNREADABLE_RUN: usize = 20;
 
 /// Applies every line of `input`; draws the boards after each line when
 /// `live`, else once at the end (or prints them as JSON). Returns how many
@@ -19,8 +19,8 @@ pub const UNREADABLE_RUN: usize = 20;
 ///
 /// # Errors
 /// An error reading the input or writing the output.
-pub fn run(
-    options: &Options,
+pub(crate) fn read_stream(
+    options: &BoardOptions,
     input: impl BufRead,
     out: &mut impl Write,
     err: &mut impl Write,
@@ -97,8 +97,8 @@ mod tests {
             {\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":\"s\",\"update\":{\"sessionUpdate\":\"plan_removed\",\"planId\":\"x\"}}}\n\
             not json\n";
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let invalid = run(
-            &Options::default(),
+        let invalid = read_stream(
+            &BoardOptions::default(),
             input.as_bytes(),
             &mut out,
             &mut err,
@@ -130,12 +130,12 @@ mod tests {
         );
         let run_with = |strict| {
             let (mut out, mut err) = (Vec::new(), Vec::new());
-            let options = Options {
+            let options = BoardOptions {
                 json: true,
                 strict,
-                ..Options::default()
+                ..BoardOptions::default()
             };
-            let invalid = run(
+            let invalid = read_stream(
                 &options,
                 input.as_bytes(),
                 &mut out,
@@ -169,8 +169,8 @@ mod tests {
     /// were invalid, and what was said on standard error.
     fn read_plain(input: &[u8]) -> (usize, String) {
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let invalid = run(
-            &Options::default(),
+        let invalid = read_stream(
+            &BoardOptions::default(),
             input,
             &mut out,
             &mut err,
@@ -201,8 +201,8 @@ mod tests {
         let recorded =
             include_str!("../../../tests/data/real-agents/transcripts/claude-tasks-v1caps.ndjson");
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let options = Options::default();
-        run(
+        let options = BoardOptions::default();
+        read_stream(
             &options,
             recorded.as_bytes(),
             &mut out,

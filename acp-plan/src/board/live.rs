@@ -18,7 +18,7 @@ use plan_core::{
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
-use super::{Options, PlanTally, draw, state_json};
+use super::{BoardOptions, PlanTally, draw, state_json};
 use crate::process::{self as agent_process, AgentProcess, Stderr};
 
 /// The id of the `authenticate` request (`--auth`).
@@ -35,7 +35,7 @@ const PLAN_MODE: u64 = 5;
 /// `plan: {}` for any v2 offer; the Rust SDK 5.0.0 rebuilds the request from
 /// v2's keys and drops them, so its v1 agents fall back to the v1 `plan`:
 /// why v1 is the default.
-pub fn initialize_params(options: &Options) -> Value {
+pub fn initialize_params(options: &BoardOptions) -> Value {
     let info = json!({ "name": "plan-core-example-board", "version": env!("CARGO_PKG_VERSION") });
     let mut v1_capabilities =
         json!({ "fs": { "readTextFile": false, "writeTextFile": false }, "terminal": false });
@@ -62,7 +62,7 @@ pub fn initialize_params(options: &Options) -> Value {
 /// # Errors
 /// Why the turn did not end well, in one sentence.
 pub fn client(
-    options: &Options,
+    options: &BoardOptions,
     out: &mut impl Write,
     err: &mut impl Write,
     style: TerminalStyle,
@@ -148,7 +148,7 @@ fn from_agent(line: &[u8]) -> Result<FromAgent, String> {
 /// Why the turn did not end well: the agent died, broke the protocol,
 /// refused a request, or did not answer within `options.timeout`.
 pub fn drive<R: BufRead + Send + 'static, W: Write>(
-    options: &Options,
+    options: &BoardOptions,
     agent_out: R,
     agent_in: W,
     out: &mut impl Write,
@@ -231,7 +231,7 @@ fn write_error(e: io::Error) -> String {
 
 /// The client's side of one conversation.
 struct Client<'o, W> {
-    options: &'o Options,
+    options: &'o BoardOptions,
     inbox: mpsc::Receiver<Vec<u8>>,
     agent_in: W,
     boards: SessionBoards,

@@ -22,9 +22,9 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Write};
 use std::time::Duration;
 
-pub mod file;
-pub mod live;
-use file::run;
+pub(crate) mod file;
+pub(crate) mod live;
+use file::read_stream;
 use live::client;
 
 use plan_core::{
@@ -36,7 +36,7 @@ use plan_core::{
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[allow(clippy::struct_excessive_bools)] // command-line switches, each on its own
 #[non_exhaustive] // fields may be added: start from `default()` and set them
-pub struct Options {
+pub struct BoardOptions {
     /// Print the final state as JSON instead of drawing it.
     pub json: bool,
     /// Read this file instead of standard input.
@@ -63,7 +63,7 @@ pub struct Options {
     pub plan_mode: bool,
 }
 
-impl Default for Options {
+impl Default for BoardOptions {
     fn default() -> Self {
         Self {
             json: false,
@@ -89,7 +89,7 @@ const STDIN_AT_A_TERMINAL: &str = "board: reading a recorded stream (NDJSON) fro
 /// Runs the board as `options` asks, on this process's standard streams;
 /// the exit status: 0 done, 1 the input had invalid lines, 2 the agent
 /// could not be driven or the input not read (said on standard error).
-pub fn board(options: &Options) -> u8 {
+pub fn board(options: &BoardOptions) -> u8 {
     let stdout = io::stdout();
     let style = TerminalStyle::detect(&stdout);
     let live = !options.json && stdout.is_terminal();
@@ -119,7 +119,7 @@ pub fn board(options: &Options) -> u8 {
             Box::new(io::stdin().lock())
         }
     };
-    match run(
+    match read_stream(
         options,
         input,
         &mut stdout.lock(),
@@ -140,7 +140,7 @@ pub fn board(options: &Options) -> u8 {
 /// The plan messages a run saw: how many, and how many of them repeated a
 /// plan as it already was (the board does not redraw those).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct PlanTally {
+pub(crate) struct PlanTally {
     /// Plan messages applied (`plan`, `plan_update`, `plan_removed`).
     pub plans: usize,
     /// Of those, updates equal to the plan as it was.
@@ -150,7 +150,7 @@ pub struct PlanTally {
 impl PlanTally {
     /// Counts what applying one message did; whether the boards changed
     /// (so a live drawing is redrawn).
-    pub fn count(&mut self, applied: &Applied) -> bool {
+    pub(crate) fn count(&mut self, applied: &Applied) -> bool {
         match applied {
             Applied::Updated { .. } | Applied::Removed { .. } => {
                 self.plans += 1;
@@ -171,7 +171,7 @@ impl PlanTally {
 
     /// What a person is told at the end: how many plan messages came and
     /// how many were repeats, or that none came.
-    pub fn summary(self) -> String {
+    pub(crate) fn summary(self) -> String {
         match (self.plans, self.repeats) {
             (0, _) => {
                 "no plan came (no `plan`, `plan_update` or `plan_removed` message)".to_owned()
@@ -186,7 +186,7 @@ impl PlanTally {
 
 /// The final state as JSON: every session's board, each plan with how many
 /// of its updates were repeats where there were any.
-pub fn state_json(boards: &SessionBoards) -> serde_json::Value {
+pub(crate) fn state_json(boards: &SessionBoards) -> serde_json::Value {
     let sessions: Vec<serde_json::Value> = boards
         .boards()
         .map(|board| {

@@ -13,8 +13,8 @@
 //! what that version's SDK reader rejects or drops. A file that records the
 //! client's `initialize` is judged for that client.
 
-pub mod conformance;
-pub mod files;
+pub(crate) mod conformance;
+pub(crate) mod files;
 mod message;
 
 use std::io::{self, Write};
@@ -106,7 +106,7 @@ impl fmt::Display for Finding {
 /// What the command line of the file mode asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive] // fields may be added: start from `default()` and set them
-pub struct FileOptions {
+pub struct CheckFilesOptions {
     /// The version whose readers judge files without a recorded `initialize`.
     pub protocol: Option<ProtocolVersion>,
     /// A file with no plan message is a problem, not a note.
@@ -119,7 +119,7 @@ pub struct FileOptions {
 /// finding (line 0) for a file without plans where they were expected;
 /// `None` if a file could not be read (said on `notes`). Notes on `notes`.
 fn judge_files(
-    options: &FileOptions,
+    options: &CheckFilesOptions,
     notes: &mut impl Write,
 ) -> io::Result<Option<Vec<(String, FileReport)>>> {
     let mut reports = Vec::new();
@@ -167,7 +167,7 @@ fn judge_files(
 /// # Errors
 /// Writing to `out` failed (a closed pipe is the caller's to decide).
 pub fn check_files(
-    options: &FileOptions,
+    options: &CheckFilesOptions,
     json: bool,
     out: &mut impl Write,
     notes: &mut impl Write,

@@ -127,7 +127,7 @@ fn timeout() -> Arg {
         .help(format!(
             "How long to wait for the agent (each message; a turn for check) [default: {}]",
             // The one source of the default: the options' own.
-            crate::board::Options::default().timeout.as_secs_f32()
+            crate::board::BoardOptions::default().timeout.as_secs_f32()
         ))
 }
 
@@ -278,7 +278,7 @@ fn tool_command() -> Command {
                 .value_name("ID")
                 .help(format!(
                     "The session id of the lines [default: {}]",
-                    crate::tool::Options::default().session
+                    crate::tool::ToolOptions::default().session
                 )),
         )
         .arg(

@@ -14,7 +14,7 @@
 use std::ffi::OsString;
 use std::io::{self, IsTerminal as _, Read as _, Write as _};
 
-use crate::check::{FileOptions, conformance};
+use crate::check::{CheckFilesOptions, conformance};
 use crate::{board, check, fixtures, model, tool};
 
 mod grammar;
@@ -27,22 +27,22 @@ use requests::{board_options, check_request, fixtures_request, model_request, to
 #[derive(Debug, Clone, PartialEq)]
 pub enum Request {
     /// `board`: drive an agent or read a stream, and draw its plans.
-    Board(board::Options),
+    Board(board::BoardOptions),
     /// `check FILE...`: judge recorded transcripts.
     CheckFiles {
         /// The files and how to judge them.
-        options: FileOptions,
+        options: CheckFilesOptions,
         /// A JSON report instead of lines.
         json: bool,
     },
     /// `check -- COMMAND`: judge an agent as every kind of client.
-    CheckAgent(conformance::Options),
+    CheckAgent(conformance::CheckAgentOptions),
     /// `fixtures`: a scripted stream, or the boards it ends with.
-    Fixtures(fixtures::Options),
+    Fixtures(fixtures::FixturesOptions),
     /// `tool`: what a model's plan tool call (on standard input) becomes.
-    Tool(tool::Options),
+    Tool(tool::ToolOptions),
     /// `model`: serve a scripted model until stopped.
-    Model(model::ServeOptions),
+    Model(model::ModelOptions),
 }
 
 /// Parses a command line (the program's name first).
@@ -127,11 +127,11 @@ pub fn run(request: &Request) -> u8 {
         Request::Board(options) => board::board(options),
         Request::CheckAgent(options) => {
             let progress = io::stderr().is_terminal();
-            let options = conformance::Options {
+            let options = conformance::CheckAgentOptions {
                 progress,
                 ..options.clone()
             };
-            match conformance::run(&options, &mut io::stdout().lock()) {
+            match conformance::check_agent(&options, &mut io::stdout().lock()) {
                 Ok(code) => code,
                 Err(e) if broken_pipe(&e) => 0,
                 Err(e) => {
@@ -166,7 +166,7 @@ pub fn run(request: &Request) -> u8 {
                 );
                 return 2;
             }
-            match tool::run(
+            match tool::tool(
                 options,
                 &arguments,
                 &mut io::stdout().lock(),
@@ -180,7 +180,7 @@ pub fn run(request: &Request) -> u8 {
                 }
             }
         }
-        Request::Fixtures(options) => match fixtures::write(options, io::stdout().lock()) {
+        Request::Fixtures(options) => match fixtures::fixtures(options, io::stdout().lock()) {
             Ok(()) => 0,
             Err(e) if broken_pipe(&e) => 0,
             Err(e) => {

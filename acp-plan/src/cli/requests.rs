@@ -11,13 +11,13 @@ use plan_core::wire::{ProtocolVersion, Spelling};
 
 use super::Request;
 use super::grammar::id;
-use crate::check::{FileOptions, conformance};
+use crate::check::{CheckFilesOptions, conformance};
 use crate::model::ModelChoice;
 use crate::{board, fixtures, model, tool};
 
 /// `model`'s options.
 pub(super) fn model_request(m: &ArgMatches) -> Request {
-    Request::Model(model::ServeOptions {
+    Request::Model(model::ModelOptions {
         port: m.get_one::<u16>(id::PORT).copied().unwrap_or(0),
         script: m
             .get_one::<String>(id::SCRIPT)
@@ -44,15 +44,15 @@ fn invalid(cmd: &mut Command, message: String) -> clap::Error {
 pub(super) fn board_options(
     m: &ArgMatches,
     cmd: &mut Command,
-) -> Result<board::Options, clap::Error> {
-    let mut options = board::Options {
+) -> Result<board::BoardOptions, clap::Error> {
+    let mut options = board::BoardOptions {
         json: m.get_flag(id::JSON),
         strict: m.get_flag(id::STRICT),
         plan_capability: !m.get_flag(id::NO_PLAN_CAPABILITY),
         auth: m.get_one::<String>(id::AUTH).cloned(),
         scripted_model: model_choice(m),
         plan_mode: m.get_flag(id::PLAN_MODE),
-        ..board::Options::default()
+        ..board::BoardOptions::default()
     };
     if let Some(version) = version(m) {
         options.protocol = version;
@@ -116,7 +116,7 @@ pub(super) fn check_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request
                 "`--protocol` is for files: an agent is checked as every kind of client".to_owned(),
             ));
         }
-        let mut options = conformance::Options {
+        let mut options = conformance::CheckAgentOptions {
             json: m.get_flag(id::JSON),
             cancel: m.get_flag(id::CANCEL),
             expect_plans: m.get_flag(id::EXPECT_PLANS),
@@ -125,7 +125,7 @@ pub(super) fn check_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request
             scripted_model: model_choice(m),
             auth: m.get_one::<String>(id::AUTH).cloned(),
             plan_mode: m.get_flag(id::PLAN_MODE),
-            ..conformance::Options::default()
+            ..conformance::CheckAgentOptions::default()
         };
         if let Some(prompt) = m.get_one::<String>(id::PROMPT) {
             options.prompt.clone_from(prompt);
@@ -154,7 +154,7 @@ pub(super) fn check_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request
         }
     }
     Ok(Request::CheckFiles {
-        options: FileOptions {
+        options: CheckFilesOptions {
             protocol: version(m),
             expect_plans: m.get_flag(id::EXPECT_PLANS),
             paths: files,
@@ -192,7 +192,7 @@ pub(super) fn fixtures_request(m: &ArgMatches, cmd: &mut Command) -> Result<Requ
     let client = ClientProfile::of(version(m).unwrap_or(ProtocolVersion::V1))
         .plan_capability(capability)
         .pre_stable_file(m.get_flag(id::PRE_STABLE_FILE));
-    Ok(Request::Fixtures(fixtures::Options {
+    Ok(Request::Fixtures(fixtures::FixturesOptions {
         scenario: scenario
             .custom_values(!m.get_flag(id::NO_CUSTOM))
             .for_client(client),
@@ -215,7 +215,7 @@ pub(super) fn tool_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request,
                 .map_err(|e| invalid(cmd, format!("`--scope {other}`: the subagent id: {e}")))?
         }
     };
-    let mut options = tool::Options {
+    let mut options = tool::ToolOptions {
         // Required, and clap's parser gives no other value.
         tool: m
             .get_one::<tool::Tool>(id::TOOL)
@@ -225,7 +225,7 @@ pub(super) fn tool_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request,
         plan_capability: !m.get_flag(id::NO_PLAN_CAPABILITY),
         scope,
         json: m.get_flag(id::JSON),
-        ..tool::Options::default()
+        ..tool::ToolOptions::default()
     };
     if let Some(session) = m.get_one::<String>(id::SESSION) {
         options.session.clone_from(session);

@@ -12,7 +12,7 @@ fn parse_line(args: &[&str]) -> Result<Request, clap::Error> {
     parse(std::iter::once("acp-plan").chain(args.iter().copied()))
 }
 
-fn board(args: &[&str]) -> board::Options {
+fn board(args: &[&str]) -> board::BoardOptions {
     match parse_line(&[&["board"][..], args].concat()) {
         Ok(Request::Board(options)) => options,
         other => panic!("{args:?}: {other:?}"),
@@ -61,7 +61,7 @@ fn the_board_reads_a_file_and_starts_a_program_or_a_command() {
     assert!(!set.plan_capability);
     assert_eq!((set.prompt.as_str(), set.timeout.as_secs()), ("hi", 5));
     assert_eq!(set.auth.as_deref(), Some("key"));
-    assert_eq!(board(&[]), board::Options::default());
+    assert_eq!(board(&[]), board::BoardOptions::default());
 }
 
 #[test]
@@ -165,8 +165,8 @@ fn fixtures_build_the_scenario_the_flags_say() {
 fn the_help_says_the_defaults_the_options_have() {
     // board and check share `--timeout`: their defaults are one.
     assert_eq!(
-        board::Options::default().timeout,
-        conformance::Options::default().timeout
+        board::BoardOptions::default().timeout,
+        conformance::CheckAgentOptions::default().timeout
     );
     let mut cmd = command();
     let help = cmd
@@ -174,6 +174,6 @@ fn the_help_says_the_defaults_the_options_have() {
         .unwrap()
         .render_help()
         .to_string();
-    let seconds = conformance::Options::default().timeout.as_secs();
+    let seconds = conformance::CheckAgentOptions::default().timeout.as_secs();
     assert!(help.contains(&format!("[default: {seconds}]")), "{help}");
 }

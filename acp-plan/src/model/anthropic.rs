@@ -32,7 +32,7 @@ fn blocks_text(content: &Value) -> String {
 /// `request` read: its tools, its calls and their results, where the turn
 /// under way starts (after the user's last prompt: a user message that
 /// carries no tool results), and its instructions.
-pub fn read(request: &Value) -> Request {
+pub(crate) fn read(request: &Value) -> Request {
     let mut read = Request {
         tools: named_tools(items(&request["tools"]), "input_schema"),
         cue_text: blocks_text(&request["system"]),
@@ -74,12 +74,12 @@ pub fn read(request: &Value) -> Request {
 }
 
 /// The id of the call numbered `number`.
-pub fn call_id(number: usize) -> String {
+pub(crate) fn call_id(number: usize) -> String {
     format!("toolu_scripted_{number}")
 }
 
 /// The event stream that says `decision`, for `request`.
-pub fn write(request: &Value, decision: &Decision) -> String {
+pub(crate) fn write(request: &Value, decision: &Decision) -> String {
     let model = request["model"].as_str().unwrap_or("scripted-model");
     let mut out = String::new();
     event(

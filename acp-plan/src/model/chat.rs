@@ -18,7 +18,7 @@ use super::{content_text, halves, items, named_tools, text_of};
 /// `request` read: its tools, its calls and their results, where the turn
 /// under way starts (after the user's last message), its system messages,
 /// and whether it asks for JSON (`response_format`).
-pub fn read(request: &Value) -> Request {
+pub(crate) fn read(request: &Value) -> Request {
     let mut read = Request {
         tools: named_tools(
             &items(&request["tools"])
@@ -70,13 +70,13 @@ pub fn read(request: &Value) -> Request {
 }
 
 /// The id of the call numbered `number`.
-pub fn call_id(number: usize) -> String {
+pub(crate) fn call_id(number: usize) -> String {
     format!("call_scripted_{number}")
 }
 
 /// What says `decision` for `request`: the chunks as server-sent events
 /// when it streams, else the one completion object.
-pub fn write(request: &Value, decision: &Decision) -> String {
+pub(crate) fn write(request: &Value, decision: &Decision) -> String {
     let model = request["model"].as_str().unwrap_or("scripted-model");
     let id = format!("chatcmpl-scripted-{}", decision.number);
     let usage = json!({ "prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2 });

@@ -33,7 +33,7 @@ fn parts_text(content: &Value) -> String {
 /// earliest unanswered call of that name where ids are left out), where
 /// the turn under way starts (after the user's last text), its system
 /// instruction, and whether it asks for JSON.
-pub fn read(request: &Value) -> Request {
+pub(crate) fn read(request: &Value) -> Request {
     let mut read = Request {
         tools: items(&request["tools"])
             .iter()
@@ -104,13 +104,13 @@ pub fn read(request: &Value) -> Request {
 }
 
 /// The id of the call numbered `number`.
-pub fn call_id(number: usize) -> String {
+pub(crate) fn call_id(number: usize) -> String {
     format!("call_scripted_{number}")
 }
 
 /// What says `decision`: as one server-sent event when `streamed`, else
 /// the one response object.
-pub fn write(decision: &Decision, model: &str, streamed: bool) -> String {
+pub(crate) fn write(decision: &Decision, model: &str, streamed: bool) -> String {
     let part = match &decision.reply {
         Reply::Call { tool, arguments } => json!({ "functionCall": {
             "id": call_id(decision.number), "name": tool, "args": arguments } }),

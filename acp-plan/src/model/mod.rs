@@ -23,26 +23,26 @@
 //! requests but a [`Log`] of what it did (for `check`), and stops
 //! when dropped.
 
-pub mod anthropic;
-pub mod chat;
-pub mod gemini;
-pub mod log;
-pub mod openai;
+pub(crate) mod anthropic;
+pub(crate) mod chat;
+pub(crate) mod gemini;
+pub(crate) mod log;
+pub(crate) mod openai;
 pub mod plan_tool;
-pub mod point;
-pub mod request;
+pub(crate) mod point;
+pub(crate) mod request;
 mod script;
 mod server;
-pub mod tasks;
-pub mod turn;
+pub(crate) mod tasks;
+pub(crate) mod turn;
 
 use std::sync::{Mutex, PoisonError};
 
 use serde_json::{Value, json};
 
-pub use log::Log;
+pub(crate) use log::Log;
 pub use script::{Script, ScriptError};
-pub use server::ScriptedModel;
+pub(crate) use server::ScriptedModel;
 use turn::Decision;
 
 /// Which script a command's `--scripted-model` plays.
@@ -112,12 +112,12 @@ pub(crate) fn answered_by(
 /// How long the model thinks before each answer of a planning turn but
 /// its first, as a model takes its time, so a client's `session/cancel`
 /// after the first plan lands mid-turn.
-pub const PAUSE: std::time::Duration = std::time::Duration::from_millis(300);
+pub(crate) const PAUSE: std::time::Duration = std::time::Duration::from_millis(300);
 
 /// What `acp-plan model` serves.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive] // fields may be added: start from `default()` and set them
-pub struct ServeOptions {
+pub struct ModelOptions {
     /// The port (0: any free one).
     pub port: u16,
     /// The script.
@@ -129,7 +129,7 @@ pub struct ServeOptions {
 /// (`Ctrl-C`, `SIGTERM`, `SIGHUP`), it removes the home it made and ends
 /// with the signal's status. 2 when it cannot start (said on standard
 /// error).
-pub fn serve(options: &ServeOptions) -> u8 {
+pub fn serve(options: &ModelOptions) -> u8 {
     let started = options
         .script
         .script()
@@ -179,7 +179,7 @@ fn exports(env: &[(String, String)]) -> Vec<String> {
 
 /// What the model answers: a content type and a body.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Answer {
+pub(crate) struct Answer {
     /// What it said, in a few words (the tool it called, or that it
     /// answered with text), for `acp-plan model`'s log.
     pub said: String,
@@ -286,7 +286,13 @@ enum Api {
 
 /// Answers one request: `method`, `path` (query included) and body; the
 /// plans it makes and the calls answered go into `log`.
-pub fn answer(script: &Script, log: &Mutex<Log>, method: &str, path: &str, body: &[u8]) -> Answer {
+pub(crate) fn answer(
+    script: &Script,
+    log: &Mutex<Log>,
+    method: &str,
+    path: &str,
+    body: &[u8],
+) -> Answer {
     let route = path.split('?').next().unwrap_or(path);
     let api = match (method, route) {
         ("GET", "/v1/models" | "/models" | "/v1beta/models") => {

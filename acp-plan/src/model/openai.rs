@@ -21,7 +21,7 @@ fn message_of(item: &Value, role: &str) -> bool {
 /// `request` read: its tools, its calls and their results, where the turn
 /// under way starts (after the user's last message), its instructions and
 /// developer messages, and whether it asks for JSON (`text.format`).
-pub fn read(request: &Value) -> Request {
+pub(crate) fn read(request: &Value) -> Request {
     let mut read = Request {
         tools: named_tools(items(&request["tools"]), "parameters"),
         cue_text: text_of(&request["instructions"]),
@@ -67,7 +67,7 @@ pub fn read(request: &Value) -> Request {
 }
 
 /// The id of the call numbered `number`.
-pub fn call_id(number: usize) -> String {
+pub(crate) fn call_id(number: usize) -> String {
     format!("call_scripted_{number}")
 }
 
@@ -87,7 +87,7 @@ impl Stream {
 }
 
 /// The event stream that says `decision`, for `request`.
-pub fn write(request: &Value, decision: &Decision) -> String {
+pub(crate) fn write(request: &Value, decision: &Decision) -> String {
     let model = request["model"].as_str().unwrap_or("scripted-model");
     let made = decision.number;
     let id = format!("resp_scripted_{made}");

@@ -1,7 +1,7 @@
 //! Which of the tools a request offers is the agent's plan tool, and how
 //! the script's plans are said in it.
 //!
-//! Known by name: Claude Code's `TodoWrite` (and its task tools, [`tasks`](super::tasks)),
+//! Known by name: Claude Code's `TodoWrite` (and its task tools, `model/tasks.rs`),
 //! codex's `update_plan`, qwen-code's `todo_write`, opencode's `todowrite`,
 //! Gemini CLI's `write_todos`. Known by shape, whatever its name: a tool
 //! whose input holds a list of items, each with a text and a status from an

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The key the agents are given: any value does, the model checks none.
-pub const KEY: &str = "scripted-model";
+pub(crate) const KEY: &str = "scripted-model";
 
 /// An agent's environment for the scripted model at `url`, with the
 /// folder it uses as its home; the folder goes when this is dropped.
@@ -136,7 +136,7 @@ pub const PROFILES: [Profile; 5] = [
 ];
 
 /// The profile of the agent `command` starts, if it is a known one.
-pub fn profile_of(command: &[String]) -> Option<&'static Profile> {
+pub(crate) fn profile_of(command: &[String]) -> Option<&'static Profile> {
     let names = |word: &String| {
         let file = Path::new(word)
             .file_name()

@@ -8,9 +8,9 @@ use serde_json::Value;
 use super::plan_tool::{self, PlanTool};
 
 /// Claude Code's tool that loads a deferred tool (`TodoWrite` is one).
-pub const TOOL_SEARCH: &str = "ToolSearch";
+pub(crate) const TOOL_SEARCH: &str = "ToolSearch";
 /// Claude Code's tool that ends plan mode with the plan, as markdown.
-pub const EXIT_PLAN_MODE: &str = "ExitPlanMode";
+pub(crate) const EXIT_PLAN_MODE: &str = "ExitPlanMode";
 
 /// A call already in the conversation.
 #[derive(Debug, Clone, PartialEq, Eq)]

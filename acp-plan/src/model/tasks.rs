@@ -15,11 +15,11 @@ use super::Script;
 use super::request::{Request, Seen};
 
 /// The tool that adds a task.
-pub const CREATE: &str = "TaskCreate";
+pub(crate) const CREATE: &str = "TaskCreate";
 /// The tool that moves a task.
-pub const UPDATE: &str = "TaskUpdate";
+pub(crate) const UPDATE: &str = "TaskUpdate";
 /// The two, as the report names them as one plan tool.
-pub const BOTH: &str = "TaskCreate/TaskUpdate";
+pub(crate) const BOTH: &str = "TaskCreate/TaskUpdate";
 
 /// One call of the sequence: a task added, or a task's new status.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,12 +77,12 @@ fn ops(script: &Script) -> Vec<(Op, Option<usize>)> {
 }
 
 /// Whether `request` offers both task tools.
-pub fn offered(request: &Request) -> bool {
+pub(crate) fn offered(request: &Request) -> bool {
     request.offers(CREATE) && request.offers(UPDATE)
 }
 
 /// How many calls of the sequence `script` makes.
-pub fn len(script: &Script) -> usize {
+pub(crate) fn len(script: &Script) -> usize {
     ops(script).len()
 }
 
@@ -112,7 +112,7 @@ fn task_id(calls: &[Seen], subject: &str) -> String {
 /// Call `made` of the sequence, as (tool, arguments, the script's state
 /// once it has run, where it is a state's last call), with the ids the
 /// conversation's `calls` gave the tasks; `None` after the last.
-pub fn call<'s>(
+pub(crate) fn call<'s>(
     script: &'s Script,
     made: usize,
     calls: &[Seen],

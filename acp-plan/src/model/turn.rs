@@ -77,7 +77,7 @@ impl Decision {
 }
 
 /// What the model answers `request`.
-pub fn decide(script: &Script, request: &Request) -> Decision {
+pub(crate) fn decide(script: &Script, request: &Request) -> Decision {
     if let Some(schema) = &request.json {
         return Decision::text(
             instance(schema).to_string(),
@@ -221,7 +221,7 @@ fn plan_call(script: &Script, request: &Request) -> Decision {
 
 /// A small value `schema` accepts: every property of an object filled,
 /// each enum's first word, a short text for a string, an empty list.
-pub fn instance(schema: &Value) -> Value {
+pub(crate) fn instance(schema: &Value) -> Value {
     if let Some(first) = schema["enum"].as_array().and_then(|e| e.first()) {
         return first.clone();
     }

@@ -144,10 +144,6 @@ impl Reading {
         Self::new(Mode::Strict)
     }
 
-    pub(crate) fn lenient() -> Self {
-        Self::new(Mode::Lenient)
-    }
-
     /// Records the key a plan id was read under (the first one: a message
     /// holds one plan id).
     pub(crate) fn saw_plan_id(&mut self, at: &Path<'_>, spelling: Spelling) {

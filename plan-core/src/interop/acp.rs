@@ -153,7 +153,7 @@ impl JsonRpcMessage for SessionNotification {
             return Err(SdkError::method_not_found().data(Value::from(method)));
         }
         // Read as a client reads: leniently, like the SDK's own types.
-        let mut reading = Reading::lenient();
+        let mut reading = Reading::new(crate::codec::Mode::Lenient);
         crate::codec::read::params_value(params.clone(), &mut reading, &Path::Root)
             .map_err(|e| SdkError::invalid_params().data(Value::from(e.to_string())))
     }

@@ -25,9 +25,9 @@ use crate::process::{self as agent_process, AgentProcess, Stderr};
 mod judge;
 mod mapping;
 mod plan_mode;
-pub mod report;
+pub(crate) mod report;
 mod session;
-pub mod turns;
+pub(crate) mod turns;
 use report::{exit_code, finish};
 
 /// The rules of a conversation, beside `check`'s rules of a message.
@@ -71,7 +71,7 @@ pub mod rule {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[allow(clippy::struct_excessive_bools)] // command-line switches, each on its own
 #[non_exhaustive] // fields may be added: start from `default()` and set them
-pub struct Options {
+pub struct CheckAgentOptions {
     /// A machine-readable report on standard output.
     pub json: bool,
     /// The prompt of each turn.
@@ -98,7 +98,7 @@ pub struct Options {
     pub plan_mode: bool,
 }
 
-impl Default for Options {
+impl Default for CheckAgentOptions {
     fn default() -> Self {
         Self {
             json: false,
@@ -162,7 +162,7 @@ pub fn slug(kind: ClientKind) -> &'static str {
 ///
 /// # Errors
 /// Only an error writing the report or a transcript.
-pub fn run(options: &Options, out: &mut impl Write) -> io::Result<u8> {
+pub fn check_agent(options: &CheckAgentOptions, out: &mut impl Write) -> io::Result<u8> {
     // One scripted model for every kind: it keeps no state between requests
     // but its log, taken after each kind.
     let model = match options
@@ -230,7 +230,7 @@ fn failed(kind: ClientKind, reason: String) -> KindRun {
 /// What the client offers in `initialize` as `kind`: v1 without or with
 /// `clientCapabilities.plan`; v2 with v1's keys too (with `plan`), so an
 /// agent that answers v1 still knows what the client reads.
-pub fn offer(kind: ClientKind) -> Value {
+pub(crate) fn offer(kind: ClientKind) -> Value {
     let info = json!({ "name": "acp-plan", "version": env!("CARGO_PKG_VERSION") });
     let mut v1 =
         json!({ "fs": { "readTextFile": false, "writeTextFile": false }, "terminal": false });
@@ -250,7 +250,7 @@ pub fn offer(kind: ClientKind) -> Value {
 /// the agent writes.
 pub fn run_kind<R: BufRead + Send + 'static, W: Write>(
     kind: ClientKind,
-    options: &Options,
+    options: &CheckAgentOptions,
     agent_out: R,
     agent_in: W,
 ) -> KindRun {
@@ -297,7 +297,7 @@ enum Event {
 }
 
 struct Conversation<'o, W> {
-    options: &'o Options,
+    options: &'o CheckAgentOptions,
     inbox: mpsc::Receiver<Vec<u8>>,
     agent_in: W,
     run: KindRun,

@@ -7,7 +7,7 @@ use std::io::{self, Write};
 
 use serde_json::{Value, json};
 
-use super::{KindRun, Options, rule, slug};
+use super::{CheckAgentOptions, KindRun, rule, slug};
 
 /// The exit status of a run: 2 if a kind could not be driven, else 1 if
 /// anything was found, else 0.
@@ -23,7 +23,11 @@ pub fn exit_code(runs: &[KindRun]) -> u8 {
 ///
 /// # Errors
 /// An error writing either.
-pub fn finish(options: &Options, runs: &[KindRun], out: &mut impl Write) -> io::Result<()> {
+pub(crate) fn finish(
+    options: &CheckAgentOptions,
+    runs: &[KindRun],
+    out: &mut impl Write,
+) -> io::Result<()> {
     if let Some(dir) = &options.record {
         std::fs::create_dir_all(dir)?;
         for run in runs {
@@ -43,7 +47,7 @@ pub fn finish(options: &Options, runs: &[KindRun], out: &mut impl Write) -> io::
 /// The report for people: per kind, how the run went and each finding as
 /// `FILE:LINE: at PATH: WHAT [RULE]` (FILE is the kind's recording, with
 /// `--record`; else `line LINE: ...`, the line of the kind's transcript).
-pub fn report_text(options: &Options, runs: &[KindRun]) -> String {
+pub fn report_text(options: &CheckAgentOptions, runs: &[KindRun]) -> String {
     let mut text = format!(
         "check: `{}`, as each kind of client\n",
         options.command.join(" ")
@@ -144,7 +148,7 @@ pub fn report_text(options: &Options, runs: &[KindRun]) -> String {
 
 /// With `--scripted-model`, how the agent was pointed at the model: the
 /// profile its command matched, or every profile's variables.
-fn scripted_profile(options: &Options) -> Option<String> {
+fn scripted_profile(options: &CheckAgentOptions) -> Option<String> {
     options.scripted_model.as_ref()?;
     Some(match crate::model::point::profile_of(&options.command) {
         Some(p) => format!(
@@ -157,7 +161,7 @@ fn scripted_profile(options: &Options) -> Option<String> {
 }
 
 /// The report as JSON.
-pub fn report_json(options: &Options, runs: &[KindRun]) -> Value {
+pub fn report_json(options: &CheckAgentOptions, runs: &[KindRun]) -> Value {
     let kinds: Vec<Value> = runs
         .iter()
         .map(|run| {
@@ -193,7 +197,7 @@ pub fn report_json(options: &Options, runs: &[KindRun]) -> Value {
 
 /// What a conforming agent does instead, for a rule whose finding carries no
 /// fix of its own (the version table's fallbacks carry theirs).
-pub fn fix_for(rule: &str) -> Option<&'static str> {
+pub(crate) fn fix_for(rule: &str) -> Option<&'static str> {
     Some(match rule {
         rule::JSON_RPC => {
             "write one JSON-RPC 2.0 message per line, and answer only requests that await an answer"

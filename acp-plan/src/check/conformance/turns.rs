@@ -45,7 +45,7 @@ pub struct TurnRule {
 }
 
 /// v1: the prompt's response ends the turn, with its stop reason.
-pub const V1_END: TurnRule = TurnRule {
+pub(crate) const V1_END: TurnRule = TurnRule {
     protocol: 1,
     says: "the turn ends with the `session/prompt` response, which carries a `stopReason`",
     level: Level::Must,
@@ -54,7 +54,7 @@ pub const V1_END: TurnRule = TurnRule {
 };
 
 /// v1: a cancelled turn is answered `cancelled`, not with an error.
-pub const V1_CANCEL: TurnRule = TurnRule {
+pub(crate) const V1_CANCEL: TurnRule = TurnRule {
     protocol: 1,
     says: "after `session/cancel` the prompt is answered with `stopReason: \"cancelled\"`, not an error",
     level: Level::Must,
@@ -63,7 +63,7 @@ pub const V1_CANCEL: TurnRule = TurnRule {
 };
 
 /// v2: the prompt's response only says the prompt was inserted.
-pub const V2_ACCEPT: TurnRule = TurnRule {
+pub(crate) const V2_ACCEPT: TurnRule = TurnRule {
     protocol: 2,
     says: "the `session/prompt` response acknowledges the inserted message (`messageId`); it does not end the turn",
     level: Level::Must,
@@ -72,7 +72,7 @@ pub const V2_ACCEPT: TurnRule = TurnRule {
 };
 
 /// v2: foreground work ends with an idle state update.
-pub const V2_END: TurnRule = TurnRule {
+pub(crate) const V2_END: TurnRule = TurnRule {
     protocol: 2,
     says: "the turn ends with a `state_update` to `idle`",
     level: Level::Must,
@@ -81,7 +81,7 @@ pub const V2_END: TurnRule = TurnRule {
 };
 
 /// v2: the idle update that ends a turn says why.
-pub const V2_STOP_REASON: TurnRule = TurnRule {
+pub(crate) const V2_STOP_REASON: TurnRule = TurnRule {
     protocol: 2,
     says: "the `idle` update that ends a turn carries a `stopReason`",
     level: Level::Should,
@@ -90,7 +90,7 @@ pub const V2_STOP_REASON: TurnRule = TurnRule {
 };
 
 /// v2: a cancel that ends foreground work ends it `cancelled`.
-pub const V2_CANCEL: TurnRule = TurnRule {
+pub(crate) const V2_CANCEL: TurnRule = TurnRule {
     protocol: 2,
     says: "after `session/cancel` the work ends with an `idle` update whose `stopReason` is `cancelled`",
     level: Level::Must,
@@ -99,7 +99,7 @@ pub const V2_CANCEL: TurnRule = TurnRule {
 };
 
 /// v2: a prompt held, not yet inserted, is cancelled with its request.
-pub const V2_HELD_PROMPT: TurnRule = TurnRule {
+pub(crate) const V2_HELD_PROMPT: TurnRule = TurnRule {
     protocol: 2,
     says: "`session/cancel` also cancels prompts not yet inserted: such a prompt is answered with error -32800 (Request Cancelled), which is no refusal",
     level: Level::Must,
@@ -108,7 +108,7 @@ pub const V2_HELD_PROMPT: TurnRule = TurnRule {
 };
 
 /// The error code of a request cancelled before it was carried out.
-pub const REQUEST_CANCELLED: i64 = -32800;
+pub(crate) const REQUEST_CANCELLED: i64 = -32800;
 
 /// Every rule, in the order the documentation lists them.
 pub const ALL: [TurnRule; 7] = [
