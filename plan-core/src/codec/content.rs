@@ -1,10 +1,21 @@
-//! Reading and writing plan content.
+//! Plan content: written (`Members`) and read (`Readable`, the one
+//! reader's visitor, by `type`).
 
-use serde_json::Value;
+use std::fmt;
 
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+use crate::codec::entry::EntriesSeed;
+use crate::codec::read::shared::{
+    KeySeed, ObjectKey as _, Seen, StrSeed, fallback, insert, next_str, plan_id, read_meta, wrong,
+};
+use crate::codec::read::{self, ReadState};
 use crate::codec::{self, Members, Out, Readable, Reading};
 use crate::error::{Error, Path};
 use crate::protocol::content::{OWN_KEYS, PlanContent};
+use crate::protocol::naming::{self, TypeName};
 use crate::protocol::spelling::Spelling;
 use crate::rules::{KEY_CONTENT, KEY_ENTRIES, KEY_PATH, KEY_TYPE, KEY_URI, PlanType};
 
@@ -68,11 +79,11 @@ impl Members for PlanContent {
 
 impl Readable for PlanContent {
     fn read_str(json: &str, reading: &mut Reading) -> Result<Self, Error> {
-        crate::codec::read::content(json, reading)
+        content(json, reading)
     }
 
     fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
-        crate::codec::read::content_value(value, reading, at)
+        content_value(value, reading, at)
     }
 }
 
@@ -80,3 +91,151 @@ codec::wire_methods!(
     PlanContent,
     "plan content (the `plan` object of a `plan_update`)"
 );
+
+// ---- reading: the one reader's visitors for this message, and its ways in ----
+
+/// [`Readable::read`] of plan content.
+pub(in crate::codec) fn content_value(
+    value: Value,
+    reading: &mut Reading,
+    at: &Path<'_>,
+) -> Result<PlanContent, Error> {
+    read::from_value(value, reading, at, Some(KEY_TYPE), |state, input| {
+        input.read(ContentSeed { state, at })
+    })
+}
+
+/// Plan content from JSON text.
+pub(in crate::codec) fn content(json: &str, reading: &mut Reading) -> Result<PlanContent, Error> {
+    read::run(json, reading, |state, de| {
+        ContentSeed {
+            state,
+            at: &Path::Root,
+        }
+        .deserialize(de)
+    })
+}
+
+object_keys! {
+    /// The keys of a plan's content (a custom type's own are `Other`).
+    ContentKey {
+        Type(0) = crate::rules::KEY_TYPE,
+        Id(1) = crate::rules::KEY_PLAN_ID_RFD,
+        PlanId(2) = crate::rules::KEY_PLAN_ID,
+        Entries(3) = crate::rules::KEY_ENTRIES,
+        Content(4) = crate::rules::KEY_CONTENT,
+        Uri(5) = crate::rules::KEY_URI,
+        Path(6) = crate::rules::KEY_PATH,
+        Meta(7) = crate::rules::KEY_META,
+    }
+}
+
+seed!(ContentSeed, PlanContent, "an object");
+
+impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
+    type Value = PlanContent;
+    not_an_object!("an object");
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PlanContent, A::Error> {
+        let at = self.at;
+        let Some(first) = map.next_key_seed(KeySeed::new())? else {
+            return Err(self.state.fail(at.missing(crate::rules::KEY_TYPE)));
+        };
+        let kind = match first {
+            ContentKey::Type => next_str(&mut map, self.state, &at.key(crate::rules::KEY_TYPE))?,
+            other => return fallback(self.state, at, &other, map, PlanContent::read),
+        };
+        let classified = naming::classify_plan_type(kind.into_owned());
+        let known = classified.known();
+        let (mut entries, mut early_entries, mut text, mut path) = (None, None, None, None);
+        let (mut rfd_id, mut acp_id, mut meta) = (None, None, None);
+        let mut fields = Map::new();
+        let entries_at = at.key(crate::rules::KEY_ENTRIES);
+        let mut seen = Seen(ContentKey::Type.bit());
+        while let Some(key) = map.next_key_seed(KeySeed::new())? {
+            seen.check(&key, self.state, self.at)?;
+            match key {
+                ContentKey::Id => rfd_id = Some(map.next_value_seed(StrSeed)?),
+                ContentKey::PlanId => acp_id = Some(map.next_value_seed(StrSeed)?),
+                ContentKey::Meta => meta = Some(map.next_value::<Box<RawValue>>()?),
+                // Before the id, keep the entries to read after it, so a
+                // missing id is reported first, whatever the key order.
+                ContentKey::Entries
+                    if known == Some(PlanType::Items) && rfd_id.is_none() && acp_id.is_none() =>
+                {
+                    early_entries = Some(map.next_value::<Value>()?);
+                }
+                ContentKey::Entries if known == Some(PlanType::Items) => {
+                    entries = Some(map.next_value_seed(EntriesSeed {
+                        state: self.state,
+                        at: &entries_at,
+                    })?);
+                }
+                ContentKey::Uri if known == Some(PlanType::File) => {
+                    text = Some(map.next_value::<Value>()?);
+                }
+                ContentKey::Content if known == Some(PlanType::Markdown) => {
+                    text = Some(map.next_value::<Value>()?);
+                }
+                ContentKey::Path if known == Some(PlanType::Markdown) => {
+                    path = Some(map.next_value::<Value>()?);
+                }
+                _ if known.is_some() => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+                other => {
+                    let value = map.next_value::<Value>()?;
+                    insert(self.state, at, &mut fields, other.name().to_owned(), value)?;
+                }
+            }
+        }
+        let id =
+            plan_id(rfd_id, acp_id, self.state.reading, at).map_err(|err| self.state.fail(err))?;
+        let meta = read_meta(self.state, meta, at)?;
+        let content = match classified {
+            TypeName::Known(PlanType::Items) => match (entries, early_entries) {
+                (Some(entries), _) => Ok(entries),
+                (None, Some(Value::Array(items))) => {
+                    crate::codec::entry::entries_value(items, self.state.reading, &entries_at)
+                }
+                (None, Some(other)) => Err(codec::type_error(&entries_at, "an array", &other)),
+                (None, None) => Err(at.missing(crate::rules::KEY_ENTRIES)),
+            }
+            .map(|entries| PlanContent::Items { id, entries, meta }),
+            TypeName::Known(PlanType::File) => text
+                .ok_or_else(|| at.missing(crate::rules::KEY_URI))
+                .and_then(|uri| codec::expect_string(uri, &at.key(crate::rules::KEY_URI)))
+                .and_then(|uri| {
+                    codec::file_uri(uri, self.state.reading, &at.key(crate::rules::KEY_URI))
+                })
+                .map(|uri| PlanContent::File { id, uri, meta }),
+            TypeName::Known(PlanType::Markdown) => text
+                .ok_or_else(|| at.missing(crate::rules::KEY_CONTENT))
+                .and_then(|content| {
+                    codec::expect_string(content, &at.key(crate::rules::KEY_CONTENT))
+                })
+                .and_then(|content| {
+                    let path = codec::markdown_path(path, self.state.reading, at)?;
+                    Ok(PlanContent::Markdown {
+                        id,
+                        content: codec::owned(content),
+                        path,
+                        meta,
+                    })
+                }),
+            TypeName::Custom(kind) => Ok(PlanContent::Custom {
+                kind,
+                id,
+                fields,
+                meta,
+            }),
+            TypeName::Reserved(kind) => Ok(PlanContent::Reserved {
+                kind,
+                id,
+                fields,
+                meta,
+            }),
+        };
+        content.map_err(|err| self.state.fail(err))
+    }
+}

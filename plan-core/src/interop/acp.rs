@@ -154,7 +154,7 @@ impl JsonRpcMessage for SessionNotification {
         }
         // Read as a client reads: leniently, like the SDK's own types.
         let mut reading = Reading::new(crate::codec::Mode::Lenient);
-        crate::codec::read::params_value(params.clone(), &mut reading, &Path::Root)
+        crate::codec::notification::params_value(params.clone(), &mut reading, &Path::Root)
             .map_err(|e| SdkError::invalid_params().data(Value::from(e.to_string())))
     }
 }

@@ -15,62 +15,45 @@
 //! [`Error`] (with its path) and parsing stops; `serde_json`'s own error is
 //! then ignored. Anything `serde_json` reports by itself is a syntax error.
 //!
-//! One file per message type, beside its writer's (`codec/notification.rs`,
-//! `codec/update.rs`, `codec/content.rs`, `codec/entry.rs`):
-//! `notification.rs` (the notification and its `params`), `update.rs`,
-//! `content.rs`, `entry.rs` (an entry and a list of them). `shared.rs` holds
-//! what their visitors share: the keys, the seed shape, the "found X"
-//! errors, `_meta`, the plan id and the late-tag fallback. Everything here
-//! is private to `codec::read` (`pub(super)` at most), so no other code can
-//! reach a visitor.
+//! This folder is the engine alone: the reading state ([`ReadState`]),
+//! [`run`] over text, [`from_value`] over a `Value`, and in `shared.rs` what
+//! every visitor shares (the keys, the seed shape, the "found X" errors,
+//! `_meta`, the plan id and the late-tag fallback). Each message's visitors
+//! sit beside its writer, in `codec/notification.rs`, `codec/update.rs`,
+//! `codec/content.rs` and `codec/entry.rs`; they reach the engine only
+//! through what is `pub(in crate::codec)` here.
 
 use serde::de::{self, DeserializeSeed};
 use serde_json::Value;
 
 use crate::codec::Reading;
 use crate::error::{Error, Path};
-use crate::protocol::content::PlanContent;
-use crate::protocol::entry::PlanEntry;
-use crate::protocol::notification::SessionNotification;
-use crate::protocol::update::SessionUpdate;
-use crate::rules::{KEY_SESSION_UPDATE, KEY_TYPE};
 
-// First: its macros (the seed shape) are for the files after it.
+// First: its macros (the seed shape) are for the visitors in `codec/`.
 #[macro_use]
-mod shared;
-mod content;
-mod entry;
-mod notification;
-mod update;
-
-use content::ContentSeed;
-use entry::{EntriesSeed, EntrySeed};
-use notification::NotificationSeed;
-#[cfg(feature = "acp")]
-use notification::ParamsSeed;
-use update::UpdateSeed;
+pub(in crate::codec) mod shared;
 
 /// Reading state: the mode, and the first rule broken (which stops the parse).
-struct ReadState<'c> {
-    reading: &'c mut Reading,
+pub(in crate::codec) struct ReadState<'c> {
+    pub(in crate::codec) reading: &'c mut Reading,
     broken: Option<Error>,
 }
 
 impl ReadState<'_> {
     /// Records `err` and returns the serde error that stops the parse.
-    fn fail<E: de::Error>(&mut self, err: Error) -> E {
+    pub(in crate::codec) fn fail<E: de::Error>(&mut self, err: Error) -> E {
         self.broken.get_or_insert(err);
         E::custom("plan-core: rule broken")
     }
 
     /// In lenient mode records a skip and returns `None`; in strict mode fails.
-    fn skip<T, E: de::Error>(&mut self, err: Error) -> Result<Option<T>, E> {
+    pub(in crate::codec) fn skip<T, E: de::Error>(&mut self, err: Error) -> Result<Option<T>, E> {
         self.reading.skip_or_fail(err).map_err(|err| self.fail(err))
     }
 }
 
 /// Runs `seed` over the whole text.
-fn run<T>(
+pub(in crate::codec) fn run<T>(
     json: &str,
     reading: &mut Reading,
     seed: impl FnOnce(
@@ -96,7 +79,7 @@ fn run<T>(
 /// handed to the visitors first, as they expect; a `Value`'s keys come in
 /// its map's order, which is not the text's. Without its tag, an object is
 /// an error here (the visitors would hand it back).
-fn from_value<T>(
+pub(in crate::codec) fn from_value<T>(
     value: Value,
     reading: &mut Reading,
     at: &Path<'_>,
@@ -129,7 +112,7 @@ fn from_value<T>(
 
 /// A `Value` as the visitors read it: as it is, or an object with its tag
 /// moved first.
-enum ValueInput {
+pub(in crate::codec) enum ValueInput {
     Plain(Value),
     Tagged(
         de::value::MapDeserializer<'static, std::vec::IntoIter<(String, Value)>, serde_json::Error>,
@@ -137,119 +120,13 @@ enum ValueInput {
 }
 
 impl ValueInput {
-    fn read<'de, S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, serde_json::Error> {
+    pub(in crate::codec) fn read<'de, S: DeserializeSeed<'de>>(
+        self,
+        seed: S,
+    ) -> Result<S::Value, serde_json::Error> {
         match self {
             Self::Plain(value) => seed.deserialize(value),
             Self::Tagged(map) => seed.deserialize(map),
         }
     }
-}
-
-/// [`Readable::read`] of a notification: the visitors over a `Value`.
-pub(crate) fn notification_value(
-    value: Value,
-    reading: &mut Reading,
-    at: &Path<'_>,
-) -> Result<SessionNotification, Error> {
-    from_value(value, reading, at, None, |state, input| {
-        input.read(NotificationSeed { state, at })
-    })
-}
-
-/// The `params` of a `session/update` (`at` is where they are): what the
-/// SDK's untyped notification holds (feature `acp`).
-#[cfg(feature = "acp")]
-pub(crate) fn params_value(
-    value: Value,
-    reading: &mut Reading,
-    at: &Path<'_>,
-) -> Result<SessionNotification, Error> {
-    from_value(value, reading, at, None, |state, input| {
-        input.read(ParamsSeed { state, at })
-    })
-}
-
-/// [`Readable::read`] of an update.
-pub(crate) fn update_value(
-    value: Value,
-    reading: &mut Reading,
-    at: &Path<'_>,
-) -> Result<SessionUpdate, Error> {
-    from_value(
-        value,
-        reading,
-        at,
-        Some(KEY_SESSION_UPDATE),
-        |state, input| input.read(UpdateSeed { state, at }),
-    )
-}
-
-/// [`Readable::read`] of plan content.
-pub(crate) fn content_value(
-    value: Value,
-    reading: &mut Reading,
-    at: &Path<'_>,
-) -> Result<PlanContent, Error> {
-    from_value(value, reading, at, Some(KEY_TYPE), |state, input| {
-        input.read(ContentSeed { state, at })
-    })
-}
-
-/// [`Readable::read`] of one entry.
-pub(crate) fn entry_value(
-    value: Value,
-    reading: &mut Reading,
-    at: &Path<'_>,
-) -> Result<PlanEntry, Error> {
-    from_value(value, reading, at, None, |state, input| {
-        input.read(EntrySeed { state, at })
-    })
-    .and_then(|entry| entry)
-}
-
-/// An `entries` array already parsed; lenient reading drops malformed entries.
-pub(crate) fn entries_value(
-    items: Vec<Value>,
-    reading: &mut Reading,
-    at: &Path<'_>,
-) -> Result<Vec<PlanEntry>, Error> {
-    from_value(Value::Array(items), reading, at, None, |state, input| {
-        input.read(EntriesSeed { state, at })
-    })
-}
-
-/// A notification from JSON text: [`Readable::read_str`]'s way in.
-pub(crate) fn notification(
-    json: &str,
-    reading: &mut Reading,
-) -> Result<SessionNotification, Error> {
-    run(json, reading, |state, de| {
-        NotificationSeed {
-            state,
-            at: &Path::Root,
-        }
-        .deserialize(de)
-    })
-}
-
-/// An update from JSON text.
-pub(crate) fn update(json: &str, reading: &mut Reading) -> Result<SessionUpdate, Error> {
-    run(json, reading, |state, de| {
-        UpdateSeed {
-            state,
-            at: &Path::Root,
-        }
-        .deserialize(de)
-    })
-}
-
-/// Plan content from JSON text.
-pub(crate) fn content(json: &str, reading: &mut Reading) -> Result<PlanContent, Error> {
-    run(json, reading, |state, de| {
-        ContentSeed {
-            state,
-            at: &Path::Root,
-        }
-        .deserialize(de)
-    })
 }

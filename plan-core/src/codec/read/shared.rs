@@ -19,7 +19,7 @@ use super::ReadState;
 
 /// The keys of one kind of object: each known key with its bit (to find a
 /// key read twice), and `Other` for the rest.
-pub(super) trait ObjectKey: Sized {
+pub(in crate::codec) trait ObjectKey: Sized {
     /// The key `key` is, in this object.
     fn of(key: &str) -> Self;
     /// Its bit (0 for an unknown key, which is not tracked).
@@ -37,7 +37,7 @@ pub(super) trait ObjectKey: Sized {
 macro_rules! object_keys {
     ($(#[$doc:meta])* $name:ident { $($variant:ident($bit:literal) = $key:path),* $(,)? }) => {
         $(#[$doc])*
-        pub(super) enum $name {
+        pub(in crate::codec) enum $name {
             $($variant,)*
             Other(String),
         }
@@ -71,10 +71,10 @@ macro_rules! object_keys {
 /// ambiguous (`serde_json::Value` would keep the last, a text reader
 /// the first), so it is an error, whichever reader meets it.
 #[derive(Default)]
-pub(super) struct Seen(pub(super) u32);
+pub(in crate::codec) struct Seen(pub(in crate::codec) u32);
 
 impl Seen {
-    pub(super) fn check<E: de::Error>(
+    pub(in crate::codec) fn check<E: de::Error>(
         &mut self,
         key: &impl ObjectKey,
         state: &mut ReadState<'_>,
@@ -89,14 +89,14 @@ impl Seen {
     }
 }
 
-pub(super) fn duplicate(key: &str, at: &Path<'_>) -> Error {
+pub(in crate::codec) fn duplicate(key: &str, at: &Path<'_>) -> Error {
     at.invalid(format_args!(
         "`{key}` appears twice; a message with a repeated key is ambiguous"
     ))
 }
 
 /// Inserts a collected field; a key given twice is an error.
-pub(super) fn insert<E: de::Error>(
+pub(in crate::codec) fn insert<E: de::Error>(
     state: &mut ReadState<'_>,
     at: &Path<'_>,
     object: &mut Map<String, Value>,
@@ -111,10 +111,10 @@ pub(super) fn insert<E: de::Error>(
 }
 
 /// Reads a key of an object whose keys are `K`.
-pub(super) struct KeySeed<K>(std::marker::PhantomData<K>);
+pub(in crate::codec) struct KeySeed<K>(std::marker::PhantomData<K>);
 
 impl<K> KeySeed<K> {
-    pub(super) fn new() -> Self {
+    pub(in crate::codec) fn new() -> Self {
         Self(std::marker::PhantomData)
     }
 }
@@ -144,9 +144,9 @@ impl<K: ObjectKey> Visitor<'_> for KeySeed<K> {
 /// output types as parameters and cost the reader its monomorphic speed.
 macro_rules! seed {
     ($name:ident, $value:ty, $expected:literal) => {
-        pub(super) struct $name<'s, 'c, 'p> {
-            pub(super) state: &'s mut ReadState<'c>,
-            pub(super) at: &'p Path<'p>,
+        pub(in crate::codec) struct $name<'s, 'c, 'p> {
+            pub(in crate::codec) state: &'s mut ReadState<'c>,
+            pub(in crate::codec) at: &'p Path<'p>,
         }
 
         impl<'de> DeserializeSeed<'de> for $name<'_, '_, '_> {
@@ -168,7 +168,7 @@ macro_rules! seed {
 /// A value that must be a string: its text (borrowed from the input when it
 /// holds no escape), or the name of the JSON type found instead. Cheaper than
 /// reading a `serde_json::Value` and looking inside.
-pub(super) struct StrSeed;
+pub(in crate::codec) struct StrSeed;
 
 impl<'de> DeserializeSeed<'de> for StrSeed {
     type Value = Result<Cow<'de, str>, &'static str>;
@@ -221,7 +221,7 @@ impl<'de> Visitor<'de> for StrSeed {
 type Found<'de> = Result<Cow<'de, str>, &'static str>;
 
 /// Reads a value that must be a string, at `at`.
-pub(super) fn next_str<'de, A: MapAccess<'de>>(
+pub(in crate::codec) fn next_str<'de, A: MapAccess<'de>>(
     map: &mut A,
     state: &mut ReadState<'_>,
     at: &Path<'_>,
@@ -231,7 +231,7 @@ pub(super) fn next_str<'de, A: MapAccess<'de>>(
 }
 
 /// The "found X" error for a value of the wrong JSON type.
-pub(super) fn wrong<E: de::Error>(
+pub(in crate::codec) fn wrong<E: de::Error>(
     state: &mut ReadState<'_>,
     at: &Path<'_>,
     expected: &'static str,
@@ -279,7 +279,7 @@ macro_rules! not_an_object {
 }
 
 /// Checks a `_meta` value; lenient reading drops a bad one.
-pub(super) fn read_meta<E: de::Error>(
+pub(in crate::codec) fn read_meta<E: de::Error>(
     state: &mut ReadState<'_>,
     meta: Option<Box<RawValue>>,
     at: &Path<'_>,
@@ -305,7 +305,7 @@ pub(super) fn read_meta<E: de::Error>(
 /// The plan id from the values under its two spellings' keys (`planId`,
 /// `id`): exactly one of them (`codec::one_plan_id`), checked as every
 /// plan id is (`codec::plan_id`).
-pub(super) fn plan_id(
+pub(in crate::codec) fn plan_id(
     rfd: Option<Found<'_>>,
     acp: Option<Found<'_>>,
     reading: &mut Reading,
@@ -325,7 +325,7 @@ pub(super) fn plan_id(
 
 /// The tag was not the first key: collect the object and read it again with
 /// the same visitors, its tag first (`read` is one of the `*_value` readers).
-pub(super) fn fallback<'de, A: MapAccess<'de>, T>(
+pub(in crate::codec) fn fallback<'de, A: MapAccess<'de>, T>(
     state: &mut ReadState<'_>,
     at: &Path<'_>,
     first: &impl ObjectKey,
