@@ -52,7 +52,7 @@ impl fmt::Display for SyntaxError {
 
 const MAX_DEPTH: usize = 128;
 
-struct Reader<'a> {
+struct Cursor<'a> {
     chars: std::iter::Peekable<std::str::Chars<'a>>,
     line: usize,
     column: usize,
@@ -61,7 +61,7 @@ struct Reader<'a> {
 
 /// Reads one JSON value filling the whole text (white space around it).
 pub(crate) fn parse(text: &str) -> Result<Node, SyntaxError> {
-    let mut reader = Reader {
+    let mut reader = Cursor {
         chars: text.chars().peekable(),
         line: 1,
         column: 1,
@@ -76,7 +76,7 @@ pub(crate) fn parse(text: &str) -> Result<Node, SyntaxError> {
     }
 }
 
-impl Reader<'_> {
+impl Cursor<'_> {
     fn error(&self, message: impl Into<String>) -> SyntaxError {
         SyntaxError {
             line: self.line,

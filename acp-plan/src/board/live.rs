@@ -10,8 +10,9 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
-use plan_core::wire::Message;
+use plan_core::wire::{Message, Mode};
 use plan_core::{
+    SessionNotification, SessionUpdate,
     client::{SessionBoards, TerminalStyle},
     wire::ProtocolVersion,
 };
@@ -106,7 +107,9 @@ pub fn client(
 
 /// What one line from the agent is.
 enum FromAgent {
-    Notification(String, Value),
+    /// A notification's method (its params are read where it is handled,
+    /// by the typed reader, once).
+    Notification(String),
     Request(Value, String, Value),
     Response(Value, Result<Value, Value>),
 }
@@ -118,9 +121,7 @@ fn from_agent(line: &[u8]) -> Result<FromAgent, String> {
         Message::parse(&text).map_err(|e| format!("the agent broke the protocol: {e}: {text}"))?;
     let value = |raw: &RawValue| serde_json::from_str::<Value>(raw.get()).unwrap_or(Value::Null);
     Ok(match message {
-        Message::Notification { method, params, .. } => {
-            FromAgent::Notification(method.into_owned(), params.map_or(Value::Null, value))
-        }
+        Message::Notification { method, .. } => FromAgent::Notification(method.into_owned()),
         Message::Request {
             id, method, params, ..
         } => FromAgent::Request(
@@ -187,8 +188,8 @@ pub fn drive<R: BufRead + Send + 'static, W: Write>(
                 client.on_request(&id, &method, &params, err)?;
                 None
             }
-            FromAgent::Notification(method, params) => {
-                let (ended, changed) = client.on_notification(&method, &params, &bytes, err)?;
+            FromAgent::Notification(method) => {
+                let (ended, changed) = client.on_notification(&method, &bytes, err)?;
                 // On a terminal the drawing is redrawn in place as plans
                 // change; piped (a log, a file), the board is drawn once,
                 // at the end, as the board of a recorded stream is: a reader
@@ -416,7 +417,6 @@ impl<W: Write> Client<'_, W> {
     fn on_notification(
         &mut self,
         method: &str,
-        params: &Value,
         bytes: &[u8],
         err: &mut impl Write,
     ) -> Result<(Option<String>, bool), String> {
@@ -424,31 +424,38 @@ impl<W: Write> Client<'_, W> {
             self.other_messages += 1;
             return Ok((None, false));
         }
-        let update = &params["update"];
-        if update["sessionUpdate"] == "state_update" {
-            let after_prompt = self.accepted || self.protocol == Some(ProtocolVersion::V1);
-            if update["state"] == "idle" && after_prompt {
-                let stop = update["stopReason"].as_str().unwrap_or("(none)").to_owned();
-                return Ok((Some(stop), false));
-            }
-            return Ok((None, false));
-        }
-        let mut changed = false;
-        match self.boards.apply_json(&String::from_utf8_lossy(bytes)) {
-            Ok(read) => {
-                self.updates += 1;
-                changed = self.tally.count(&read.value);
-                for skipped in &read.skipped {
-                    let _ = writeln!(err, "board: {skipped}");
-                }
-            }
+        let mode = if self.options.strict {
+            Mode::Strict
+        } else {
+            Mode::Lenient
+        };
+        let read = match SessionNotification::parse(&String::from_utf8_lossy(bytes), mode) {
+            Ok(read) => read,
             Err(e) if self.options.strict => {
                 return Err(format!("the agent broke the protocol: {e}"));
             }
             Err(e) => {
                 let _ = writeln!(err, "board: an update was not read: {e}");
+                return Ok((None, false));
             }
+        };
+        if let SessionUpdate::Other(other) = &read.value.update
+            && other.kind() == "state_update"
+        {
+            let update = other.as_object();
+            let after_prompt = self.accepted || self.protocol == Some(ProtocolVersion::V1);
+            if update.get("state").and_then(Value::as_str) == Some("idle") && after_prompt {
+                let stop = update.get("stopReason").and_then(Value::as_str);
+                return Ok((Some(stop.unwrap_or("(none)").to_owned()), false));
+            }
+            return Ok((None, false));
         }
+        self.updates += 1;
+        for skipped in &read.skipped {
+            let _ = writeln!(err, "board: {skipped}");
+        }
+        let applied = self.boards.apply(read.value);
+        let changed = self.tally.count(&applied);
         Ok((None, changed))
     }
 }

@@ -137,13 +137,13 @@ impl fmt::Display for ToolProblem {
 pub(crate) const STATUSES: &str = "\"pending\", \"in_progress\", \"completed\"";
 
 /// Reads one call's arguments, gathering its problems and corrections.
-pub(crate) struct Reader {
+pub(crate) struct CallReader {
     tool: String,
     problems: Vec<ToolProblem>,
     corrections: Vec<Correction>,
 }
 
-impl Reader {
+impl CallReader {
     pub(crate) fn new(tool: impl Into<String>) -> Self {
         Self {
             tool: tool.into(),

@@ -6,7 +6,7 @@ use std::marker::PhantomData;
 use serde_json::{Value, json};
 
 use super::definition::ToolDefinition;
-use super::read::{Correction, Reader, ToolCall, ToolError};
+use super::read::{CallReader, Correction, ToolCall, ToolError};
 use crate::agent::{PlanRun, Steps};
 use crate::protocol::entry::Status;
 
@@ -120,7 +120,7 @@ impl<S: Steps> StepsTool<S> {
     /// For the model: an unknown step (listing the allowed ones), or any
     /// field that could not be read.
     pub fn read(arguments: &str) -> Result<ToolCall<Vec<(&'static S, Status)>>, ToolError> {
-        let mut reader = Reader::new(Self::name());
+        let mut reader = CallReader::new(Self::name());
         let mut moves = Vec::new();
         let example = S::STEPS.first().map_or(String::new(), |s| {
             format!(
@@ -144,7 +144,7 @@ impl<S: Steps> StepsTool<S> {
     }
 
     /// The declared step named by `value`, or `None` with the problem said.
-    fn step(reader: &mut Reader, value: Option<&Value>, at: &str) -> Option<&'static S> {
+    fn step(reader: &mut CallReader, value: Option<&Value>, at: &str) -> Option<&'static S> {
         let allowed = S::STEPS
             .iter()
             .map(|s| format!("\"{}\"", s.content))
@@ -189,7 +189,7 @@ impl<S: Steps> StepsTool<S> {
     pub fn apply(run: &mut PlanRun<S>, arguments: &str) -> Result<Vec<Correction>, ToolError> {
         let call = Self::read(arguments)?;
         let mut next = run.clone();
-        let mut reader = Reader::new(Self::name());
+        let mut reader = CallReader::new(Self::name());
         let (begun, others): (Vec<_>, Vec<_>) = call
             .input
             .into_iter()

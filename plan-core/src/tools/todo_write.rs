@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 use super::definition::ToolDefinition;
 use super::exact::{exact, exact_status};
 use super::options::{ActiveForm, PlanOptions};
-use super::read::{Reader, ToolCall, ToolError, join};
+use super::read::{CallReader, ToolCall, ToolError, join};
 use crate::agent::Fallback;
 use crate::codec::text_writer::json_string_contents;
 use crate::protocol::content::PlanContent;
@@ -108,7 +108,7 @@ impl TodoWrite {
     /// A call of any other shape: read field by field, each correction
     /// said (what [`read`](Self::read) does when the call is not exact).
     pub(crate) fn read_lenient(arguments: &str) -> Result<ToolCall<Self>, ToolError> {
-        let mut reader = Reader::new(Self::NAME);
+        let mut reader = CallReader::new(Self::NAME);
         let mut todos = Vec::new();
         if let Some(mut object) = reader.arguments(arguments, "todos", EXAMPLE) {
             reader.unknown_fields(&object, "", &["todos"]);
@@ -257,7 +257,7 @@ fn labels_meta(content: &str, active_form: &str) -> Meta {
 }
 
 /// One todo, or `None` with its problems said.
-fn read_todo(reader: &mut Reader, item: &mut Map<String, Value>, at: &str) -> Option<Todo> {
+fn read_todo(reader: &mut CallReader, item: &mut Map<String, Value>, at: &str) -> Option<Todo> {
     let content = reader.text(item, at, "content");
     let active_form = reader.text(item, at, "activeForm");
     let status = reader.status(item, at);

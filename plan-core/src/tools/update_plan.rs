@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use super::definition::ToolDefinition;
 use super::exact::{exact, exact_status};
 use super::options::PlanOptions;
-use super::read::{Reader, ToolCall, ToolError};
+use super::read::{CallReader, ToolCall, ToolError};
 use crate::agent::Fallback;
 use crate::protocol::content::PlanContent;
 use crate::protocol::entry::{PlanEntry, Status};
@@ -97,7 +97,7 @@ impl UpdatePlan {
     /// A call of any other shape: read field by field, each correction
     /// said (what [`read`](Self::read) does when the call is not exact).
     pub(crate) fn read_lenient(arguments: &str) -> Result<ToolCall<Self>, ToolError> {
-        let mut reader = Reader::new(Self::NAME);
+        let mut reader = CallReader::new(Self::NAME);
         let mut input = Self {
             explanation: None,
             plan: Vec::new(),
@@ -203,7 +203,7 @@ impl UpdatePlan {
 }
 
 /// One step, or `None` with its problems said.
-fn read_step(reader: &mut Reader, item: &mut Map<String, Value>, at: &str) -> Option<PlanStep> {
+fn read_step(reader: &mut CallReader, item: &mut Map<String, Value>, at: &str) -> Option<PlanStep> {
     let step = reader.text(item, at, "step");
     let status = reader.status(item, at);
     let Some(step) = step.ok()? else {

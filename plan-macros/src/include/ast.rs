@@ -96,7 +96,7 @@ pub(crate) struct Entry<'d> {
 pub(crate) struct Reported;
 
 /// Reading one document of a file: where its errors point, and the errors.
-pub(crate) struct Reader<'e> {
+pub(crate) struct DocumentSite<'e> {
     file: &'e str,
     span: Span,
     /// Added to each value's line: the document's first line in the file
@@ -107,7 +107,7 @@ pub(crate) struct Reader<'e> {
     errors: &'e mut Errors,
 }
 
-impl<'e> Reader<'e> {
+impl<'e> DocumentSite<'e> {
     /// Reads documents of `file` (as the user wrote its path); errors point
     /// at `span`; the document starts after `first_line` lines of the file.
     pub(crate) fn new(

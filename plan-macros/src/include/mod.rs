@@ -22,7 +22,7 @@ use syn::LitStr;
 
 use crate::errors::Errors;
 use crate::plan::CheckedPlan;
-use ast::Reader;
+use ast::DocumentSite;
 
 pub(crate) fn include_plan(input: TokenStream) -> TokenStream {
     let path = match syn::parse2::<LitStr>(input) {
@@ -82,7 +82,7 @@ fn read(lit: &LitStr) -> Result<(CheckedPlan, PathBuf), (syn::Error, bool)> {
     let doc = json_reader::parse(&text)
         .map_err(|e| (syn::Error::new(span, format!("{relative}:{e}")), false))?;
     let mut errors = Errors::new(Vec::new());
-    let mut reader = Reader::new(&relative, span, 0, &mut errors);
+    let mut reader = DocumentSite::new(&relative, span, 0, &mut errors);
     let message = reader.document(&doc);
     let v1 = message.as_ref().is_some_and(ast::Message::is_v1);
     let plan = message.and_then(|message| valid::message(&mut reader, message));

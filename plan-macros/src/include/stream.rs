@@ -11,7 +11,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::LitStr;
 
-use super::ast::{Reader, field};
+use super::ast::{DocumentSite, field};
 use super::{read_text, valid};
 use crate::errors::Errors;
 use crate::json_reader::{self, NodeKind};
@@ -69,7 +69,8 @@ fn check(lit: &LitStr) -> Result<(Vec<String>, std::path::PathBuf), syn::Error> 
         };
         // The values of this line are on line 1 of its own document.
         let mut line_errors = Errors::new(Vec::new());
-        let mut reader = Reader::new(&relative, lit.span(), index, &mut line_errors).for_stream();
+        let mut reader =
+            DocumentSite::new(&relative, lit.span(), index, &mut line_errors).for_stream();
         message(&mut reader, &doc);
         match line_errors.finish(Some(())) {
             Ok(()) => lines.push(line.trim().to_owned()),
@@ -86,7 +87,7 @@ fn check(lit: &LitStr) -> Result<(Vec<String>, std::path::PathBuf), syn::Error> 
 }
 
 /// Checks one message of the stream.
-fn message(reader: &mut Reader<'_>, doc: &json_reader::Node) {
+fn message(reader: &mut DocumentSite<'_>, doc: &json_reader::Node) {
     let NodeKind::Object(fields) = &doc.kind else {
         reader.at(doc, "", rules::RpcProblem::NotObject(doc.kind.name()));
         return;

@@ -6,14 +6,14 @@
 
 use syn::LitStr;
 
-use super::ast::{Body, Content, Entry, Envelope, Located, Message, Reader, Update};
+use super::ast::{Body, Content, DocumentSite, Entry, Envelope, Located, Message, Update};
 use crate::name_check::NameKind;
 use crate::plan::{self, CheckedEntry, CheckedPlan, Shape, Text};
 use crate::rules;
 
 /// The plan a message holds, every rule checked; `None` if a rule is broken
 /// (reported) or, in a stream, if the message holds no plan.
-pub(crate) fn message(reader: &mut Reader<'_>, message: Message<'_>) -> Option<CheckedPlan> {
+pub(crate) fn message(reader: &mut DocumentSite<'_>, message: Message<'_>) -> Option<CheckedPlan> {
     match message {
         Message::Notification(envelope, update) => {
             check_envelope(reader, &envelope);
@@ -24,7 +24,7 @@ pub(crate) fn message(reader: &mut Reader<'_>, message: Message<'_>) -> Option<C
     }
 }
 
-fn check_envelope(reader: &mut Reader<'_>, envelope: &Envelope<'_>) {
+fn check_envelope(reader: &mut DocumentSite<'_>, envelope: &Envelope<'_>) {
     if let Some(version) = &envelope.jsonrpc
         && let Err(problem) = rules::check_envelope(version.text, rules::SESSION_UPDATE)
     {
@@ -40,7 +40,7 @@ fn check_envelope(reader: &mut Reader<'_>, envelope: &Envelope<'_>) {
     }
 }
 
-fn update(reader: &mut Reader<'_>, update: Update<'_>) -> Option<CheckedPlan> {
+fn update(reader: &mut DocumentSite<'_>, update: Update<'_>) -> Option<CheckedPlan> {
     match update {
         Update::V1(entries, meta) => {
             let entries = self::entries(reader, entries?, true)?;
@@ -67,7 +67,7 @@ fn update(reader: &mut Reader<'_>, update: Update<'_>) -> Option<CheckedPlan> {
     }
 }
 
-fn content(reader: &mut Reader<'_>, content: Content<'_>) -> Option<CheckedPlan> {
+fn content(reader: &mut DocumentSite<'_>, content: Content<'_>) -> Option<CheckedPlan> {
     let Content {
         kind,
         id,
@@ -111,13 +111,13 @@ fn content(reader: &mut Reader<'_>, content: Content<'_>) -> Option<CheckedPlan>
 }
 
 /// A plan id, checked as `plan!` checks one.
-pub(crate) fn plan_id(reader: &mut Reader<'_>, id: &Located<'_>) -> Option<Text> {
+pub(crate) fn plan_id(reader: &mut DocumentSite<'_>, id: &Located<'_>) -> Option<Text> {
     let site = reader.site(id.node, &id.path);
     plan::check_plan_id(id.text, site, reader.errors()).then(|| text(reader, id))
 }
 
 fn entries(
-    reader: &mut Reader<'_>,
+    reader: &mut DocumentSite<'_>,
     entries: Vec<Entry<'_>>,
     v1: bool,
 ) -> Option<Vec<CheckedEntry>> {
@@ -128,7 +128,7 @@ fn entries(
     checked.into_iter().collect()
 }
 
-fn entry(reader: &mut Reader<'_>, entry: Entry<'_>, v1: bool) -> Option<CheckedEntry> {
+fn entry(reader: &mut DocumentSite<'_>, entry: Entry<'_>, v1: bool) -> Option<CheckedEntry> {
     let content = entry.content.map(|content| {
         let site = reader.site(content.node, &content.path);
         plan::check_entry_content(content.text, site, reader.errors());
@@ -150,6 +150,6 @@ fn entry(reader: &mut Reader<'_>, entry: Entry<'_>, v1: bool) -> Option<CheckedE
 }
 
 /// A checked string, as the literal the expansion writes.
-fn text(reader: &Reader<'_>, located: &Located<'_>) -> Text {
+fn text(reader: &DocumentSite<'_>, located: &Located<'_>) -> Text {
     Text::Str(LitStr::new(located.text, reader.span()))
 }
