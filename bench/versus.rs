@@ -9,10 +9,11 @@
 //! 4. a client board applying 1k to 1M updates across 20 plans (time per
 //!    update must stay flat);
 //! 5. through the official SDK (`agent-client-protocol` 5.2.0), its whole
-//!    pipeline: sending is `to_untyped_message` and writing the frame as a
-//!    line, receiving is reading the line into a JSON value and
-//!    `parse_message`, for our notification and for its own; and the
-//!    `acp-schema` conversions both ways, against one serialize;
+//!    pipeline: sending is `to_untyped_message`, the raw message and
+//!    `TransportFrame::to_json`; receiving is `TransportFrame::parse_json`
+//!    and `parse_message`: our notification as the SDK's message, our types
+//!    through `TryFrom`, and the SDK's own types; `to_json` against
+//!    `serde_json::to_string`; the `acp-schema` conversions alone;
 //! 6. how the board scales: one update of a plan of 10 to 10,000 entries
 //!    (applying it, against parsing it), and one update among 1 to 10,000
 //!    live plans.
@@ -32,6 +33,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use agent_client_protocol::v1::schema as acp;
+use agent_client_protocol::{RawJsonRpcMessage, RawJsonRpcParams, TransportFrame};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use plan_core::{
     PlanContent, PlanEntry, PlanId, Priority, SessionNotification, SessionUpdate, Status,
@@ -382,35 +384,35 @@ fn scaling(c: &mut Criterion) {
     group.finish();
 }
 
-/// A JSON-RPC notification as the SDK's line transport writes one: its
-/// method and `params` value, serialized to one line.
-#[derive(Serialize)]
-struct Frame<'a> {
-    jsonrpc: &'static str,
-    method: &'a str,
-    params: &'a serde_json::Value,
-}
-
-/// The SDK's send pipeline: `to_untyped_message` (the `params` value), then
-/// the frame written as text, as its transport does.
+/// The SDK's send pipeline, as its connection runs it: `to_untyped_message`
+/// (the `params` value), the raw JSON-RPC message, and the frame written as
+/// a line (`TransportFrame::to_json`).
 fn sdk_send(message: &impl agent_client_protocol::JsonRpcMessage) -> String {
     let untyped = message.to_untyped_message().unwrap();
-    serde_json::to_string(&Frame {
-        jsonrpc: "2.0",
-        method: &untyped.method,
-        params: &untyped.params,
-    })
-    .unwrap()
+    let raw = RawJsonRpcMessage::notification(untyped.method, untyped.params).unwrap();
+    TransportFrame::Single(raw).to_json().unwrap()
 }
 
-/// The SDK's receive pipeline: the line read into a JSON value, as its
-/// transport does, then `parse_message` with the method and `params`.
+/// The SDK's receive pipeline: the line read into a frame
+/// (`TransportFrame::parse_json`), then `parse_message` with its method and
+/// `params`.
 fn sdk_receive<T: agent_client_protocol::JsonRpcMessage>(line: &str) -> T {
-    let mut frame: serde_json::Value = serde_json::from_str(line).unwrap();
-    let params = frame["params"].take();
-    T::parse_message(frame["method"].as_str().unwrap(), &params).unwrap()
+    let TransportFrame::Single(RawJsonRpcMessage::Notification(notification)) =
+        TransportFrame::parse_json(line)
+    else {
+        panic!("a notification: {line}")
+    };
+    let params = notification
+        .params
+        .map(RawJsonRpcParams::into_value)
+        .unwrap_or_default();
+    T::parse_message(&notification.method, &params).unwrap()
 }
 
+/// Each row says the path it measures; a user's two ways through the SDK
+/// are our notification as the SDK's message (`send`/`receive: plan-core`)
+/// and our types converted with `TryFrom` (`... via TryFrom`), each against
+/// the SDK's own types through the same pipeline.
 fn through_the_sdk(c: &mut Criterion) {
     let mut group = c.benchmark_group("5 through the SDK");
     for size in [10, 100] {
@@ -419,6 +421,16 @@ fn through_the_sdk(c: &mut Criterion) {
             BenchmarkId::new("send: plan-core", size),
             &input,
             |b, input| b.iter(|| black_box(sdk_send(&ours(black_box(input))))),
+        );
+        group.bench_with_input(
+            BenchmarkId::new("send: plan-core via TryFrom", size),
+            &input,
+            |b, input| {
+                b.iter(|| {
+                    let theirs = acp::SessionNotification::try_from(ours(black_box(input)));
+                    black_box(sdk_send(&theirs.unwrap()))
+                });
+            },
         );
         group.bench_with_input(
             BenchmarkId::new("send: SDK's own types", size),
@@ -432,33 +444,47 @@ fn through_the_sdk(c: &mut Criterion) {
             |b, line| b.iter(|| black_box(sdk_receive::<SessionNotification>(black_box(line)))),
         );
         group.bench_with_input(
+            BenchmarkId::new("receive: plan-core via TryFrom", size),
+            &line,
+            |b, line| {
+                b.iter(|| {
+                    let theirs = sdk_receive::<acp::SessionNotification>(black_box(line));
+                    black_box(SessionNotification::try_from(theirs).unwrap())
+                });
+            },
+        );
+        group.bench_with_input(
             BenchmarkId::new("receive: SDK's own types", size),
             &line,
             |b, line| {
                 b.iter(|| black_box(sdk_receive::<acp::SessionNotification>(black_box(line))));
             },
         );
-        // The `acp-schema` conversions, against serializing the value once.
-        let our_value = ours(&input);
-        let their_value = theirs(&input).params;
+        // A message already built, written as text: `to_json` (a fresh
+        // `String`) against serde_json's `to_string` of the SDK's types.
+        let (built_ours, built_theirs) = (ours(&input), theirs(&input));
+        group.bench_function(BenchmarkId::new("to_json: plan-core", size), |b| {
+            b.iter(|| black_box(black_box(&built_ours).to_json(Spelling::Acp)));
+        });
+        group.bench_function(BenchmarkId::new("to_string: SDK's own types", size), |b| {
+            b.iter(|| black_box(serde_json::to_string(black_box(&built_theirs)).unwrap()));
+        });
+        // The `acp-schema` conversions alone, borrowed (the guide's
+        // example): what `via TryFrom` adds, owned, above.
+        let their_value = built_theirs.params;
         group.bench_with_input(
-            BenchmarkId::new("convert: plan-core -> SDK types", size),
-            &our_value,
+            BenchmarkId::new("convert: plan-core -> SDK types, borrowed", size),
+            &built_ours,
             |b, value| {
                 b.iter(|| black_box(acp::SessionNotification::try_from(black_box(value)).unwrap()));
             },
         );
         group.bench_with_input(
-            BenchmarkId::new("convert: SDK types -> plan-core", size),
+            BenchmarkId::new("convert: SDK types -> plan-core, borrowed", size),
             &their_value,
             |b, value| {
                 b.iter(|| black_box(SessionNotification::try_from(black_box(value)).unwrap()));
             },
-        );
-        group.bench_with_input(
-            BenchmarkId::new("serialize plan-core once", size),
-            &our_value,
-            |b, value| b.iter(|| black_box(value.to_json(Spelling::Acp))),
         );
     }
     group.finish();

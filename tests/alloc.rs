@@ -87,3 +87,49 @@ fn building_a_plan_allocates_writing_it_does_not() {
     });
     assert!(total >= 1, "building the value allocates its entry list");
 }
+
+/// A notification of `n` entries, each text built at run time.
+fn runtime_plan(n: usize) -> SessionNotification {
+    use plan_core::{PlanContent, PlanEntry, PlanId, Priority, Status};
+    let entries = (0..n).map(|i| {
+        PlanEntry::new(
+            format!("Step {i}: refactor module {i}"),
+            Priority::High,
+            Status::Pending,
+        )
+    });
+    let plan = PlanContent::items(PlanId::new("plan-1").unwrap(), entries);
+    SessionNotification::new("sess_abc123def456", plan.into())
+}
+
+#[test]
+fn an_owned_conversion_moves_each_entry_text_across_both_ways() {
+    use agent_client_protocol::v1::schema as acp;
+    let count = |n: usize| {
+        let ours = runtime_plan(n);
+        let (to_theirs, theirs) = allocations(|| acp::SessionNotification::try_from(ours));
+        let theirs = theirs.unwrap();
+        let (back, ours) = allocations(|| SessionNotification::try_from(theirs));
+        assert_eq!(ours.unwrap(), runtime_plan(n));
+        (to_theirs, back)
+    };
+    // What the number of entries changes is only what each entry costs:
+    // nothing, when its text moves instead of being copied.
+    assert_eq!(count(10), count(100));
+    // Borrowed, each text is copied: the count grows with the entries.
+    let ours = runtime_plan(100);
+    let (borrowed, _) = allocations(|| acp::SessionNotification::try_from(&ours).unwrap());
+    assert!(borrowed >= 100, "{borrowed}");
+}
+
+#[test]
+fn to_json_allocates_its_text_once_whatever_its_size() {
+    for n in [0, 10, 100, 1000] {
+        let message = runtime_plan(n);
+        let (count, text) = allocations(|| message.to_json(Spelling::Acp));
+        assert_eq!(count, 1, "{n} entries: {} bytes", text.len());
+        let mut line = Vec::new();
+        message.write_json(&mut line, Spelling::Acp).unwrap();
+        assert_eq!(text.into_bytes(), line);
+    }
+}

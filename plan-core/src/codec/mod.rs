@@ -67,10 +67,12 @@ pub(crate) fn utf8(bytes: &[u8]) -> Result<&str, Error> {
     })
 }
 
-/// Writes `value` as compact JSON. Our types hold only strings, numbers and
-/// JSON values with string keys, which `serde_json` always serializes.
+/// Writes `value` as compact JSON, into a buffer sized up front
+/// (`text_writer::size`: one allocation unless a string needs escapes). Our
+/// types hold only strings, numbers and JSON values with string keys, which
+/// `serde_json` always serializes.
 pub(crate) fn to_json<T: Members>(value: &T, spelling: Spelling) -> String {
-    let mut out = Vec::with_capacity(256);
+    let mut out = Vec::with_capacity(text_writer::size(value, spelling));
     text_writer::object(value, spelling, &mut out)
         .unwrap_or_else(|e| unreachable!("writing to a Vec cannot fail: {e}"));
     String::from_utf8(out).unwrap_or_else(|e| unreachable!("the writers write UTF-8: {e}"))

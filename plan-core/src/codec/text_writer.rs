@@ -151,6 +151,105 @@ impl<W: Write + ?Sized> Out for Text<'_, W> {
     }
 }
 
+/// The length of `value`'s JSON text, from what is cheap to know: each
+/// key's and string's length, `_meta`'s text, a JSON value's walk. Exact
+/// when no string needs an escape (each escape adds a byte or five, and
+/// the buffer grows once then). What `to_json` reserves.
+pub(crate) fn size<T: Members + ?Sized>(value: &T, spelling: Spelling) -> usize {
+    let mut size = Size {
+        bytes: 2,
+        first: true,
+    };
+    match value.members(spelling, &mut size) {
+        Ok(()) => size.bytes,
+        Err(never) => match never {},
+    }
+}
+
+/// The size sink: counts the bytes the text sink would write, writing none.
+struct Size {
+    bytes: usize,
+    first: bool,
+}
+
+impl Size {
+    /// `,"key":`, as [`Text::head`] writes it.
+    fn head(&mut self, key: &str) {
+        self.bytes += usize::from(!std::mem::take(&mut self.first)) + key.len() + 3;
+    }
+}
+
+impl Out for Size {
+    type Error = std::convert::Infallible;
+
+    fn str(&mut self, key: &'static str, value: &str) -> Result<(), Self::Error> {
+        self.head(key);
+        self.bytes += value.len() + 2;
+        Ok(())
+    }
+
+    fn object<T: Members>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+        spelling: Spelling,
+    ) -> Result<(), Self::Error> {
+        self.head(key);
+        self.bytes += size(value, spelling);
+        Ok(())
+    }
+
+    fn list<T: Members>(
+        &mut self,
+        key: &'static str,
+        items: &[T],
+        spelling: Spelling,
+    ) -> Result<(), Self::Error> {
+        self.head(key);
+        // The brackets, and a comma between items.
+        self.bytes += 2 + items.len().saturating_sub(1);
+        for item in items {
+            self.bytes += size(item, spelling);
+        }
+        Ok(())
+    }
+
+    fn value(&mut self, key: &str, value: &Value) -> Result<(), Self::Error> {
+        self.head(key);
+        self.bytes += value_size(value);
+        Ok(())
+    }
+
+    fn meta(&mut self, meta: Option<&Meta>) -> Result<(), Self::Error> {
+        if let Some(meta) = meta {
+            self.head(crate::rules::KEY_META);
+            self.bytes += meta.as_json().len();
+        }
+        Ok(())
+    }
+}
+
+/// A JSON value's compact length, escapes aside (a number's digits are
+/// estimated at 20, a float's longest).
+fn value_size(value: &Value) -> usize {
+    match value {
+        Value::Null | Value::Bool(true) => 4,
+        Value::Bool(false) => 5,
+        Value::Number(_) => 20,
+        Value::String(text) => text.len() + 2,
+        Value::Array(items) => {
+            2 + items.len().saturating_sub(1) + items.iter().map(value_size).sum::<usize>()
+        }
+        Value::Object(map) => {
+            2 + map.len().saturating_sub(1)
+                + map
+                    .iter()
+                    .map(|(key, value)| key.len() + 3 + value_size(value))
+                    .sum::<usize>()
+        }
+    }
+}
+
 /// Writes `text` as a JSON string.
 #[inline]
 fn json_string<W: Write + ?Sized>(out: &mut W, text: &str) -> io::Result<()> {
@@ -233,6 +332,32 @@ fn needs_escape(chunk: &[u8]) -> bool {
 mod tests {
 
     use super::*;
+
+    /// `to_json`'s reservation is the text's length for every sample (every
+    /// key of the layout table) whose strings need no escape, and never
+    /// short by more than the escapes' bytes.
+    #[test]
+    fn the_size_is_the_texts_length_but_for_escapes() {
+        for message in crate::codec::layout_tests::samples() {
+            for spelling in [Spelling::Acp, Spelling::Rfd] {
+                let text = crate::codec::to_json(&message, spelling);
+                let reserved = size(&message, spelling);
+                let escapes = text.matches('\\').count() * 5;
+                assert!(
+                    reserved + escapes >= text.len(),
+                    "{reserved} for {}: {text}",
+                    text.len()
+                );
+                // Numbers are reserved at their longest; everything else exactly.
+                if !text.contains('\\') && !text.bytes().any(|b| b.is_ascii_digit()) {
+                    assert_eq!(reserved, text.len(), "{text}");
+                }
+            }
+        }
+        let plain = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"p","entries":[{"content":"a","priority":"high","status":"pending"},{"content":"b","priority":"low","status":"completed","_meta":{"k":[true,null]}}]}}}}"#;
+        let message = crate::SessionNotification::from_json(plain).unwrap();
+        assert_eq!(size(&message, Spelling::Acp), plain.len());
+    }
 
     #[test]
     fn the_envelope_text_is_what_the_one_writer_writes() {

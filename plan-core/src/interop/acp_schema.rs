@@ -122,8 +122,8 @@ fn their_meta(meta: Option<&Meta>) -> Option<Map<String, Value>> {
     meta.and_then(Meta::to_object)
 }
 
-fn our_meta(meta: Option<&Map<String, Value>>) -> Option<Meta> {
-    meta.map(|map| Meta::new(map.clone()))
+fn our_meta(meta: Option<Map<String, Value>>) -> Option<Meta> {
+    meta.map(Meta::new)
 }
 
 /// A plan id from theirs (any string) checked as our strict reader checks it.
@@ -157,38 +157,41 @@ fn our_other<T: serde::Serialize>(update: &T) -> Result<SessionUpdate, Conversio
     Ok(SessionUpdate::from_value(value)?)
 }
 
-/// `TryFrom` both ways, borrowed and owned, between one of our types and
-/// one of theirs, from the two functions that convert at a path.
+/// `TryFrom` both ways, owned and borrowed, between one of our types and
+/// one of theirs, from the two functions that convert an owned value at a
+/// path. Owned, the strings move across (an entry's text is not copied);
+/// borrowed, the value is cloned first, which copies what a borrowed
+/// conversion must copy anyway.
 ///
 /// Why a macro: four impls of one shape for each of six type pairs; the
 /// logic is in the named functions, where go-to-definition lands.
 macro_rules! conversions {
     ($ours:ty, $theirs:ty, $to_theirs:expr, $to_ours:expr) => {
-        impl TryFrom<&$ours> for $theirs {
-            type Error = ConversionError;
-            fn try_from(value: &$ours) -> Result<Self, ConversionError> {
-                ($to_theirs)(value, &Path::Root)
-            }
-        }
-
-        impl TryFrom<&$theirs> for $ours {
-            type Error = ConversionError;
-            fn try_from(value: &$theirs) -> Result<Self, ConversionError> {
-                ($to_ours)(value, &Path::Root)
-            }
-        }
-
         impl TryFrom<$ours> for $theirs {
             type Error = ConversionError;
             fn try_from(value: $ours) -> Result<Self, ConversionError> {
-                Self::try_from(&value)
+                ($to_theirs)(value, &Path::Root)
             }
         }
 
         impl TryFrom<$theirs> for $ours {
             type Error = ConversionError;
             fn try_from(value: $theirs) -> Result<Self, ConversionError> {
-                Self::try_from(&value)
+                ($to_ours)(value, &Path::Root)
+            }
+        }
+
+        impl TryFrom<&$ours> for $theirs {
+            type Error = ConversionError;
+            fn try_from(value: &$ours) -> Result<Self, ConversionError> {
+                Self::try_from(value.clone())
+            }
+        }
+
+        impl TryFrom<&$theirs> for $ours {
+            type Error = ConversionError;
+            fn try_from(value: &$theirs) -> Result<Self, ConversionError> {
+                Self::try_from(value.clone())
             }
         }
     };
@@ -204,29 +207,28 @@ macro_rules! conversions {
 /// once here, for both.
 macro_rules! their_plan {
     ($acp:ident, $plan:expr, $at:expr, $entries:expr, $path:expr, { $($rest:tt)* }) => {{
-        let plan: &PlanContent = $plan;
+        let plan: PlanContent = $plan;
         let at: &Path<'_> = $at;
-        let id = plan.id().as_str().to_owned();
-        let meta = their_meta(plan.meta());
         match plan {
-            PlanContent::Items { entries, .. } => {
-                $acp::PlanUpdateContent::Items($acp::PlanItems::new(id, $entries(entries)?).meta(meta))
-            }
+            PlanContent::Items { id, entries, meta } => $acp::PlanUpdateContent::Items(
+                $acp::PlanItems::new(id.as_str().to_owned(), $entries(entries)?)
+                    .meta(their_meta(meta.as_ref())),
+            ),
             #[cfg(feature = "acp")]
-            PlanContent::File { uri, .. } => {
-                $acp::PlanUpdateContent::File($acp::PlanFile::new(id, uri.as_str()).meta(meta))
-            }
+            PlanContent::File { id, uri, meta } => $acp::PlanUpdateContent::File(
+                $acp::PlanFile::new(id.as_str().to_owned(), uri.as_str()).meta(their_meta(meta.as_ref())),
+            ),
             #[cfg(not(feature = "acp"))]
             PlanContent::File { .. } => return Err(no_file(at)),
-            PlanContent::Markdown { content, path, .. } => {
-                let markdown = $acp::PlanMarkdown::new(id, content.as_ref());
+            PlanContent::Markdown { id, content, path, meta } => {
+                let markdown = $acp::PlanMarkdown::new(id.as_str().to_owned(), content.into_owned());
                 #[cfg(not(feature = "acp"))]
                 let markdown = markdown.path(path.as_ref().map(|path| $path(path.as_str())));
                 #[cfg(feature = "acp")]
                 if path.is_some() {
                     return Err(no_path(at));
                 }
-                $acp::PlanUpdateContent::Markdown(markdown.meta(meta))
+                $acp::PlanUpdateContent::Markdown(markdown.meta(their_meta(meta.as_ref())))
             }
             $($rest)*
         }
@@ -241,24 +243,24 @@ macro_rules! our_plan {
         match $plan {
             $acp::PlanUpdateContent::Items(items) => PlanContent::Items {
                 id: our_plan_id(&items.plan_id.0, &id_at)?,
-                entries: $entries(&items.entries, &at.key(crate::rules::KEY_ENTRIES))?,
-                meta: our_meta(items.meta.as_ref()),
+                entries: $entries(items.entries, &at.key(crate::rules::KEY_ENTRIES))?,
+                meta: our_meta(items.meta),
             },
             #[cfg(feature = "acp")]
             $acp::PlanUpdateContent::File(file) => PlanContent::File {
                 id: our_plan_id(&file.plan_id.0, &id_at)?,
                 uri: our_uri(&file.uri, &at.key(crate::rules::KEY_URI))?,
-                meta: our_meta(file.meta.as_ref()),
+                meta: our_meta(file.meta),
             },
             $acp::PlanUpdateContent::Markdown(markdown) => PlanContent::Markdown {
                 id: our_plan_id(&markdown.plan_id.0, &id_at)?,
-                content: markdown.content.clone().into(),
                 // The SDK's pre-stable schema has no `path`: there is none to read.
                 #[cfg(feature = "acp")]
                 path: None,
                 #[cfg(not(feature = "acp"))]
                 path: our_path(markdown.path.as_ref().map(AsRef::as_ref), at)?,
-                meta: our_meta(markdown.meta.as_ref()),
+                content: markdown.content.into(),
+                meta: our_meta(markdown.meta),
             },
             $($rest)*
         }
@@ -291,12 +293,12 @@ macro_rules! our_update {
         let at: &Path<'_> = $at;
         match $update {
             $acp::SessionUpdate::PlanUpdate(update) => SessionUpdate::PlanUpdate {
-                plan: $content(&update.plan, &at.key(crate::rules::KEY_PLAN))?,
-                meta: our_meta(update.meta.as_ref()),
+                plan: $content(update.plan, &at.key(crate::rules::KEY_PLAN))?,
+                meta: our_meta(update.meta),
             },
             $acp::SessionUpdate::PlanRemoved(removed) => SessionUpdate::PlanRemoved {
                 id: our_plan_id(&removed.plan_id.0, &at.key(Spelling::Acp.plan_id_key()))?,
-                meta: our_meta(removed.meta.as_ref()),
+                meta: our_meta(removed.meta),
             },
             $($rest)*
         }
@@ -308,22 +310,22 @@ macro_rules! our_update {
 /// `$to_ours`: the functions `$theirs` and `$ours`.
 macro_rules! notifications {
     ($notification:ty, $theirs:ident, $to_theirs:ident, $ours:ident, $to_ours:ident) => {
-        fn $theirs(
-            n: &SessionNotification,
-            _: &Path<'_>,
-        ) -> Result<$notification, ConversionError> {
-            let update = super::in_params(|at| $to_theirs(&n.update, at))?;
-            Ok(
-                <$notification>::new(n.session_id.as_str().to_owned(), update)
-                    .meta(their_meta(n.meta.as_ref())),
-            )
+        fn $theirs(n: SessionNotification, _: &Path<'_>) -> Result<$notification, ConversionError> {
+            let SessionNotification {
+                session_id,
+                update,
+                meta,
+            } = n;
+            let update = super::in_params(|at| $to_theirs(update, at))?;
+            Ok(<$notification>::new(session_id.as_str().to_owned(), update)
+                .meta(their_meta(meta.as_ref())))
         }
 
-        fn $ours(n: &$notification, _: &Path<'_>) -> Result<SessionNotification, ConversionError> {
+        fn $ours(n: $notification, _: &Path<'_>) -> Result<SessionNotification, ConversionError> {
             Ok(SessionNotification {
                 session_id: crate::protocol::id::SessionId::new(n.session_id.0.to_string()),
-                update: super::in_params(|at| $to_ours(&n.update, at))?,
-                meta: our_meta(n.meta.as_ref()),
+                update: super::in_params(|at| $to_ours(n.update, at))?,
+                meta: our_meta(n.meta),
             })
         }
     };
@@ -374,12 +376,12 @@ fn our_path(
 /// Converts each item of a list, its path `at[i]`, into a vector of the
 /// right size (collecting `Result`s would grow it step by step).
 fn convert_all<T, U>(
-    items: &[T],
+    items: Vec<T>,
     at: &Path<'_>,
-    convert: impl Fn(&T, &Path<'_>) -> Result<U, ConversionError>,
+    convert: impl Fn(T, &Path<'_>) -> Result<U, ConversionError>,
 ) -> Result<Vec<U>, ConversionError> {
     let mut out = Vec::with_capacity(items.len());
-    for (i, item) in items.iter().enumerate() {
+    for (i, item) in items.into_iter().enumerate() {
         out.push(convert(item, &at.index(i))?);
     }
     Ok(out)
@@ -395,7 +397,7 @@ fn unknown(at: &Path<'_>, what: &str, name: &impl fmt::Debug) -> ConversionError
 
 /// The path of the update in a notification, for errors.
 fn in_params<T>(
-    convert: impl Fn(&Path<'_>) -> Result<T, ConversionError>,
+    convert: impl FnOnce(&Path<'_>) -> Result<T, ConversionError>,
 ) -> Result<T, ConversionError> {
     let params = Path::Root.key(crate::rules::KEY_PARAMS);
     convert(&params.key(crate::rules::KEY_UPDATE))

@@ -27,7 +27,7 @@ fn no_v1(at: &Path<'_>, what: &str, name: impl fmt::Display) -> ConversionError 
     ConversionError::at(at, format_args!("the {what} `{name}` has no v1 equivalent"))
 }
 
-fn v1_entry(entry: &PlanEntry, at: &Path<'_>) -> Result<acp::PlanEntry, ConversionError> {
+fn v1_entry(entry: PlanEntry, at: &Path<'_>) -> Result<acp::PlanEntry, ConversionError> {
     let priority = match &entry.priority {
         Priority::High => acp::PlanEntryPriority::High,
         Priority::Medium => acp::PlanEntryPriority::Medium,
@@ -47,19 +47,19 @@ fn v1_entry(entry: &PlanEntry, at: &Path<'_>) -> Result<acp::PlanEntry, Conversi
         other => return Err(no_v1(&at.key(crate::rules::KEY_STATUS), "status", other)),
     };
     Ok(
-        acp::PlanEntry::new(entry.content.as_ref(), priority, status)
+        acp::PlanEntry::new(entry.content.into_owned(), priority, status)
             .meta(their_meta(entry.meta.as_ref())),
     )
 }
 
 fn v1_entries(
-    entries: &[PlanEntry],
+    entries: Vec<PlanEntry>,
     at: &Path<'_>,
 ) -> Result<Vec<acp::PlanEntry>, ConversionError> {
     convert_all(entries, at, v1_entry)
 }
 
-fn from_v1_entry(entry: &acp::PlanEntry, at: &Path<'_>) -> Result<PlanEntry, ConversionError> {
+fn from_v1_entry(entry: acp::PlanEntry, at: &Path<'_>) -> Result<PlanEntry, ConversionError> {
     let priority = match &entry.priority {
         acp::PlanEntryPriority::High => Priority::High,
         acp::PlanEntryPriority::Medium => Priority::Medium,
@@ -79,64 +79,54 @@ fn from_v1_entry(entry: &acp::PlanEntry, at: &Path<'_>) -> Result<PlanEntry, Con
         other => return Err(unknown(&at.key(crate::rules::KEY_STATUS), "status", other)),
     };
     Ok(PlanEntry {
-        content: entry.content.clone().into(),
+        content: entry.content.into(),
         priority,
         status,
-        meta: our_meta(entry.meta.as_ref()),
+        meta: our_meta(entry.meta),
     })
 }
 
 fn from_v1_entries(
-    entries: &[acp::PlanEntry],
+    entries: Vec<acp::PlanEntry>,
     at: &Path<'_>,
 ) -> Result<Vec<PlanEntry>, ConversionError> {
     convert_all(entries, at, from_v1_entry)
 }
 
-fn v1_content(
-    plan: &PlanContent,
-    at: &Path<'_>,
-) -> Result<acp::PlanUpdateContent, ConversionError> {
-    let entries = |entries: &[PlanEntry]| v1_entries(entries, &at.key(crate::rules::KEY_ENTRIES));
+fn v1_content(plan: PlanContent, at: &Path<'_>) -> Result<acp::PlanUpdateContent, ConversionError> {
+    let entries = |entries: Vec<PlanEntry>| v1_entries(entries, &at.key(crate::rules::KEY_ENTRIES));
     Ok(
         their_plan!(acp, plan, at, entries, std::path::PathBuf::from, {
-            other => return Err(no_v1(&at.key(crate::rules::KEY_TYPE), "plan type", other.type_name())),
+            other @ (PlanContent::Custom { .. } | PlanContent::Reserved { .. }) => {
+                return Err(no_v1(&at.key(crate::rules::KEY_TYPE), "plan type", other.type_name()));
+            }
         }),
     )
 }
 
 fn from_v1_content(
-    plan: &acp::PlanUpdateContent,
+    plan: acp::PlanUpdateContent,
     at: &Path<'_>,
 ) -> Result<PlanContent, ConversionError> {
     Ok(our_plan!(acp, plan, at, from_v1_entries, {
-        other => return Err(unknown(&at.key(crate::rules::KEY_TYPE), "plan", other)),
+        other => return Err(unknown(&at.key(crate::rules::KEY_TYPE), "plan", &other)),
     }))
 }
 
-fn v1_update(update: &SessionUpdate, at: &Path<'_>) -> Result<acp::SessionUpdate, ConversionError> {
+fn v1_update(update: SessionUpdate, at: &Path<'_>) -> Result<acp::SessionUpdate, ConversionError> {
     Ok(their_update!(acp, update, at, v1_content, {
-        SessionUpdate::Plan(plan) => acp::SessionUpdate::Plan(
-            acp::Plan::new(v1_entries(
-                &plan.entries,
-                &at.key(crate::rules::KEY_ENTRIES),
-            )?)
-            .meta(their_meta(plan.meta.as_ref())),
-        ),
-        SessionUpdate::Other(_) => their_other(update)?,
+        SessionUpdate::Plan(plan) => acp::SessionUpdate::Plan(v1_plan(plan, at)?),
+        other @ SessionUpdate::Other(_) => their_other(&other)?,
     }))
 }
 
 fn from_v1_update(
-    update: &acp::SessionUpdate,
+    update: acp::SessionUpdate,
     at: &Path<'_>,
 ) -> Result<SessionUpdate, ConversionError> {
     Ok(our_update!(acp, update, at, from_v1_content, {
-        acp::SessionUpdate::Plan(plan) => SessionUpdate::Plan(Plan {
-            entries: from_v1_entries(&plan.entries, &at.key(crate::rules::KEY_ENTRIES))?,
-            meta: our_meta(plan.meta.as_ref()),
-        }),
-        other => our_other(other)?,
+        acp::SessionUpdate::Plan(plan) => SessionUpdate::Plan(from_v1_plan(plan, at)?),
+        other => our_other(&other)?,
     }))
 }
 
@@ -148,29 +138,30 @@ notifications!(
     from_v1_update
 );
 
-fn v1_plan(plan: &Plan, at: &Path<'_>) -> Result<acp::Plan, ConversionError> {
-    let entries = v1_entries(&plan.entries, &at.key(crate::rules::KEY_ENTRIES))?;
+fn v1_plan(plan: Plan, at: &Path<'_>) -> Result<acp::Plan, ConversionError> {
+    let entries = v1_entries(plan.entries, &at.key(crate::rules::KEY_ENTRIES))?;
     Ok(acp::Plan::new(entries).meta(their_meta(plan.meta.as_ref())))
 }
 
-fn from_v1_plan(plan: &acp::Plan, at: &Path<'_>) -> Result<Plan, ConversionError> {
+fn from_v1_plan(plan: acp::Plan, at: &Path<'_>) -> Result<Plan, ConversionError> {
     Ok(Plan {
-        entries: from_v1_entries(&plan.entries, &at.key(crate::rules::KEY_ENTRIES))?,
-        meta: our_meta(plan.meta.as_ref()),
+        entries: from_v1_entries(plan.entries, &at.key(crate::rules::KEY_ENTRIES))?,
+        meta: our_meta(plan.meta),
     })
 }
 
 /// Capabilities: not on any hot path, and mostly fields plan-core keeps as
 /// JSON, so through the ACP spelling's JSON.
 fn v1_capabilities(
-    caps: &ClientCapabilities,
+    caps: ClientCapabilities,
     _: &Path<'_>,
 ) -> Result<acp::ClientCapabilities, ConversionError> {
-    serde_json::from_value(caps.to_value(Spelling::Acp)).map_err(|e| their_error(&e))
+    let value = serde_json::to_value(caps).map_err(|e| their_error(&e))?;
+    serde_json::from_value(value).map_err(|e| their_error(&e))
 }
 
 fn from_v1_capabilities(
-    caps: &acp::ClientCapabilities,
+    caps: acp::ClientCapabilities,
     _: &Path<'_>,
 ) -> Result<ClientCapabilities, ConversionError> {
     let value = serde_json::to_value(caps).map_err(|e| their_error(&e))?;

@@ -24,7 +24,7 @@ use crate::protocol::entry::{PlanEntry, Priority, Status};
 use crate::protocol::notification::SessionNotification;
 use crate::protocol::update::SessionUpdate;
 
-fn entry(entry: &PlanEntry) -> acp::PlanEntry {
+fn entry(entry: PlanEntry) -> acp::PlanEntry {
     let priority = match &entry.priority {
         Priority::High => acp::PlanEntryPriority::High,
         Priority::Medium => acp::PlanEntryPriority::Medium,
@@ -38,103 +38,109 @@ fn entry(entry: &PlanEntry) -> acp::PlanEntry {
         Status::Cancelled => acp::PlanEntryStatus::Cancelled,
         other => acp::PlanEntryStatus::Other(other.as_str().to_owned()),
     };
-    acp::PlanEntry::new(entry.content.as_ref(), priority, status)
+    acp::PlanEntry::new(entry.content.into_owned(), priority, status)
         .meta(their_meta(entry.meta.as_ref()))
 }
 
-fn from_entry(entry: &acp::PlanEntry, at: &Path<'_>) -> Result<PlanEntry, ConversionError> {
-    let priority = match &entry.priority {
+fn from_entry(entry: acp::PlanEntry, at: &Path<'_>) -> Result<PlanEntry, ConversionError> {
+    let priority = match entry.priority {
         acp::PlanEntryPriority::High => Priority::High,
         acp::PlanEntryPriority::Medium => Priority::Medium,
         acp::PlanEntryPriority::Low => Priority::Low,
-        acp::PlanEntryPriority::Other(name) => Priority::from_wire(name.clone()),
+        acp::PlanEntryPriority::Other(name) => Priority::from_wire(name),
         other => {
             return Err(unknown(
                 &at.key(crate::rules::KEY_PRIORITY),
                 "priority",
-                other,
+                &other,
             ));
         }
     };
-    let status = match &entry.status {
+    let status = match entry.status {
         acp::PlanEntryStatus::Pending => Status::Pending,
         acp::PlanEntryStatus::InProgress => Status::InProgress,
         acp::PlanEntryStatus::Completed => Status::Completed,
         acp::PlanEntryStatus::Cancelled => Status::Cancelled,
-        acp::PlanEntryStatus::Other(name) => Status::from_wire(name.clone()),
-        other => return Err(unknown(&at.key(crate::rules::KEY_STATUS), "status", other)),
+        acp::PlanEntryStatus::Other(name) => Status::from_wire(name),
+        other => return Err(unknown(&at.key(crate::rules::KEY_STATUS), "status", &other)),
     };
     Ok(PlanEntry {
-        content: entry.content.clone().into(),
+        content: entry.content.into(),
         priority,
         status,
-        meta: our_meta(entry.meta.as_ref()),
+        meta: our_meta(entry.meta),
     })
 }
 
 fn from_entries(
-    entries: &[acp::PlanEntry],
+    entries: Vec<acp::PlanEntry>,
     at: &Path<'_>,
 ) -> Result<Vec<PlanEntry>, ConversionError> {
     convert_all(entries, at, from_entry)
 }
 
-fn content(plan: &PlanContent, at: &Path<'_>) -> Result<acp::PlanUpdateContent, ConversionError> {
-    let entries =
-        |entries: &[PlanEntry]| Ok::<_, ConversionError>(entries.iter().map(entry).collect());
+fn content(plan: PlanContent, at: &Path<'_>) -> Result<acp::PlanUpdateContent, ConversionError> {
+    let entries = |entries: Vec<PlanEntry>| {
+        Ok::<_, ConversionError>(entries.into_iter().map(entry).collect())
+    };
     Ok(
         their_plan!(acp, plan, at, entries, |path: &str| acp::AbsolutePath::from(std::path::PathBuf::from(path)), {
-            PlanContent::Custom { fields, .. } | PlanContent::Reserved { fields, .. } => {
-                // Their other plans keep `_meta` among the fields, as on the wire.
-                // (A map type of their choosing: `BTreeMap` before 1.20, `IndexMap` since.)
-                let meta = plan.meta().map(|meta| (crate::rules::KEY_META.to_owned(), meta.to_value()));
-                acp::PlanUpdateContent::Other(acp::OtherPlanUpdateContent::new(
-                    plan.type_name(),
-                    plan.id().as_str().to_owned(),
-                    fields.iter().map(|(k, v)| (k.clone(), v.clone())).chain(meta).collect(),
-                ))
-            }
+            PlanContent::Custom { kind, id, fields, meta } => other_plan(kind.as_str(), &id, fields, meta),
+            PlanContent::Reserved { kind, id, fields, meta } => other_plan(kind.as_str(), &id, fields, meta),
         }),
     )
 }
 
+/// A plan of a type of its own: their other plans keep `_meta` among the
+/// fields, as on the wire (a map type of their choosing: `BTreeMap` before
+/// 1.20, `IndexMap` since).
+fn other_plan(
+    type_name: &str,
+    id: &crate::protocol::id::PlanId,
+    fields: Map<String, Value>,
+    meta: Option<crate::protocol::meta::Meta>,
+) -> acp::PlanUpdateContent {
+    let meta = meta.map(|meta| (crate::rules::KEY_META.to_owned(), meta.to_value()));
+    acp::PlanUpdateContent::Other(acp::OtherPlanUpdateContent::new(
+        type_name,
+        id.as_str().to_owned(),
+        fields.into_iter().chain(meta).collect(),
+    ))
+}
+
 fn from_content(
-    plan: &acp::PlanUpdateContent,
+    plan: acp::PlanUpdateContent,
     at: &Path<'_>,
 ) -> Result<PlanContent, ConversionError> {
     Ok(our_plan!(acp, plan, at, from_entries, {
         acp::PlanUpdateContent::Other(other) => {
             // A type named like a known one (`items` without entries)
             // is what their reader refused; ours reads it as that type.
-            let mut fields: Map<String, Value> = other
-                .fields
-                .iter()
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect();
-            fields.insert("type".into(), Value::String(other.type_.clone()));
+            let mut fields: Map<String, Value> = other.fields.into_iter().collect();
+            fields.insert("type".into(), Value::String(other.type_));
             fields.insert(
                 Spelling::Acp.plan_id_key().into(),
                 Value::String(other.plan_id.0.to_string()),
             );
             PlanContent::from_value(Value::Object(fields))?
         }
-        other => return Err(unknown(&at.key(crate::rules::KEY_TYPE), "plan", other)),
+        other => return Err(unknown(&at.key(crate::rules::KEY_TYPE), "plan", &other)),
     }))
 }
 
-fn update(update: &SessionUpdate, at: &Path<'_>) -> Result<acp::SessionUpdate, ConversionError> {
+fn update(update: SessionUpdate, at: &Path<'_>) -> Result<acp::SessionUpdate, ConversionError> {
     Ok(their_update!(acp, update, at, content, {
         // v2 has no v1 `plan`: their reader takes it for an unknown update.
-        SessionUpdate::Plan(_) | SessionUpdate::Other(_) => their_other(update)?,
+        other @ (SessionUpdate::Plan(_) | SessionUpdate::Other(_)) => their_other(&other)?,
     }))
 }
 
 fn from_update(
-    update: &acp::SessionUpdate,
+    update: acp::SessionUpdate,
     at: &Path<'_>,
 ) -> Result<SessionUpdate, ConversionError> {
     Ok(our_update!(acp, update, at, from_content, {
-        other => our_other(other)?,
+        other => our_other(&other)?,
     }))
 }
 
