@@ -5,7 +5,8 @@
 //!
 //! Conversions map field to field, with no JSON in between (a `_meta` object
 //! and an update that is not about plans are the only JSON values that
-//! cross), so they cost less than serializing the value once. Nothing the two
+//! cross). Converting an owned value moves each entry's text across; a
+//! borrowed one is cloned first, so its texts are copied. Nothing the two
 //! crates both express is lost. What v1 cannot express is an error (the
 //! published crate would otherwise silently skip an entry it cannot read):
 //! `cancelled`, custom priorities and statuses, custom plan types. What our
