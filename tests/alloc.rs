@@ -116,6 +116,9 @@ fn an_owned_conversion_moves_each_entry_text_across_both_ways() {
     // What the number of entries changes is only what each entry costs:
     // nothing, when its text moves instead of being copied.
     assert_eq!(count(10), count(100));
+    // Into the SDK's types: the list and the two ids (each copied once into
+    // the SDK's `Arc<str>`), whatever the size.
+    assert_eq!(count(100).0, 3);
     // Borrowed, each text is copied: the count grows with the entries.
     let ours = runtime_plan(100);
     let (borrowed, _) = allocations(|| acp::SessionNotification::try_from(&ours).unwrap());

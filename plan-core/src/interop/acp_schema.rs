@@ -212,17 +212,17 @@ macro_rules! their_plan {
         let at: &Path<'_> = $at;
         match plan {
             PlanContent::Items { id, entries, meta } => $acp::PlanUpdateContent::Items(
-                $acp::PlanItems::new(id.as_str().to_owned(), $entries(entries)?)
+                $acp::PlanItems::new(std::sync::Arc::<str>::from(id.as_str()), $entries(entries)?)
                     .meta(their_meta(meta.as_ref())),
             ),
             #[cfg(feature = "acp")]
             PlanContent::File { id, uri, meta } => $acp::PlanUpdateContent::File(
-                $acp::PlanFile::new(id.as_str().to_owned(), uri.as_str()).meta(their_meta(meta.as_ref())),
+                $acp::PlanFile::new(std::sync::Arc::<str>::from(id.as_str()), uri.as_str()).meta(their_meta(meta.as_ref())),
             ),
             #[cfg(not(feature = "acp"))]
             PlanContent::File { .. } => return Err(no_file(at)),
             PlanContent::Markdown { id, content, path, meta } => {
-                let markdown = $acp::PlanMarkdown::new(id.as_str().to_owned(), content.into_owned());
+                let markdown = $acp::PlanMarkdown::new(std::sync::Arc::<str>::from(id.as_str()), content.into_owned());
                 #[cfg(not(feature = "acp"))]
                 let markdown = markdown.path(path.as_ref().map(|path| $path(path.as_str())));
                 #[cfg(feature = "acp")]
@@ -281,7 +281,7 @@ macro_rules! their_update {
                     .meta(their_meta(meta.as_ref())),
             ),
             SessionUpdate::PlanRemoved { id, meta } => $acp::SessionUpdate::PlanRemoved(
-                $acp::PlanRemoved::new(id.as_str().to_owned()).meta(their_meta(meta.as_ref())),
+                $acp::PlanRemoved::new(std::sync::Arc::<str>::from(id.as_str())).meta(their_meta(meta.as_ref())),
             ),
             $($rest)*
         }
@@ -318,8 +318,10 @@ macro_rules! notifications {
                 meta,
             } = n;
             let update = super::in_params(|at| $to_theirs(update, at))?;
-            Ok(<$notification>::new(session_id.as_str().to_owned(), update)
-                .meta(their_meta(meta.as_ref())))
+            Ok(
+                <$notification>::new(std::sync::Arc::<str>::from(session_id.as_str()), update)
+                    .meta(their_meta(meta.as_ref())),
+            )
         }
 
         fn $ours(n: $notification, _: &Path<'_>) -> Result<SessionNotification, ConversionError> {

@@ -103,7 +103,7 @@ fn other_plan(
     let meta = meta.map(|meta| (crate::rules::KEY_META.to_owned(), meta.to_value()));
     acp::PlanUpdateContent::Other(acp::OtherPlanUpdateContent::new(
         type_name,
-        id.as_str().to_owned(),
+        std::sync::Arc::<str>::from(id.as_str()),
         fields.into_iter().chain(meta).collect(),
     ))
 }
