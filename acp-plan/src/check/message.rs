@@ -47,32 +47,38 @@ impl PlanMessage {
 /// with an id, or any other JSON-RPC message, is `Other`. A text of no known
 /// form goes to the notification reader, whose error says what is missing.
 pub(crate) fn read_line(text: &str, mode: Mode) -> Line<'_> {
-    let envelope = Message::check(text);
+    let (envelope, other) = route(text);
+    if other {
+        return Line::Other(envelope);
+    }
     let plan = match envelope.shape {
-        Shape::JsonRpc => {
-            // A request of the method, or a message whose kind cannot be
-            // told, is judged by its envelope.
-            let session_update = envelope
-                .message
-                .as_ref()
-                .is_some_and(Message::is_session_update);
-            if !session_update {
-                return Line::Other(envelope);
-            }
-            SessionNotification::parse(text, mode).map(|read| map(read, PlanMessage::Notification))
-        }
         Shape::Update => {
             SessionUpdate::parse(text, mode).map(|read| map(read, PlanMessage::Update))
         }
         Shape::Content => {
             PlanContent::parse(text, mode).map(|read| map(read, PlanMessage::Content))
         }
-        // Anything else: its error says what a notification misses.
+        // A notification, or anything else: its error says what a
+        // notification misses.
         _ => {
             SessionNotification::parse(text, mode).map(|read| map(read, PlanMessage::Notification))
         }
     };
     Line::Plan(plan)
+}
+
+/// What the envelope reader says of `text`, and whether it is a JSON-RPC
+/// message judged by its envelope alone: anything but a `session/update`
+/// notification (a request of that method, or a message whose kind cannot
+/// be told, included).
+pub(crate) fn route(text: &str) -> (MessageCheck<'_>, bool) {
+    let envelope = Message::check(text);
+    let session_update = envelope
+        .message
+        .as_ref()
+        .is_some_and(Message::is_session_update);
+    let other = envelope.shape == Shape::JsonRpc && !session_update;
+    (envelope, other)
 }
 
 /// A read plan message in its form.

@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use plan_core::wire::{Message, Mode, Shape};
+use plan_core::wire::{Message, Mode};
 use plan_core::{ErrorKind, SessionNotification, SessionUpdate, client::Applied};
 use serde_json::Value;
 
@@ -19,12 +19,8 @@ impl<W: Write> Conversation<'_, W> {
         let line = self.run.transcript.len();
         // Read once: the envelope reader routes the line, the notification
         // reader reads a `session/update`.
-        let envelope = Message::check(&text);
-        let session_update = envelope
-            .message
-            .as_ref()
-            .is_some_and(Message::is_session_update);
-        if envelope.shape == Shape::JsonRpc && !session_update {
+        let (envelope, other) = message::route(&text);
+        if other {
             for problem in &envelope.problems {
                 self.run
                     .findings
@@ -41,7 +37,7 @@ impl<W: Write> Conversation<'_, W> {
                 rule::JSON_RPC,
                 line,
                 String::new(),
-                format!("not a JSON-RPC message: not JSON ({e})"),
+                format!("not a JSON-RPC message: {e}"),
                 None,
             );
             return Event::Other;
