@@ -125,6 +125,43 @@ fn an_owned_conversion_moves_each_entry_text_across_both_ways() {
     assert!(borrowed >= 100, "{borrowed}");
 }
 
+/// Where a message's entry list lives.
+fn entry_list(message: &SessionNotification) -> *const plan_core::PlanEntry {
+    let SessionUpdate::PlanUpdate {
+        plan: plan_core::PlanContent::Items { entries, .. },
+        ..
+    } = &message.update
+    else {
+        panic!("an items plan")
+    };
+    entries.as_ptr()
+}
+
+#[test]
+fn an_owned_conversion_into_the_sdk_builds_its_list_in_ours() {
+    use agent_client_protocol::v1::schema as acp;
+    // What lets the list be reused: with this build's SDK an entry of
+    // theirs fits in the place of one of ours.
+    assert!(size_of::<acp::PlanEntry>() <= size_of::<plan_core::PlanEntry>());
+    assert_eq!(
+        align_of::<acp::PlanEntry>(),
+        align_of::<plan_core::PlanEntry>()
+    );
+    for n in [1, 10, 100] {
+        let ours = runtime_plan(n);
+        let list = entry_list(&ours).addr();
+        let theirs = acp::SessionNotification::try_from(ours).unwrap();
+        let acp::SessionUpdate::PlanUpdate(update) = theirs.update else {
+            panic!("a plan update")
+        };
+        let acp::PlanUpdateContent::Items(items) = update.plan else {
+            panic!("an items plan")
+        };
+        assert_eq!(items.entries.len(), n);
+        assert_eq!(items.entries.as_ptr().addr(), list, "{n} entries");
+    }
+}
+
 #[test]
 fn to_json_allocates_its_text_once_whatever_its_size() {
     for n in [0, 10, 100, 1000] {

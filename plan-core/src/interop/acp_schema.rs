@@ -127,6 +127,21 @@ fn our_meta(meta: Option<Map<String, Value>>) -> Option<Meta> {
     meta.map(Meta::new)
 }
 
+/// One of their values, built by `$value` (its `_meta` unset), with its
+/// `_meta` set from ours (`$meta`, an `Option<Meta>`) in place: their
+/// builders' `.meta()` takes and returns the whole value, a move of over
+/// 500 bytes for a notification and one per entry of a list.
+///
+/// Why a macro: each of their types has its own `meta` field, which no
+/// generic function can name.
+macro_rules! with_their_meta {
+    ($value:expr, $meta:expr) => {{
+        let mut value = $value;
+        value.meta = their_meta($meta.as_ref());
+        value
+    }};
+}
+
 /// A plan id from theirs (any string) checked as our strict reader checks it.
 fn our_plan_id(id: &str, at: &Path<'_>) -> Result<PlanId, ConversionError> {
     Ok(crate::codec::plan_id(
@@ -212,12 +227,14 @@ macro_rules! their_plan {
         let at: &Path<'_> = $at;
         match plan {
             PlanContent::Items { id, entries, meta } => $acp::PlanUpdateContent::Items(
-                $acp::PlanItems::new(std::sync::Arc::<str>::from(id.as_str()), $entries(entries)?)
-                    .meta(their_meta(meta.as_ref())),
+                with_their_meta!(
+                    $acp::PlanItems::new(std::sync::Arc::<str>::from(id.as_str()), $entries(entries)?),
+                    meta
+                ),
             ),
             #[cfg(feature = "acp")]
             PlanContent::File { id, uri, meta } => $acp::PlanUpdateContent::File(
-                $acp::PlanFile::new(std::sync::Arc::<str>::from(id.as_str()), uri.as_str()).meta(their_meta(meta.as_ref())),
+                with_their_meta!($acp::PlanFile::new(std::sync::Arc::<str>::from(id.as_str()), uri.as_str()), meta),
             ),
             #[cfg(not(feature = "acp"))]
             PlanContent::File { .. } => return Err(no_file(at)),
@@ -229,7 +246,7 @@ macro_rules! their_plan {
                 if path.is_some() {
                     return Err(no_path(at));
                 }
-                $acp::PlanUpdateContent::Markdown(markdown.meta(their_meta(meta.as_ref())))
+                $acp::PlanUpdateContent::Markdown(with_their_meta!(markdown, meta))
             }
             $($rest)*
         }
@@ -277,11 +294,10 @@ macro_rules! their_update {
         let at: &Path<'_> = $at;
         match $update {
             SessionUpdate::PlanUpdate { plan, meta } => $acp::SessionUpdate::PlanUpdate(
-                $acp::PlanUpdate::new($content(plan, &at.key(crate::rules::KEY_PLAN))?)
-                    .meta(their_meta(meta.as_ref())),
+                with_their_meta!($acp::PlanUpdate::new($content(plan, &at.key(crate::rules::KEY_PLAN))?), meta),
             ),
             SessionUpdate::PlanRemoved { id, meta } => $acp::SessionUpdate::PlanRemoved(
-                $acp::PlanRemoved::new(std::sync::Arc::<str>::from(id.as_str())).meta(their_meta(meta.as_ref())),
+                with_their_meta!($acp::PlanRemoved::new(std::sync::Arc::<str>::from(id.as_str())), meta),
             ),
             $($rest)*
         }
@@ -318,10 +334,10 @@ macro_rules! notifications {
                 meta,
             } = n;
             let update = super::in_params(|at| $to_theirs(update, at))?;
-            Ok(
-                <$notification>::new(std::sync::Arc::<str>::from(session_id.as_str()), update)
-                    .meta(their_meta(meta.as_ref())),
-            )
+            Ok(with_their_meta!(
+                <$notification>::new(std::sync::Arc::<str>::from(session_id.as_str()), update),
+                meta
+            ))
         }
 
         fn $ours(n: $notification, _: &Path<'_>) -> Result<SessionNotification, ConversionError> {
@@ -377,12 +393,22 @@ fn our_path(
 }
 
 /// Converts each item of a list, its path `at[i]`, into a vector of the
-/// right size (collecting `Result`s would grow it step by step).
+/// right size: in the list's own allocation when a converted item fits in
+/// an item's place (the standard library's `collect` then reuses it), else
+/// reserved up front (collecting `Result`s into a new list would grow it
+/// step by step).
 fn convert_all<T, U>(
     items: Vec<T>,
     at: &Path<'_>,
     convert: impl Fn(T, &Path<'_>) -> Result<U, ConversionError>,
 ) -> Result<Vec<U>, ConversionError> {
+    if size_of::<U>() <= size_of::<T>() && align_of::<U>() == align_of::<T>() {
+        return items
+            .into_iter()
+            .enumerate()
+            .map(|(i, item)| convert(item, &at.index(i)))
+            .collect();
+    }
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.into_iter().enumerate() {
         out.push(convert(item, &at.index(i))?);

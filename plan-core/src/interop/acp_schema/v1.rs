@@ -46,10 +46,10 @@ fn v1_entry(entry: PlanEntry, at: &Path<'_>) -> Result<acp::PlanEntry, Conversio
         Status::Completed => acp::PlanEntryStatus::Completed,
         other => return Err(no_v1(&at.key(crate::rules::KEY_STATUS), "status", other)),
     };
-    Ok(
-        acp::PlanEntry::new(entry.content.into_owned(), priority, status)
-            .meta(their_meta(entry.meta.as_ref())),
-    )
+    Ok(with_their_meta!(
+        acp::PlanEntry::new(entry.content.into_owned(), priority, status),
+        entry.meta
+    ))
 }
 
 fn v1_entries(
@@ -140,7 +140,7 @@ notifications!(
 
 fn v1_plan(plan: Plan, at: &Path<'_>) -> Result<acp::Plan, ConversionError> {
     let entries = v1_entries(plan.entries, &at.key(crate::rules::KEY_ENTRIES))?;
-    Ok(acp::Plan::new(entries).meta(their_meta(plan.meta.as_ref())))
+    Ok(with_their_meta!(acp::Plan::new(entries), plan.meta))
 }
 
 fn from_v1_plan(plan: acp::Plan, at: &Path<'_>) -> Result<Plan, ConversionError> {

@@ -38,8 +38,10 @@ fn entry(entry: PlanEntry) -> acp::PlanEntry {
         Status::Cancelled => acp::PlanEntryStatus::Cancelled,
         other => acp::PlanEntryStatus::Other(other.as_str().to_owned()),
     };
-    acp::PlanEntry::new(entry.content.into_owned(), priority, status)
-        .meta(their_meta(entry.meta.as_ref()))
+    with_their_meta!(
+        acp::PlanEntry::new(entry.content.into_owned(), priority, status),
+        entry.meta
+    )
 }
 
 fn from_entry(entry: acp::PlanEntry, at: &Path<'_>) -> Result<PlanEntry, ConversionError> {
