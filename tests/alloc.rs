@@ -103,7 +103,7 @@ fn runtime_plan(n: usize) -> SessionNotification {
 }
 
 #[test]
-fn an_owned_conversion_moves_each_entry_text_across_both_ways() {
+fn a_conversion_moves_each_text_when_owned_and_copies_it_once_when_borrowed() {
     use agent_client_protocol::v1::schema as acp;
     let count = |n: usize| {
         let ours = runtime_plan(n);
@@ -119,10 +119,18 @@ fn an_owned_conversion_moves_each_entry_text_across_both_ways() {
     // Into the SDK's types: the list and the two ids (each copied once into
     // the SDK's `Arc<str>`), whatever the size.
     assert_eq!(count(100).0, 3);
-    // Borrowed, each text is copied: the count grows with the entries.
-    let ours = runtime_plan(100);
-    let (borrowed, _) = allocations(|| acp::SessionNotification::try_from(&ours).unwrap());
-    assert!(borrowed >= 100, "{borrowed}");
+    // Borrowed, each text is copied once and nothing else is: the list, the
+    // two ids and each entry's text, both ways (no clone of the whole value
+    // first).
+    for n in [10, 100] {
+        let ours = runtime_plan(n);
+        let (to_theirs, theirs) =
+            allocations(|| acp::SessionNotification::try_from(&ours).unwrap());
+        assert_eq!(to_theirs, n + 3, "{n} entries into the SDK's types");
+        let (back, same) = allocations(|| SessionNotification::try_from(&theirs).unwrap());
+        assert_eq!(same, ours);
+        assert_eq!(back, n + 3, "{n} entries back");
+    }
 }
 
 /// Where a message's entry list lives.

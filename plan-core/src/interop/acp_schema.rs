@@ -5,8 +5,8 @@
 //!
 //! Conversions map field to field, with no JSON in between (a `_meta` object
 //! and an update that is not about plans are the only JSON values that
-//! cross). Converting an owned value moves each entry's text across; a
-//! borrowed one is cloned first, so its texts are copied. Nothing the two
+//! cross). Converting an owned value moves each entry's text across;
+//! converting a borrowed one copies it once. Nothing the two
 //! crates both express is lost. What v1 cannot express is an error (the
 //! published crate would otherwise silently skip an entry it cannot read):
 //! `cancelled`, custom priorities and statuses, custom plan types. What our
@@ -54,6 +54,7 @@
 //! # Ok::<(), plan_core::acp_schema::ConversionError>(())
 //! ```
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde_json::{Map, Value};
@@ -123,23 +124,33 @@ fn their_meta(meta: Option<&Meta>) -> Option<Map<String, Value>> {
     meta.and_then(Meta::to_object)
 }
 
-fn our_meta(meta: Option<Map<String, Value>>) -> Option<Meta> {
-    meta.map(Meta::new)
+fn our_meta(meta: impl TakePart<Option<Map<String, Value>>>) -> Option<Meta> {
+    meta.take_part().map(Meta::new)
 }
 
-/// One of their values, built by `$value` (its `_meta` unset), with its
-/// `_meta` set from ours (`$meta`, an `Option<Meta>`) in place: their
-/// builders' `.meta()` takes and returns the whole value, a move of over
-/// 500 bytes for a notification and one per entry of a list.
-///
-/// Why a macro: each of their types has its own `meta` field, which no
-/// generic function can name.
-macro_rules! with_their_meta {
-    ($value:expr, $meta:expr) => {{
-        let mut value = $value;
-        value.meta = their_meta($meta.as_ref());
-        value
-    }};
+/// A part of a value, as a conversion takes it: moved out of a value taken
+/// whole, cloned out of a borrowed one. The one difference between the
+/// owned and the borrowed conversions (see `v1.rs`'s `stamp!`).
+trait TakePart<T> {
+    fn take_part(self) -> T;
+}
+
+impl<T> TakePart<T> for T {
+    fn take_part(self) -> T {
+        self
+    }
+}
+
+impl<T: Clone> TakePart<T> for &T {
+    fn take_part(self) -> T {
+        self.clone()
+    }
+}
+
+/// A text of ours as theirs: moved when it is owned and ours is taken
+/// whole, else copied once.
+fn their_text(text: impl TakePart<Cow<'static, str>>) -> String {
+    text.take_part().into_owned()
 }
 
 /// A plan id from theirs (any string) checked as our strict reader checks it.
@@ -171,183 +182,6 @@ fn their_other<T: serde::de::DeserializeOwned>(
 fn our_other<T: serde::Serialize>(update: &T) -> Result<SessionUpdate, ConversionError> {
     let value = serde_json::to_value(update).map_err(|e| their_error(&e))?;
     Ok(SessionUpdate::from_value(value)?)
-}
-
-/// `TryFrom` both ways, owned and borrowed, between one of our types and
-/// one of theirs, from the two functions that convert an owned value at a
-/// path. Owned, the strings move across (an entry's text is not copied);
-/// borrowed, the value is cloned first, which copies what a borrowed
-/// conversion must copy anyway.
-///
-/// Why a macro: four impls of one shape for each of six type pairs; the
-/// logic is in the named functions, where go-to-definition lands.
-macro_rules! conversions {
-    ($ours:ty, $theirs:ty, $to_theirs:expr, $to_ours:expr) => {
-        impl TryFrom<$ours> for $theirs {
-            type Error = ConversionError;
-            fn try_from(value: $ours) -> Result<Self, ConversionError> {
-                ($to_theirs)(value, &Path::Root)
-            }
-        }
-
-        impl TryFrom<$theirs> for $ours {
-            type Error = ConversionError;
-            fn try_from(value: $theirs) -> Result<Self, ConversionError> {
-                ($to_ours)(value, &Path::Root)
-            }
-        }
-
-        impl TryFrom<&$ours> for $theirs {
-            type Error = ConversionError;
-            fn try_from(value: &$ours) -> Result<Self, ConversionError> {
-                Self::try_from(value.clone())
-            }
-        }
-
-        impl TryFrom<&$theirs> for $ours {
-            type Error = ConversionError;
-            fn try_from(value: &$theirs) -> Result<Self, ConversionError> {
-                Self::try_from(value.clone())
-            }
-        }
-    };
-}
-
-/// The plan types both versions of their crate share (`items`, `markdown`,
-/// and `file` in the SDK's pre-stable schema), from ours: `match` arms for
-/// `$plan` at `$at`, the entries converted by `$entries`, a markdown path by
-/// `$path` (`&str` to theirs), then the version's own arms.
-///
-/// Why a macro: the v1 and v2 crates have distinct types with the same
-/// variant names, which no generic function can name; the arms are written
-/// once here, for both.
-macro_rules! their_plan {
-    ($acp:ident, $plan:expr, $at:expr, $entries:expr, $path:expr, { $($rest:tt)* }) => {{
-        let plan: PlanContent = $plan;
-        let at: &Path<'_> = $at;
-        match plan {
-            PlanContent::Items { id, entries, meta } => $acp::PlanUpdateContent::Items(
-                with_their_meta!(
-                    $acp::PlanItems::new(std::sync::Arc::<str>::from(id.as_str()), $entries(entries)?),
-                    meta
-                ),
-            ),
-            #[cfg(feature = "acp")]
-            PlanContent::File { id, uri, meta } => $acp::PlanUpdateContent::File(
-                with_their_meta!($acp::PlanFile::new(std::sync::Arc::<str>::from(id.as_str()), uri.as_str()), meta),
-            ),
-            #[cfg(not(feature = "acp"))]
-            PlanContent::File { .. } => return Err(no_file(at)),
-            PlanContent::Markdown { id, content, path, meta } => {
-                let markdown = $acp::PlanMarkdown::new(std::sync::Arc::<str>::from(id.as_str()), content.into_owned());
-                #[cfg(not(feature = "acp"))]
-                let markdown = markdown.path(path.as_ref().map(|path| $path(path.as_str())));
-                #[cfg(feature = "acp")]
-                if path.is_some() {
-                    return Err(no_path(at));
-                }
-                $acp::PlanUpdateContent::Markdown(with_their_meta!(markdown, meta))
-            }
-            $($rest)*
-        }
-    }};
-}
-
-/// The same plan types, to ours, then the version's own arms.
-macro_rules! our_plan {
-    ($acp:ident, $plan:expr, $at:expr, $entries:expr, { $($rest:tt)* }) => {{
-        let at: &Path<'_> = $at;
-        let id_at = at.key(Spelling::Acp.plan_id_key());
-        match $plan {
-            $acp::PlanUpdateContent::Items(items) => PlanContent::Items {
-                id: our_plan_id(&items.plan_id.0, &id_at)?,
-                entries: $entries(items.entries, &at.key(crate::rules::KEY_ENTRIES))?,
-                meta: our_meta(items.meta),
-            },
-            #[cfg(feature = "acp")]
-            $acp::PlanUpdateContent::File(file) => PlanContent::File {
-                id: our_plan_id(&file.plan_id.0, &id_at)?,
-                uri: our_uri(&file.uri, &at.key(crate::rules::KEY_URI))?,
-                meta: our_meta(file.meta),
-            },
-            $acp::PlanUpdateContent::Markdown(markdown) => PlanContent::Markdown {
-                id: our_plan_id(&markdown.plan_id.0, &id_at)?,
-                // The SDK's pre-stable schema has no `path`: there is none to read.
-                #[cfg(feature = "acp")]
-                path: None,
-                #[cfg(not(feature = "acp"))]
-                path: our_path(markdown.path.as_ref().map(AsRef::as_ref), at)?,
-                content: markdown.content.into(),
-                meta: our_meta(markdown.meta),
-            },
-            $($rest)*
-        }
-    }};
-}
-
-/// The plan updates both versions share (`plan_update`, `plan_removed`),
-/// from ours: `match` arms for `$update` at `$at`, the plan converted by
-/// `$content`, then the version's own arms. Why a macro: as for
-/// [`their_plan!`].
-macro_rules! their_update {
-    ($acp:ident, $update:expr, $at:expr, $content:expr, { $($rest:tt)* }) => {{
-        let at: &Path<'_> = $at;
-        match $update {
-            SessionUpdate::PlanUpdate { plan, meta } => $acp::SessionUpdate::PlanUpdate(
-                with_their_meta!($acp::PlanUpdate::new($content(plan, &at.key(crate::rules::KEY_PLAN))?), meta),
-            ),
-            SessionUpdate::PlanRemoved { id, meta } => $acp::SessionUpdate::PlanRemoved(
-                with_their_meta!($acp::PlanRemoved::new(std::sync::Arc::<str>::from(id.as_str())), meta),
-            ),
-            $($rest)*
-        }
-    }};
-}
-
-/// The same updates, to ours, then the version's own arms.
-macro_rules! our_update {
-    ($acp:ident, $update:expr, $at:expr, $content:expr, { $($rest:tt)* }) => {{
-        let at: &Path<'_> = $at;
-        match $update {
-            $acp::SessionUpdate::PlanUpdate(update) => SessionUpdate::PlanUpdate {
-                plan: $content(update.plan, &at.key(crate::rules::KEY_PLAN))?,
-                meta: our_meta(update.meta),
-            },
-            $acp::SessionUpdate::PlanRemoved(removed) => SessionUpdate::PlanRemoved {
-                id: our_plan_id(&removed.plan_id.0, &at.key(Spelling::Acp.plan_id_key()))?,
-                meta: our_meta(removed.meta),
-            },
-            $($rest)*
-        }
-    }};
-}
-
-/// A `session/update` notification of either version (`$notification`,
-/// their type), both ways, its update converted by `$to_theirs` and
-/// `$to_ours`: the functions `$theirs` and `$ours`.
-macro_rules! notifications {
-    ($notification:ty, $theirs:ident, $to_theirs:ident, $ours:ident, $to_ours:ident) => {
-        fn $theirs(n: SessionNotification, _: &Path<'_>) -> Result<$notification, ConversionError> {
-            let SessionNotification {
-                session_id,
-                update,
-                meta,
-            } = n;
-            let update = super::in_params(|at| $to_theirs(update, at))?;
-            Ok(with_their_meta!(
-                <$notification>::new(std::sync::Arc::<str>::from(session_id.as_str()), update),
-                meta
-            ))
-        }
-
-        fn $ours(n: $notification, _: &Path<'_>) -> Result<SessionNotification, ConversionError> {
-            Ok(SessionNotification {
-                session_id: crate::protocol::id::SessionId::new(n.session_id.0.to_string()),
-                update: super::in_params(|at| $to_ours(n.update, at))?,
-                meta: our_meta(n.meta),
-            })
-        }
-    };
 }
 
 /// Our `file` plan, which the stabilized protocol no longer has.
@@ -392,25 +226,29 @@ fn our_path(
     )?)
 }
 
-/// Converts each item of a list, its path `at[i]`, into a vector of the
-/// right size: in the list's own allocation when a converted item fits in
-/// an item's place (the standard library's `collect` then reuses it), else
-/// reserved up front (collecting `Result`s into a new list would grow it
-/// step by step).
-fn convert_all<T, U>(
-    items: Vec<T>,
+/// Converts each item of a list (a `Vec`, or a borrowed one), its path
+/// `at[i]`, into a vector of the right size: in the list's own allocation
+/// when the list is taken whole and a converted item fits in an item's
+/// place (the standard library's `collect` then reuses it), else reserved
+/// up front (collecting `Result`s into a new list would grow it step by
+/// step).
+fn convert_all<L, U>(
+    items: L,
     at: &Path<'_>,
-    convert: impl Fn(T, &Path<'_>) -> Result<U, ConversionError>,
-) -> Result<Vec<U>, ConversionError> {
-    if size_of::<U>() <= size_of::<T>() && align_of::<U>() == align_of::<T>() {
+    convert: impl Fn(L::Item, &Path<'_>) -> Result<U, ConversionError>,
+) -> Result<Vec<U>, ConversionError>
+where
+    L: IntoIterator<IntoIter: ExactSizeIterator>,
+{
+    let items = items.into_iter();
+    if size_of::<U>() <= size_of::<L::Item>() && align_of::<U>() == align_of::<L::Item>() {
         return items
-            .into_iter()
             .enumerate()
             .map(|(i, item)| convert(item, &at.index(i)))
             .collect();
     }
     let mut out = Vec::with_capacity(items.len());
-    for (i, item) in items.into_iter().enumerate() {
+    for (i, item) in items.enumerate() {
         out.push(convert(item, &at.index(i))?);
     }
     Ok(out)
@@ -431,6 +269,10 @@ fn in_params<T>(
     let params = Path::Root.key(crate::rules::KEY_PARAMS);
     convert(&params.key(crate::rules::KEY_UPDATE))
 }
+
+// The arms both versions share (`acp_schema/arms.rs`), before the versions.
+#[macro_use]
+mod arms;
 
 // Protocol v1 (`acp_schema/v1.rs`): no feature beyond `acp-schema`.
 mod v1;

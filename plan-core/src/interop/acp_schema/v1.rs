@@ -8,8 +8,8 @@ use std::fmt;
 use agent_client_protocol_schema::v1 as acp;
 
 use super::{
-    ConversionError, convert_all, our_meta, our_other, our_plan_id, their_error, their_meta,
-    their_other, unknown,
+    ConversionError, TakePart, convert_all, in_params, our_meta, our_other, our_plan_id,
+    their_error, their_meta, their_other, their_text, unknown,
 };
 #[cfg(not(feature = "acp"))]
 use super::{no_file, our_path};
@@ -27,165 +27,172 @@ fn no_v1(at: &Path<'_>, what: &str, name: impl fmt::Display) -> ConversionError 
     ConversionError::at(at, format_args!("the {what} `{name}` has no v1 equivalent"))
 }
 
-fn v1_entry(entry: PlanEntry, at: &Path<'_>) -> Result<acp::PlanEntry, ConversionError> {
-    let priority = match &entry.priority {
-        Priority::High => acp::PlanEntryPriority::High,
-        Priority::Medium => acp::PlanEntryPriority::Medium,
-        Priority::Low => acp::PlanEntryPriority::Low,
-        other => {
-            return Err(no_v1(
-                &at.key(crate::rules::KEY_PRIORITY),
-                "priority",
-                other,
-            ));
+/// The conversions both ways, written once and stamped twice: in `owned`
+/// for a value taken whole (each text moves across) and in `borrowed`
+/// for a borrowed one (each text is copied, and nothing else is). `$by` is
+/// `&` in the borrowed stamp; each body takes its value apart with a
+/// pattern, which binds the parts by value or by reference as the value
+/// is, and takes a text with [`TakePart`].
+///
+/// Why a macro: the two stamps differ only in their parameters' types,
+/// which no generic function can name for both (a pattern needs the type).
+macro_rules! stamp {
+    ($($by:tt)?) => {
+        pub(super) fn entry(entry: $($by)? PlanEntry, at: &Path<'_>) -> Result<acp::PlanEntry, ConversionError> {
+            let PlanEntry { content, priority, status, meta } = entry;
+            let priority = match priority {
+                Priority::High => acp::PlanEntryPriority::High,
+                Priority::Medium => acp::PlanEntryPriority::Medium,
+                Priority::Low => acp::PlanEntryPriority::Low,
+                other => {
+                    return Err(no_v1(&at.key(crate::rules::KEY_PRIORITY), "priority", other));
+                }
+            };
+            let status = match status {
+                Status::Pending => acp::PlanEntryStatus::Pending,
+                Status::InProgress => acp::PlanEntryStatus::InProgress,
+                Status::Completed => acp::PlanEntryStatus::Completed,
+                other => return Err(no_v1(&at.key(crate::rules::KEY_STATUS), "status", other)),
+            };
+            Ok(with_their_meta!(
+                acp::PlanEntry::new(their_text(content), priority, status),
+                meta
+            ))
+        }
+
+        fn entries(
+            entries: $($by)? Vec<PlanEntry>,
+            at: &Path<'_>,
+        ) -> Result<Vec<acp::PlanEntry>, ConversionError> {
+            convert_all(entries, at, entry)
+        }
+
+        pub(super) fn from_entry(entry: $($by)? acp::PlanEntry, at: &Path<'_>) -> Result<PlanEntry, ConversionError> {
+            let acp::PlanEntry { content, priority, status, meta, .. } = entry;
+            let priority = match priority {
+                acp::PlanEntryPriority::High => Priority::High,
+                acp::PlanEntryPriority::Medium => Priority::Medium,
+                acp::PlanEntryPriority::Low => Priority::Low,
+                other => {
+                    return Err(unknown(&at.key(crate::rules::KEY_PRIORITY), "priority", &other));
+                }
+            };
+            let status = match status {
+                acp::PlanEntryStatus::Pending => Status::Pending,
+                acp::PlanEntryStatus::InProgress => Status::InProgress,
+                acp::PlanEntryStatus::Completed => Status::Completed,
+                other => return Err(unknown(&at.key(crate::rules::KEY_STATUS), "status", &other)),
+            };
+            Ok(PlanEntry {
+                content: TakePart::<String>::take_part(content).into(),
+                priority,
+                status,
+                meta: our_meta(meta),
+            })
+        }
+
+        fn from_entries(
+            entries: $($by)? Vec<acp::PlanEntry>,
+            at: &Path<'_>,
+        ) -> Result<Vec<PlanEntry>, ConversionError> {
+            convert_all(entries, at, from_entry)
+        }
+
+        pub(super) fn content(plan: $($by)? PlanContent, at: &Path<'_>) -> Result<acp::PlanUpdateContent, ConversionError> {
+            let their_entries = |list| entries(list, &at.key(crate::rules::KEY_ENTRIES));
+            Ok(
+                their_plan!(acp, plan, at, their_entries, std::path::PathBuf::from, {
+                    other @ (PlanContent::Custom { .. } | PlanContent::Reserved { .. }) => {
+                        return Err(no_v1(&at.key(crate::rules::KEY_TYPE), "plan type", other.type_name()));
+                    }
+                }),
+            )
+        }
+
+        pub(super) fn from_content(
+            plan: $($by)? acp::PlanUpdateContent,
+            at: &Path<'_>,
+        ) -> Result<PlanContent, ConversionError> {
+            Ok(our_plan!(acp, plan, at, from_entries, {
+                other => return Err(unknown(&at.key(crate::rules::KEY_TYPE), "plan", &other)),
+            }))
+        }
+
+        pub(super) fn update(update: $($by)? SessionUpdate, at: &Path<'_>) -> Result<acp::SessionUpdate, ConversionError> {
+            Ok(their_update!(acp, update, at, content, {
+                SessionUpdate::Plan(legacy) => acp::SessionUpdate::Plan(plan(legacy, at)?),
+                other @ SessionUpdate::Other(_) => their_other(&other)?,
+            }))
+        }
+
+        pub(super) fn from_update(
+            update: $($by)? acp::SessionUpdate,
+            at: &Path<'_>,
+        ) -> Result<SessionUpdate, ConversionError> {
+            Ok(our_update!(acp, update, at, from_content, {
+                acp::SessionUpdate::Plan(legacy) => SessionUpdate::Plan(from_plan(legacy, at)?),
+                other => our_other(&other)?,
+            }))
+        }
+
+        notifications!(
+            acp::SessionNotification,
+            [$($by)?],
+            notification,
+            update,
+            from_notification,
+            from_update
+        );
+
+        pub(super) fn plan(legacy: $($by)? Plan, at: &Path<'_>) -> Result<acp::Plan, ConversionError> {
+            let Plan { entries: list, meta } = legacy;
+            let list = entries(list, &at.key(crate::rules::KEY_ENTRIES))?;
+            Ok(with_their_meta!(acp::Plan::new(list), meta))
+        }
+
+        pub(super) fn from_plan(legacy: $($by)? acp::Plan, at: &Path<'_>) -> Result<Plan, ConversionError> {
+            let acp::Plan { entries, meta, .. } = legacy;
+            Ok(Plan {
+                entries: from_entries(entries, &at.key(crate::rules::KEY_ENTRIES))?,
+                meta: our_meta(meta),
+            })
+        }
+
+        /// Capabilities: not on any hot path, and mostly fields plan-core
+        /// keeps as JSON, so through the ACP spelling's JSON.
+        pub(super) fn capabilities(
+            caps: $($by)? ClientCapabilities,
+            _: &Path<'_>,
+        ) -> Result<acp::ClientCapabilities, ConversionError> {
+            let value = serde_json::to_value(caps).map_err(|e| their_error(&e))?;
+            serde_json::from_value(value).map_err(|e| their_error(&e))
+        }
+
+        pub(super) fn from_capabilities(
+            caps: $($by)? acp::ClientCapabilities,
+            _: &Path<'_>,
+        ) -> Result<ClientCapabilities, ConversionError> {
+            let value = serde_json::to_value(caps).map_err(|e| their_error(&e))?;
+            Ok(ClientCapabilities::from_value(value)?)
         }
     };
-    let status = match &entry.status {
-        Status::Pending => acp::PlanEntryStatus::Pending,
-        Status::InProgress => acp::PlanEntryStatus::InProgress,
-        Status::Completed => acp::PlanEntryStatus::Completed,
-        other => return Err(no_v1(&at.key(crate::rules::KEY_STATUS), "status", other)),
-    };
-    Ok(with_their_meta!(
-        acp::PlanEntry::new(entry.content.into_owned(), priority, status),
-        entry.meta
-    ))
 }
 
-fn v1_entries(
-    entries: Vec<PlanEntry>,
-    at: &Path<'_>,
-) -> Result<Vec<acp::PlanEntry>, ConversionError> {
-    convert_all(entries, at, v1_entry)
-}
+stamps!();
 
-fn from_v1_entry(entry: acp::PlanEntry, at: &Path<'_>) -> Result<PlanEntry, ConversionError> {
-    let priority = match &entry.priority {
-        acp::PlanEntryPriority::High => Priority::High,
-        acp::PlanEntryPriority::Medium => Priority::Medium,
-        acp::PlanEntryPriority::Low => Priority::Low,
-        other => {
-            return Err(unknown(
-                &at.key(crate::rules::KEY_PRIORITY),
-                "priority",
-                other,
-            ));
-        }
-    };
-    let status = match &entry.status {
-        acp::PlanEntryStatus::Pending => Status::Pending,
-        acp::PlanEntryStatus::InProgress => Status::InProgress,
-        acp::PlanEntryStatus::Completed => Status::Completed,
-        other => return Err(unknown(&at.key(crate::rules::KEY_STATUS), "status", other)),
-    };
-    Ok(PlanEntry {
-        content: entry.content.into(),
-        priority,
-        status,
-        meta: our_meta(entry.meta),
-    })
-}
-
-fn from_v1_entries(
-    entries: Vec<acp::PlanEntry>,
-    at: &Path<'_>,
-) -> Result<Vec<PlanEntry>, ConversionError> {
-    convert_all(entries, at, from_v1_entry)
-}
-
-fn v1_content(plan: PlanContent, at: &Path<'_>) -> Result<acp::PlanUpdateContent, ConversionError> {
-    let entries = |entries: Vec<PlanEntry>| v1_entries(entries, &at.key(crate::rules::KEY_ENTRIES));
-    Ok(
-        their_plan!(acp, plan, at, entries, std::path::PathBuf::from, {
-            other @ (PlanContent::Custom { .. } | PlanContent::Reserved { .. }) => {
-                return Err(no_v1(&at.key(crate::rules::KEY_TYPE), "plan type", other.type_name()));
-            }
-        }),
-    )
-}
-
-fn from_v1_content(
-    plan: acp::PlanUpdateContent,
-    at: &Path<'_>,
-) -> Result<PlanContent, ConversionError> {
-    Ok(our_plan!(acp, plan, at, from_v1_entries, {
-        other => return Err(unknown(&at.key(crate::rules::KEY_TYPE), "plan", &other)),
-    }))
-}
-
-fn v1_update(update: SessionUpdate, at: &Path<'_>) -> Result<acp::SessionUpdate, ConversionError> {
-    Ok(their_update!(acp, update, at, v1_content, {
-        SessionUpdate::Plan(plan) => acp::SessionUpdate::Plan(v1_plan(plan, at)?),
-        other @ SessionUpdate::Other(_) => their_other(&other)?,
-    }))
-}
-
-fn from_v1_update(
-    update: acp::SessionUpdate,
-    at: &Path<'_>,
-) -> Result<SessionUpdate, ConversionError> {
-    Ok(our_update!(acp, update, at, from_v1_content, {
-        acp::SessionUpdate::Plan(plan) => SessionUpdate::Plan(from_v1_plan(plan, at)?),
-        other => our_other(&other)?,
-    }))
-}
-
-notifications!(
-    acp::SessionNotification,
-    v1_notification,
-    v1_update,
-    from_v1_notification,
-    from_v1_update
-);
-
-fn v1_plan(plan: Plan, at: &Path<'_>) -> Result<acp::Plan, ConversionError> {
-    let entries = v1_entries(plan.entries, &at.key(crate::rules::KEY_ENTRIES))?;
-    Ok(with_their_meta!(acp::Plan::new(entries), plan.meta))
-}
-
-fn from_v1_plan(plan: acp::Plan, at: &Path<'_>) -> Result<Plan, ConversionError> {
-    Ok(Plan {
-        entries: from_v1_entries(plan.entries, &at.key(crate::rules::KEY_ENTRIES))?,
-        meta: our_meta(plan.meta),
-    })
-}
-
-/// Capabilities: not on any hot path, and mostly fields plan-core keeps as
-/// JSON, so through the ACP spelling's JSON.
-fn v1_capabilities(
-    caps: ClientCapabilities,
-    _: &Path<'_>,
-) -> Result<acp::ClientCapabilities, ConversionError> {
-    let value = serde_json::to_value(caps).map_err(|e| their_error(&e))?;
-    serde_json::from_value(value).map_err(|e| their_error(&e))
-}
-
-fn from_v1_capabilities(
-    caps: acp::ClientCapabilities,
-    _: &Path<'_>,
-) -> Result<ClientCapabilities, ConversionError> {
-    let value = serde_json::to_value(caps).map_err(|e| their_error(&e))?;
-    Ok(ClientCapabilities::from_value(value)?)
-}
-
-conversions!(PlanEntry, acp::PlanEntry, v1_entry, from_v1_entry);
-conversions!(
-    PlanContent,
-    acp::PlanUpdateContent,
-    v1_content,
-    from_v1_content
-);
-conversions!(SessionUpdate, acp::SessionUpdate, v1_update, from_v1_update);
+conversions!(PlanEntry, acp::PlanEntry, entry, from_entry);
+conversions!(PlanContent, acp::PlanUpdateContent, content, from_content);
+conversions!(SessionUpdate, acp::SessionUpdate, update, from_update);
 conversions!(
     SessionNotification,
     acp::SessionNotification,
-    v1_notification,
-    from_v1_notification
+    notification,
+    from_notification
 );
-conversions!(Plan, acp::Plan, v1_plan, from_v1_plan);
+conversions!(Plan, acp::Plan, plan, from_plan);
 conversions!(
     ClientCapabilities,
     acp::ClientCapabilities,
-    v1_capabilities,
-    from_v1_capabilities
+    capabilities,
+    from_capabilities
 );

@@ -10,8 +10,8 @@ use agent_client_protocol_schema::v2 as acp;
 use serde_json::{Map, Value};
 
 use super::{
-    ConversionError, convert_all, our_meta, our_other, our_plan_id, their_meta, their_other,
-    unknown,
+    ConversionError, TakePart, convert_all, in_params, our_meta, our_other, our_plan_id,
+    their_meta, their_other, their_text, unknown,
 };
 #[cfg(not(feature = "acp"))]
 use super::{no_file, our_path};
@@ -24,73 +24,130 @@ use crate::protocol::entry::{PlanEntry, Priority, Status};
 use crate::protocol::notification::SessionNotification;
 use crate::protocol::update::SessionUpdate;
 
-fn entry(entry: PlanEntry) -> acp::PlanEntry {
-    let priority = match &entry.priority {
-        Priority::High => acp::PlanEntryPriority::High,
-        Priority::Medium => acp::PlanEntryPriority::Medium,
-        Priority::Low => acp::PlanEntryPriority::Low,
-        other => acp::PlanEntryPriority::Other(other.as_str().to_owned()),
-    };
-    let status = match &entry.status {
-        Status::Pending => acp::PlanEntryStatus::Pending,
-        Status::InProgress => acp::PlanEntryStatus::InProgress,
-        Status::Completed => acp::PlanEntryStatus::Completed,
-        Status::Cancelled => acp::PlanEntryStatus::Cancelled,
-        other => acp::PlanEntryStatus::Other(other.as_str().to_owned()),
-    };
-    with_their_meta!(
-        acp::PlanEntry::new(entry.content.into_owned(), priority, status),
-        entry.meta
-    )
-}
-
-fn from_entry(entry: acp::PlanEntry, at: &Path<'_>) -> Result<PlanEntry, ConversionError> {
-    let priority = match entry.priority {
-        acp::PlanEntryPriority::High => Priority::High,
-        acp::PlanEntryPriority::Medium => Priority::Medium,
-        acp::PlanEntryPriority::Low => Priority::Low,
-        acp::PlanEntryPriority::Other(name) => Priority::from_wire(name),
-        other => {
-            return Err(unknown(
-                &at.key(crate::rules::KEY_PRIORITY),
-                "priority",
-                &other,
-            ));
+// The conversions both ways, written once and stamped twice, as v1's are
+// (see `v1.rs`'s `stamp!`): `owned` for a value taken whole, `borrowed` for
+// a borrowed one.
+macro_rules! stamp {
+    ($($by:tt)?) => {
+        fn entry(entry: $($by)? PlanEntry) -> acp::PlanEntry {
+            let PlanEntry { content, priority, status, meta } = entry;
+            let priority = match priority {
+                Priority::High => acp::PlanEntryPriority::High,
+                Priority::Medium => acp::PlanEntryPriority::Medium,
+                Priority::Low => acp::PlanEntryPriority::Low,
+                other => acp::PlanEntryPriority::Other(other.as_str().to_owned()),
+            };
+            let status = match status {
+                Status::Pending => acp::PlanEntryStatus::Pending,
+                Status::InProgress => acp::PlanEntryStatus::InProgress,
+                Status::Completed => acp::PlanEntryStatus::Completed,
+                Status::Cancelled => acp::PlanEntryStatus::Cancelled,
+                other => acp::PlanEntryStatus::Other(other.as_str().to_owned()),
+            };
+            with_their_meta!(
+                acp::PlanEntry::new(their_text(content), priority, status),
+                meta
+            )
         }
-    };
-    let status = match entry.status {
-        acp::PlanEntryStatus::Pending => Status::Pending,
-        acp::PlanEntryStatus::InProgress => Status::InProgress,
-        acp::PlanEntryStatus::Completed => Status::Completed,
-        acp::PlanEntryStatus::Cancelled => Status::Cancelled,
-        acp::PlanEntryStatus::Other(name) => Status::from_wire(name),
-        other => return Err(unknown(&at.key(crate::rules::KEY_STATUS), "status", &other)),
-    };
-    Ok(PlanEntry {
-        content: entry.content.into(),
-        priority,
-        status,
-        meta: our_meta(entry.meta),
-    })
-}
 
-fn from_entries(
-    entries: Vec<acp::PlanEntry>,
-    at: &Path<'_>,
-) -> Result<Vec<PlanEntry>, ConversionError> {
-    convert_all(entries, at, from_entry)
-}
+        pub(super) fn entry_at(entry: $($by)? PlanEntry, _: &Path<'_>) -> Result<acp::PlanEntry, ConversionError> {
+            Ok(self::entry(entry))
+        }
 
-fn content(plan: PlanContent, at: &Path<'_>) -> Result<acp::PlanUpdateContent, ConversionError> {
-    let entries = |entries: Vec<PlanEntry>| {
-        Ok::<_, ConversionError>(entries.into_iter().map(entry).collect())
+        pub(super) fn from_entry(entry: $($by)? acp::PlanEntry, at: &Path<'_>) -> Result<PlanEntry, ConversionError> {
+            let acp::PlanEntry { content, priority, status, meta, .. } = entry;
+            let priority = match priority {
+                acp::PlanEntryPriority::High => Priority::High,
+                acp::PlanEntryPriority::Medium => Priority::Medium,
+                acp::PlanEntryPriority::Low => Priority::Low,
+                acp::PlanEntryPriority::Other(name) => Priority::from_wire(name.take_part()),
+                other => {
+                    return Err(unknown(&at.key(crate::rules::KEY_PRIORITY), "priority", &other));
+                }
+            };
+            let status = match status {
+                acp::PlanEntryStatus::Pending => Status::Pending,
+                acp::PlanEntryStatus::InProgress => Status::InProgress,
+                acp::PlanEntryStatus::Completed => Status::Completed,
+                acp::PlanEntryStatus::Cancelled => Status::Cancelled,
+                acp::PlanEntryStatus::Other(name) => Status::from_wire(name.take_part()),
+                other => return Err(unknown(&at.key(crate::rules::KEY_STATUS), "status", &other)),
+            };
+            Ok(PlanEntry {
+                content: TakePart::<String>::take_part(content).into(),
+                priority,
+                status,
+                meta: our_meta(meta),
+            })
+        }
+
+        fn from_entries(
+            entries: $($by)? Vec<acp::PlanEntry>,
+            at: &Path<'_>,
+        ) -> Result<Vec<PlanEntry>, ConversionError> {
+            convert_all(entries, at, from_entry)
+        }
+
+        pub(super) fn content(plan: $($by)? PlanContent, at: &Path<'_>) -> Result<acp::PlanUpdateContent, ConversionError> {
+            let their_entries = |list: $($by)? Vec<PlanEntry>| {
+                Ok::<_, ConversionError>(list.into_iter().map(entry).collect())
+            };
+            Ok(
+                their_plan!(acp, plan, at, their_entries, |path: &str| acp::AbsolutePath::from(std::path::PathBuf::from(path)), {
+                    PlanContent::Custom { kind, id, fields, meta } => other_plan(kind.as_str(), &id, fields.take_part(), meta.as_ref()),
+                    PlanContent::Reserved { kind, id, fields, meta } => other_plan(kind.as_str(), &id, fields.take_part(), meta.as_ref()),
+                }),
+            )
+        }
+
+        pub(super) fn from_content(
+            plan: $($by)? acp::PlanUpdateContent,
+            at: &Path<'_>,
+        ) -> Result<PlanContent, ConversionError> {
+            Ok(our_plan!(acp, plan, at, from_entries, {
+                acp::PlanUpdateContent::Other(acp::OtherPlanUpdateContent { type_, plan_id, fields, .. }) => {
+                    // A type named like a known one (`items` without entries)
+                    // is what their reader refused; ours reads it as that type.
+                    let mut fields: Map<String, Value> = fields
+                        .into_iter()
+                        .map(|(key, value)| (TakePart::<String>::take_part(key), TakePart::<Value>::take_part(value)))
+                        .collect();
+                    fields.insert("type".into(), Value::String(type_.take_part()));
+                    fields.insert(
+                        Spelling::Acp.plan_id_key().into(),
+                        Value::String(plan_id.0.to_string()),
+                    );
+                    PlanContent::from_value(Value::Object(fields))?
+                }
+                other => return Err(unknown(&at.key(crate::rules::KEY_TYPE), "plan", &other)),
+            }))
+        }
+
+        pub(super) fn update(update: $($by)? SessionUpdate, at: &Path<'_>) -> Result<acp::SessionUpdate, ConversionError> {
+            Ok(their_update!(acp, update, at, content, {
+                // v2 has no v1 `plan`: their reader takes it for an unknown update.
+                other @ (SessionUpdate::Plan(_) | SessionUpdate::Other(_)) => their_other(&other)?,
+            }))
+        }
+
+        pub(super) fn from_update(
+            update: $($by)? acp::SessionUpdate,
+            at: &Path<'_>,
+        ) -> Result<SessionUpdate, ConversionError> {
+            Ok(our_update!(acp, update, at, from_content, {
+                other => our_other(&other)?,
+            }))
+        }
+
+        notifications!(
+            acp::UpdateSessionNotification,
+            [$($by)?],
+            notification,
+            update,
+            from_notification,
+            from_update
+        );
     };
-    Ok(
-        their_plan!(acp, plan, at, entries, |path: &str| acp::AbsolutePath::from(std::path::PathBuf::from(path)), {
-            PlanContent::Custom { kind, id, fields, meta } => other_plan(kind.as_str(), &id, fields, meta),
-            PlanContent::Reserved { kind, id, fields, meta } => other_plan(kind.as_str(), &id, fields, meta),
-        }),
-    )
 }
 
 /// A plan of a type of its own: their other plans keep `_meta` among the
@@ -100,7 +157,7 @@ fn other_plan(
     type_name: &str,
     id: &crate::protocol::id::PlanId,
     fields: Map<String, Value>,
-    meta: Option<crate::protocol::meta::Meta>,
+    meta: Option<&crate::protocol::meta::Meta>,
 ) -> acp::PlanUpdateContent {
     let meta = meta.map(|meta| (crate::rules::KEY_META.to_owned(), meta.to_value()));
     acp::PlanUpdateContent::Other(acp::OtherPlanUpdateContent::new(
@@ -110,56 +167,9 @@ fn other_plan(
     ))
 }
 
-fn from_content(
-    plan: acp::PlanUpdateContent,
-    at: &Path<'_>,
-) -> Result<PlanContent, ConversionError> {
-    Ok(our_plan!(acp, plan, at, from_entries, {
-        acp::PlanUpdateContent::Other(other) => {
-            // A type named like a known one (`items` without entries)
-            // is what their reader refused; ours reads it as that type.
-            let mut fields: Map<String, Value> = other.fields.into_iter().collect();
-            fields.insert("type".into(), Value::String(other.type_));
-            fields.insert(
-                Spelling::Acp.plan_id_key().into(),
-                Value::String(other.plan_id.0.to_string()),
-            );
-            PlanContent::from_value(Value::Object(fields))?
-        }
-        other => return Err(unknown(&at.key(crate::rules::KEY_TYPE), "plan", &other)),
-    }))
-}
+stamps!();
 
-fn update(update: SessionUpdate, at: &Path<'_>) -> Result<acp::SessionUpdate, ConversionError> {
-    Ok(their_update!(acp, update, at, content, {
-        // v2 has no v1 `plan`: their reader takes it for an unknown update.
-        other @ (SessionUpdate::Plan(_) | SessionUpdate::Other(_)) => their_other(&other)?,
-    }))
-}
-
-fn from_update(
-    update: acp::SessionUpdate,
-    at: &Path<'_>,
-) -> Result<SessionUpdate, ConversionError> {
-    Ok(our_update!(acp, update, at, from_content, {
-        other => our_other(&other)?,
-    }))
-}
-
-notifications!(
-    acp::UpdateSessionNotification,
-    notification,
-    update,
-    from_notification,
-    from_update
-);
-
-conversions!(
-    PlanEntry,
-    acp::PlanEntry,
-    |e, _: &Path<'_>| Ok(entry(e)),
-    from_entry
-);
+conversions!(PlanEntry, acp::PlanEntry, entry_at, from_entry);
 conversions!(PlanContent, acp::PlanUpdateContent, content, from_content);
 conversions!(SessionUpdate, acp::SessionUpdate, update, from_update);
 conversions!(
