@@ -1,5 +1,5 @@
-//! The rows of `versus.rs`'s group 5 (through the SDK), each run a set
-//! number of times, for `bench/count.sh` to count their instructions under
+//! The rows of `versus.rs`'s group 5 (through the SDK) and group 1's
+//! build + serialize, each run a set number of times, for `bench/count.sh` to count their instructions under
 //! valgrind. On this machine two Criterion runs of the same code differ by
 //! up to 15%; an instruction count does not move between runs, so it can
 //! tell two rows a few percent apart (it does not see cache misses, which
@@ -10,6 +10,7 @@
 //! times. Run without those (as `cargo bench` does), it says how to use it
 //! and does nothing.
 
+use std::cell::RefCell;
 use std::hint::black_box;
 
 use agent_client_protocol::v1::schema as acp;
@@ -24,6 +25,8 @@ struct Inputs {
     line: String,
     ours: SessionNotification,
     theirs: acp::SessionNotification,
+    /// Group 1's reused buffer.
+    out: RefCell<Vec<u8>>,
 }
 
 /// A row: its name as in `versus.rs`, the row it is compared with, and one
@@ -31,6 +34,24 @@ struct Inputs {
 type Row = (&'static str, &'static str, fn(&Inputs));
 
 const ROWS: &[Row] = &[
+    (
+        "build + serialize: plan-core",
+        "build + serialize: SDK's own types",
+        |i| {
+            let mut out = i.out.borrow_mut();
+            out.clear();
+            ours(black_box(&i.data))
+                .write_json(&mut *out, Spelling::Acp)
+                .unwrap();
+            black_box(out.len());
+        },
+    ),
+    ("build + serialize: SDK's own types", "", |i| {
+        let mut out = i.out.borrow_mut();
+        out.clear();
+        serde_json::to_writer(&mut *out, &theirs(black_box(&i.data))).unwrap();
+        black_box(out.len());
+    }),
     ("send: plan-core", "send: SDK's own types", |i| {
         black_box(sdk_send(&ours(black_box(&i.data))));
     }),
@@ -97,6 +118,7 @@ fn main() {
                 line: sdk_send(&theirs(&data).params),
                 ours: ours(&data),
                 theirs: theirs(&data).params,
+                out: RefCell::new(Vec::with_capacity(64 * 1024)),
                 data,
             };
             for _ in 0..times {
