@@ -62,11 +62,13 @@ pub(crate) fn read(request: &Value) -> Request {
                     id: text_of(&block["id"]),
                     arguments: block["input"].clone(),
                     result: None,
+                    failed: false,
                 });
             } else if block["type"] == "tool_result"
                 && let Some(call) = read.calls.iter_mut().find(|c| c.id == block["tool_use_id"])
             {
                 call.result = Some(blocks_text(&block["content"]));
+                call.failed = block["is_error"] == true;
             }
         }
     }
@@ -268,6 +270,19 @@ mod tests {
         let stream = answer(&script, &deferred).stream;
         assert_eq!(arguments(&stream), None);
         assert!(stream.contains(DONE));
+    }
+
+    #[test]
+    fn a_result_marked_as_an_error_is_a_call_not_carried_out() {
+        let mut request = request(2, true);
+        // Claude Code's result for a call a cancel stopped.
+        request["messages"][4]["content"][0] = json!({ "type": "tool_result", "tool_use_id": "t1",
+            "content": "[Request interrupted by user for tool use]", "is_error": true });
+        let read = read(&request);
+        assert_eq!(read.calls.len(), 2);
+        assert!(!read.calls[0].failed);
+        assert_eq!(read.calls[0].result.as_deref(), Some("ok"));
+        assert!(read.calls[1].failed);
     }
 
     #[test]

@@ -55,6 +55,7 @@ pub(crate) fn read(request: &Value) -> Request {
                 )
                 .unwrap_or(Value::Null),
                 result: None,
+                failed: false,
             });
         }
         if message["role"] == "tool"

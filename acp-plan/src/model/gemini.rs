@@ -83,6 +83,7 @@ pub(crate) fn read(request: &Value) -> Request {
                     id,
                     arguments: call["args"].clone(),
                     result: None,
+                    failed: false,
                 });
             }
             let response = &part["functionResponse"];

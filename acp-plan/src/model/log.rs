@@ -26,6 +26,9 @@ pub struct Log {
     pub made: Vec<(String, String, Made)>,
     /// The ids of the calls whose result came back.
     pub answered: HashSet<String>,
+    /// The ids of the calls whose result came back as an error (see
+    /// [`Seen::failed`](super::request::Seen::failed)).
+    pub failed: HashSet<String>,
 }
 
 impl Log {
@@ -44,13 +47,14 @@ impl Log {
         if request.offers(EXIT_PLAN_MODE) {
             self.plan_tools.insert(EXIT_PLAN_MODE.to_owned());
         }
-        self.answered.extend(
-            request
-                .calls
-                .iter()
-                .filter(|c| c.result.is_some())
-                .map(|c| c.id.clone()),
-        );
+        for call in request.calls.iter().filter(|c| c.result.is_some()) {
+            let ids = if call.failed {
+                &mut self.failed
+            } else {
+                &mut self.answered
+            };
+            ids.insert(call.id.clone());
+        }
         if let Some((tool, made)) = &decision.made {
             if matches!(decision.reply, Reply::Text(_)) {
                 self.plan_tools.insert(tool.clone());
@@ -76,11 +80,22 @@ impl Log {
             .collect()
     }
 
-    /// How many of its plan calls the agent never ran.
+    /// How many of its plan calls the agent never ran: no result came back.
     pub fn not_run(&self) -> usize {
         self.made
             .iter()
-            .filter(|(id, ..)| !id.is_empty() && !self.answered.contains(id))
+            .filter(|(id, ..)| {
+                !id.is_empty() && !self.answered.contains(id) && !self.failed.contains(id)
+            })
+            .count()
+    }
+
+    /// How many of its plan calls came back from the agent as errors (and
+    /// never as a result): not carried out, as a cancel ends them.
+    pub fn failed_runs(&self) -> usize {
+        self.made
+            .iter()
+            .filter(|(id, ..)| self.failed.contains(id) && !self.answered.contains(id))
             .count()
     }
 }
@@ -123,7 +138,16 @@ mod tests {
         assert_eq!(log.made.len(), 3);
         assert_eq!(log.plans_run().len(), 1);
         assert_eq!(log.not_run(), 2);
+        assert_eq!(log.failed_runs(), 0);
         assert_eq!(log.plan_tools, BTreeSet::from(["write_todos".to_owned()]));
         assert!(log.offered.contains("read_file"));
+        // The second comes back as an error, as Claude Code ends a call a
+        // cancel stopped: not run, and not among the calls with no result.
+        request.calls[1].result = Some("[Request interrupted by user for tool use]".to_owned());
+        request.calls[1].failed = true;
+        log.record(&request, &decide(&script, &request), "c3");
+        assert_eq!(log.plans_run().len(), 1);
+        assert_eq!(log.failed_runs(), 1);
+        assert_eq!(log.not_run(), 2, "the third, and the fourth just made");
     }
 }

@@ -51,6 +51,7 @@ pub(crate) fn read(request: &Value) -> Request {
                 arguments: serde_json::from_str(item["arguments"].as_str().unwrap_or("{}"))
                     .unwrap_or(Value::Null),
                 result: None,
+                failed: false,
             }),
             Some("function_call_output") => {
                 if let Some(call) = read.calls.iter_mut().find(|c| c.id == item["call_id"]) {

@@ -23,6 +23,11 @@ pub struct Seen {
     pub arguments: Value,
     /// The text of its result, once the agent ran it.
     pub result: Option<String>,
+    /// Whether that result came back marked as an error (Anthropic's
+    /// `is_error`: Claude Code answers so a call it refuses, as in its
+    /// side requests, and each call a cancel stopped): the agent did not
+    /// carry the call out.
+    pub failed: bool,
 }
 
 /// How an agent's plan mode asks its model for the plan.
@@ -88,6 +93,7 @@ impl Seen {
             id: id.to_owned(),
             arguments: Value::Object(serde_json::Map::new()),
             result: answered.then(|| "ok".to_owned()),
+            failed: false,
         }
     }
 }

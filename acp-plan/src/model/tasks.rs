@@ -181,6 +181,7 @@ mod tests {
             id: "t1".to_owned(),
             arguments: json!({ "subject": "Fix the parser" }),
             result: Some("Task #7 created successfully: Fix the parser".to_owned()),
+            failed: false,
         }];
         assert_eq!(task_id(&calls, "Fix the parser"), "7");
         assert_eq!(task_id(&calls, "Something else"), "1");

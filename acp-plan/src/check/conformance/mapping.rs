@@ -169,6 +169,12 @@ pub(super) fn judge(run: &mut KindRun, log: &Log) {
             log.not_run()
         ));
     }
+    if log.failed_runs() > 0 {
+        run.notes.push(format!(
+            "{} of the model's plan call(s) came back from the agent as errors (refused, or stopped by a cancel): not carried out, not judged",
+            log.failed_runs()
+        ));
+    }
     if steps.is_empty() {
         return;
     }
