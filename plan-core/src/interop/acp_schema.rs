@@ -153,6 +153,12 @@ fn their_text(text: impl TakePart<Cow<'static, str>>) -> String {
     text.take_part().into_owned()
 }
 
+/// A text of theirs as ours: moved when theirs is taken whole, else copied
+/// once.
+fn our_text(text: impl TakePart<String>) -> Cow<'static, str> {
+    Cow::Owned(text.take_part())
+}
+
 /// A plan id from theirs (any string) checked as our strict reader checks it.
 fn our_plan_id(id: &str, at: &Path<'_>) -> Result<PlanId, ConversionError> {
     Ok(crate::codec::plan_id(

@@ -125,7 +125,7 @@ macro_rules! our_plan {
                 PlanContent::Markdown {
                     id: our_plan_id(&plan_id.0, &id_at)?,
                     path,
-                    content: TakePart::<String>::take_part(content).into(),
+                    content: our_text(content),
                     meta: our_meta(meta),
                 }
             }

@@ -8,7 +8,7 @@ use std::fmt;
 use agent_client_protocol_schema::v1 as acp;
 
 use super::{
-    ConversionError, TakePart, convert_all, in_params, our_meta, our_other, our_plan_id,
+    ConversionError, convert_all, in_params, our_meta, our_other, our_plan_id, our_text,
     their_error, their_meta, their_other, their_text, unknown,
 };
 #[cfg(not(feature = "acp"))]
@@ -28,11 +28,12 @@ fn no_v1(at: &Path<'_>, what: &str, name: impl fmt::Display) -> ConversionError 
 }
 
 /// The conversions both ways, written once and stamped twice: in `owned`
-/// for a value taken whole (each text moves across) and in `borrowed`
-/// for a borrowed one (each text is copied, and nothing else is). `$by` is
-/// `&` in the borrowed stamp; each body takes its value apart with a
-/// pattern, which binds the parts by value or by reference as the value
-/// is, and takes a text with [`TakePart`].
+/// for a value taken whole (each text moves across) and in `borrowed` for
+/// a borrowed one (each text is copied once; nothing is cloned first).
+/// `$by` is `&` in the borrowed stamp; each body takes its value apart
+/// with a pattern, which binds the parts by value or by reference as the
+/// value is, and takes a text with `their_text` or `our_text` (a part
+/// moved or cloned: `TakePart`).
 ///
 /// Why a macro: the two stamps differ only in their parameters' types,
 /// which no generic function can name for both (a pattern needs the type).
@@ -84,7 +85,7 @@ macro_rules! stamp {
                 other => return Err(unknown(&at.key(crate::rules::KEY_STATUS), "status", &other)),
             };
             Ok(PlanEntry {
-                content: TakePart::<String>::take_part(content).into(),
+                content: our_text(content),
                 priority,
                 status,
                 meta: our_meta(meta),

@@ -10,7 +10,7 @@ use agent_client_protocol_schema::v2 as acp;
 use serde_json::{Map, Value};
 
 use super::{
-    ConversionError, TakePart, convert_all, in_params, our_meta, our_other, our_plan_id,
+    ConversionError, TakePart, convert_all, in_params, our_meta, our_other, our_plan_id, our_text,
     their_meta, their_other, their_text, unknown,
 };
 #[cfg(not(feature = "acp"))]
@@ -74,7 +74,7 @@ macro_rules! stamp {
                 other => return Err(unknown(&at.key(crate::rules::KEY_STATUS), "status", &other)),
             };
             Ok(PlanEntry {
-                content: TakePart::<String>::take_part(content).into(),
+                content: our_text(content),
                 priority,
                 status,
                 meta: our_meta(meta),
