@@ -1,5 +1,5 @@
-//! The rows of `versus.rs`'s group 5 (through the SDK) and group 1's
-//! build + serialize, each run a set number of times, for `bench/count.sh` to count their instructions under
+//! The rows of `versus.rs`'s group 5 (through the SDK), group 1's build +
+//! serialize and group 3's parse, each run a set number of times, for `bench/count.sh` to count their instructions under
 //! valgrind. On this machine two Criterion runs of the same code differ by
 //! up to 15%; an instruction count does not move between runs, so it can
 //! tell two rows a few percent apart (it does not see cache misses, which
@@ -17,12 +17,15 @@ use agent_client_protocol::v1::schema as acp;
 use plan_core::{SessionNotification, wire::Spelling};
 
 mod sdk;
-use sdk::{data, ours, sdk_receive, sdk_send, theirs};
+use sdk::{Envelope, data, ours, sdk_receive, sdk_send, theirs};
 
 /// What a row starts from, built before the runs.
 struct Inputs {
     data: Vec<(String, usize, usize)>,
+    /// The notification as the SDK's pipeline writes it.
     line: String,
+    /// Our notification's text, as group 3 parses it.
+    text: String,
     ours: SessionNotification,
     theirs: acp::SessionNotification,
     /// Group 1's reused buffer.
@@ -51,6 +54,13 @@ const ROWS: &[Row] = &[
         out.clear();
         serde_json::to_writer(&mut *out, &theirs(black_box(&i.data))).unwrap();
         black_box(out.len());
+    }),
+    ("parse: plan-core", "parse: SDK's own types", |i| {
+        black_box(SessionNotification::from_json(black_box(&i.text)).unwrap());
+    }),
+    ("parse: SDK's own types", "", |i| {
+        let parsed = serde_json::from_str::<Envelope<acp::SessionNotification>>(black_box(&i.text));
+        black_box(parsed.unwrap());
     }),
     ("send: plan-core", "send: SDK's own types", |i| {
         black_box(sdk_send(&ours(black_box(&i.data))));
@@ -116,6 +126,7 @@ fn main() {
             let data = data(entries);
             let inputs = Inputs {
                 line: sdk_send(&theirs(&data).params),
+                text: ours(&data).to_json(Spelling::Acp),
                 ours: ours(&data),
                 theirs: theirs(&data).params,
                 out: RefCell::new(Vec::with_capacity(64 * 1024)),

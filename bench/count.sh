@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Instructions per call of each row of versus.rs's group 5 (through the
-# SDK) and of group 1's build + serialize, counted by valgrind's cachegrind, and each row's ratio to the row it
+# SDK), group 1's build + serialize and group 3's parse, counted by
+# valgrind's cachegrind, and each row's ratio to the row it
 # is compared with. A count does not move between runs as the Criterion
 # figures do on this noisy machine, so it tells apart rows a few percent
 # apart; it does not see cache misses or the allocator's wait, which the
