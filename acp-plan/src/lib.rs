@@ -44,7 +44,7 @@ pub use check::{ACP_SPELLING, CheckFilesOptions, Finding, check_files};
 
 // `fixtures`, `tool`, `model`.
 pub use fixtures::{FixturesOptions, fixtures};
-pub use model::{ModelChoice, ModelOptions, Script, ScriptError, serve};
+pub use model::{ModelChoice, ModelOptions, ModelSetup, Script, ScriptError, serve};
 pub use tool::{Tool, ToolOptions, tool};
 
 /// What this repository's tests reach beyond the verbs: the parts a test

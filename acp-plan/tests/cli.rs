@@ -185,7 +185,9 @@ fn the_model_command_serves_the_script_on_loopback_until_stopped() {
     let address = url.trim_start_matches("http://");
     let mut stream = std::net::TcpStream::connect(address).unwrap();
     stream.set_read_timeout(Some(TIMEOUT)).unwrap();
-    let body = r#"{"model":"gpt","stream":true,"input":[],"tools":[{"type":"function","name":"update_plan"}]}"#;
+    // codex's `update_plan`, as it offers it (a tool is known by its shape,
+    // never by its name alone).
+    let body = r#"{"model":"gpt","stream":true,"input":[],"tools":[{"type":"function","name":"update_plan","parameters":{"type":"object","properties":{"plan":{"type":"array","items":{"type":"object","properties":{"step":{"type":"string"},"status":{"type":"string","enum":["pending","in_progress","completed"]}},"required":["step","status"]}}},"required":["plan"]}}]}"#;
     write!(
         stream,
         "POST /v1/responses HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",

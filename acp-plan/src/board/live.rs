@@ -77,7 +77,13 @@ pub fn client(
     let model = options
         .scripted_model
         .as_ref()
-        .map(|choice| choice.start(&options.command))
+        .map(|choice| {
+            let setup = crate::model::ModelSetup {
+                plan_mode: options.plan_mode,
+                ..options.model_setup.clone()
+            };
+            choice.start(&options.command, &setup)
+        })
         .transpose()?;
     let env = model
         .as_ref()

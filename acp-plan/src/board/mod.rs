@@ -61,6 +61,10 @@ pub struct BoardOptions {
     /// `--plan-mode`: set the session's plan mode before the prompt, and
     /// approve the agent's switch out of it (its plan).
     pub plan_mode: bool,
+    /// How the agent is pointed at the scripted model beyond its profile
+    /// (`--model-env`, `--model-file`, `--model-port`, `--allow-network`;
+    /// its `plan_mode` is this struct's own `plan_mode`).
+    pub model_setup: crate::model::ModelSetup,
 }
 
 impl Default for BoardOptions {
@@ -78,6 +82,7 @@ impl Default for BoardOptions {
             auth: None,
             scripted_model: None,
             plan_mode: false,
+            model_setup: crate::model::ModelSetup::default(),
         }
     }
 }

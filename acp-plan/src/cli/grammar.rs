@@ -8,6 +8,7 @@ use clap::{Arg, ArgAction, Command};
 /// Every argument's id, once: the grammar declares them, the requests read
 /// them. An id is also the option's long name (`--expect-plans`).
 pub(super) mod id {
+    pub(in crate::cli) const ALLOW_NETWORK: &str = "allow-network";
     pub(in crate::cli) const AUTH: &str = "auth";
     pub(in crate::cli) const CANCEL: &str = "cancel";
     pub(in crate::cli) const COMMAND: &str = "command";
@@ -15,6 +16,9 @@ pub(super) mod id {
     pub(in crate::cli) const EXPECTED: &str = "expected";
     pub(in crate::cli) const FILES: &str = "files";
     pub(in crate::cli) const JSON: &str = "json";
+    pub(in crate::cli) const MODEL_ENV: &str = "model-env";
+    pub(in crate::cli) const MODEL_FILE: &str = "model-file";
+    pub(in crate::cli) const MODEL_PORT: &str = "model-port";
     pub(in crate::cli) const NO_CUSTOM: &str = "no-custom";
     pub(in crate::cli) const NO_PLAN_CAPABILITY: &str = "no-plan-capability";
     pub(in crate::cli) const PLAN_MODE: &str = "plan-mode";
@@ -194,6 +198,39 @@ fn scripted_model() -> Arg {
         .help("The agent's model is a script served on 127.0.0.1 (no key, no network): the built-in one, or SCRIPT, a plan file or a stream of plans")
 }
 
+/// The options that point an agent at the scripted model beyond its
+/// profile, for `check` and `board` alike (docs/ci.md, "An agent we have
+/// no profile for").
+fn model_setup(cmd: Command) -> Command {
+    cmd.arg(
+        Arg::new(id::MODEL_ENV)
+            .long(id::MODEL_ENV)
+            .value_name("NAME=VALUE")
+            .action(ArgAction::Append)
+            .help("With --scripted-model: set NAME for the agent; VALUE may hold {url} (http://127.0.0.1:PORT), {port}, {key}, {model}"),
+    )
+    .arg(
+        Arg::new(id::MODEL_FILE)
+            .long(id::MODEL_FILE)
+            .value_name("PATH=FILE")
+            .action(ArgAction::Append)
+            .help("With --scripted-model: write FILE, its placeholders filled as --model-env's, at PATH in the agent's throwaway home"),
+    )
+    .arg(
+        Arg::new(id::MODEL_PORT)
+            .long(id::MODEL_PORT)
+            .value_name("PORT")
+            .value_parser(clap::value_parser!(u16).range(1..))
+            .help("With --scripted-model: serve the model on this port, for a configuration written ahead of time [default: any free one]"),
+    )
+    .arg(
+        Arg::new(id::ALLOW_NETWORK)
+            .long(id::ALLOW_NETWORK)
+            .action(ArgAction::SetTrue)
+            .help("With --scripted-model: let the agent reach the network (by default its proxy variables point at a closed local port)"),
+    )
+}
+
 fn model_command() -> Command {
     Command::new("model")
         .about("Serve a scripted model on 127.0.0.1 (the Anthropic, OpenAI Responses, OpenAI Chat and Gemini APIs) and print how to point an agent at it")
@@ -209,6 +246,9 @@ fn model_command() -> Command {
                 .value_name("SCRIPT")
                 .help("A plan file (`include_plan!`) or a stream of plans (`include_plan_stream!`, `fixtures`) [default: the built-in script]"),
         )
+        .arg(plan_mode(
+            "Play the agent's plan mode where it asks for one: a markdown plan through `ExitPlanMode` or a `<proposed_plan>` block",
+        ))
         .after_help(MODEL_EXAMPLES)
 }
 
@@ -316,6 +356,7 @@ fn board_command() -> Command {
             "A recorded stream to read (NDJSON; standard input when absent), or a program to start",
         ))
         .arg(scripted_model())
+        .args(model_setup(Command::new("")).get_arguments().cloned())
         .arg(command_after_dashes())
         .after_help(BOARD_EXAMPLES)
 }
@@ -345,6 +386,7 @@ fn check_command() -> Command {
                 .help("An agent: write each kind's transcript to DIR/KIND.ndjson"),
         )
         .arg(scripted_model())
+        .args(model_setup(Command::new("")).get_arguments().cloned())
         .arg(auth())
         .arg(plan_mode(
             "An agent: run the turn in its plan mode (`session/set_mode`, or its config option), approve the switch out of it, and judge the markdown plan",

@@ -12,7 +12,7 @@ use plan_core::wire::{ProtocolVersion, Spelling};
 use super::Request;
 use super::grammar::id;
 use crate::check::{CheckFilesOptions, conformance};
-use crate::model::ModelChoice;
+use crate::model::{ModelChoice, ModelSetup};
 use crate::{board, fixtures, model, tool};
 
 /// `model`'s options.
@@ -22,7 +22,41 @@ pub(super) fn model_request(m: &ArgMatches) -> Request {
         script: m
             .get_one::<String>(id::SCRIPT)
             .map_or(ModelChoice::BuiltIn, |path| ModelChoice::File(path.into())),
+        plan_mode: m.get_flag(id::PLAN_MODE),
     })
+}
+
+/// `--model-env`, `--model-file`, `--model-port` and `--allow-network`:
+/// each `NAME=VALUE` split at its first `=`; they go with `--scripted-model`.
+fn model_setup(m: &ArgMatches, cmd: &mut Command) -> Result<ModelSetup, clap::Error> {
+    let pairs = |cmd: &mut Command, flag: &str| {
+        strings(m, flag)
+            .into_iter()
+            .map(|pair| match pair.split_once('=') {
+                Some((name, value)) if !name.is_empty() => Ok((name.to_owned(), value.to_owned())),
+                _ => Err(invalid(
+                    cmd,
+                    format!("`--{flag} {pair}`: write NAME=VALUE (`--model-env MY_AGENT_URL={{url}}/v1`, `--model-file .my-agent/config.toml=ci/my-agent.toml`)"),
+                )),
+            })
+            .collect::<Result<Vec<_>, _>>()
+    };
+    let mut setup = ModelSetup::default();
+    setup.env = pairs(cmd, id::MODEL_ENV)?;
+    setup.files = pairs(cmd, id::MODEL_FILE)?
+        .into_iter()
+        .map(|(path, file)| (path.into(), file.into()))
+        .collect();
+    setup.port = m.get_one::<u16>(id::MODEL_PORT).copied();
+    setup.allow_network = m.get_flag(id::ALLOW_NETWORK);
+    let given = setup != ModelSetup::default();
+    if given && model_choice(m).is_none() {
+        return Err(invalid(
+            cmd,
+            "`--model-env`, `--model-file`, `--model-port` and `--allow-network` point an agent at the scripted model: add `--scripted-model`".to_owned(),
+        ));
+    }
+    Ok(setup)
 }
 
 /// `--scripted-model`'s choice: the built-in script, or a file's.
@@ -52,6 +86,7 @@ pub(super) fn board_options(
         auth: m.get_one::<String>(id::AUTH).cloned(),
         scripted_model: model_choice(m),
         plan_mode: m.get_flag(id::PLAN_MODE),
+        model_setup: model_setup(m, cmd)?,
         ..board::BoardOptions::default()
     };
     if let Some(version) = version(m) {
@@ -125,6 +160,7 @@ pub(super) fn check_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request
             scripted_model: model_choice(m),
             auth: m.get_one::<String>(id::AUTH).cloned(),
             plan_mode: m.get_flag(id::PLAN_MODE),
+            model_setup: model_setup(m, cmd)?,
             ..conformance::CheckAgentOptions::default()
         };
         if let Some(prompt) = m.get_one::<String>(id::PROMPT) {
@@ -143,6 +179,10 @@ pub(super) fn check_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request
         id::SCRIPTED_MODEL,
         id::AUTH,
         id::PLAN_MODE,
+        id::MODEL_ENV,
+        id::MODEL_FILE,
+        id::MODEL_PORT,
+        id::ALLOW_NETWORK,
     ] {
         if m.value_source(agent_only) == Some(clap::parser::ValueSource::CommandLine) {
             return Err(invalid(

@@ -187,7 +187,8 @@ mod tests {
                 { "type": "tool_result", "tool_use_id": format!("t{i}"), "content": "ok" } ] }));
         }
         let tools = if tools {
-            json!([{ "name": "Bash", "input_schema": {} }, { "name": "TodoWrite", "input_schema": {} }])
+            json!([{ "name": "Bash", "input_schema": {} },
+                { "name": "TodoWrite", "input_schema": plan_core::tools::TodoWrite::definition().schema }])
         } else {
             json!([])
         };

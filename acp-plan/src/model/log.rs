@@ -44,7 +44,11 @@ impl Log {
         if tasks::offered(request) {
             self.plan_tools.insert(tasks::BOTH.to_owned());
         }
-        if request.offers(EXIT_PLAN_MODE) {
+        if decision
+            .made
+            .as_ref()
+            .is_some_and(|(tool, _)| tool == EXIT_PLAN_MODE)
+        {
             self.plan_tools.insert(EXIT_PLAN_MODE.to_owned());
         }
         for call in request.calls.iter().filter(|c| c.result.is_some()) {

@@ -31,6 +31,7 @@ pub(crate) mod openai;
 pub mod plan_tool;
 pub(crate) mod point;
 pub(crate) mod request;
+mod schema;
 mod script;
 mod server;
 pub(crate) mod tasks;
@@ -41,6 +42,7 @@ use std::sync::{Mutex, PoisonError};
 use serde_json::{Value, json};
 
 pub(crate) use log::Log;
+pub use point::ModelSetup;
 pub use script::{Script, ScriptError};
 pub(crate) use server::ScriptedModel;
 use turn::Decision;
@@ -71,11 +73,18 @@ impl ModelChoice {
     ///
     /// # Errors
     /// The script cannot be used, or the model cannot be started.
-    pub fn start(&self, command: &[String]) -> Result<(ScriptedModel, point::Pointing), String> {
-        let script = self.script().map_err(|e| format!("scripted model: {e}"))?;
-        let model = ScriptedModel::start(script, 0, false)?;
-        let pointing = point::point(&model.url(), command)
-            .map_err(|e| format!("scripted model: cannot write the agent's settings: {e}"))?;
+    pub fn start(
+        &self,
+        command: &[String],
+        setup: &ModelSetup,
+    ) -> Result<(ScriptedModel, point::Pointing), String> {
+        let script = self
+            .script()
+            .map_err(|e| format!("scripted model: {e}"))?
+            .in_plan_mode(setup.plan_mode);
+        let model = ScriptedModel::start(script, setup.port.unwrap_or(0), false)?;
+        let pointing = point::point(&model.url(), command, setup)
+            .map_err(|e| format!("scripted model: cannot point the agent at it: {e}"))?;
         Ok((model, pointing))
     }
 }
@@ -122,6 +131,9 @@ pub struct ModelOptions {
     pub port: u16,
     /// The script.
     pub script: ModelChoice,
+    /// `--plan-mode`: play the agent's plan mode (a markdown plan through
+    /// `ExitPlanMode` or a `<proposed_plan>` block) where it asks for one.
+    pub plan_mode: bool,
 }
 
 /// `acp-plan model`: serves until the process is stopped, after printing
@@ -134,7 +146,9 @@ pub fn serve(options: &ModelOptions) -> u8 {
         .script
         .script()
         .map_err(|e| format!("model: {e}"))
-        .and_then(|script| ScriptedModel::start(script, options.port, true));
+        .and_then(|script| {
+            ScriptedModel::start(script.in_plan_mode(options.plan_mode), options.port, true)
+        });
     let model = match started {
         Ok(model) => model,
         Err(e) => {
@@ -143,7 +157,13 @@ pub fn serve(options: &ModelOptions) -> u8 {
         }
     };
     // No agent named: every agent's variables.
-    let pointing = match point::point(&model.url(), &[]) {
+    // Printed for the user's shell: no dead proxy in it.
+    let setup = ModelSetup {
+        plan_mode: options.plan_mode,
+        allow_network: true,
+        ..ModelSetup::default()
+    };
+    let pointing = match point::point(&model.url(), &[], &setup) {
         Ok(pointing) => pointing,
         Err(e) => {
             eprintln!("model: cannot write the agent's settings: {e}");

@@ -192,7 +192,9 @@ mod tests {
             );
         }
         let tools = if tools {
-            json!([{ "type": "function", "name": "shell", "parameters": {} }, { "type": "function", "name": "update_plan", "parameters": {} }])
+            json!([{ "type": "function", "name": "shell", "parameters": {} },
+                { "type": "function", "name": "update_plan",
+                  "parameters": plan_core::tools::UpdatePlan::definition().schema }])
         } else {
             json!([])
         };

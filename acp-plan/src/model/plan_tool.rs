@@ -55,20 +55,23 @@ pub struct ListTool {
 }
 
 /// The plan tool among `tools` (name, input schema), if one is: a known
-/// name first (when its schema is a list of items, or it is one of the two
-/// whose shape is fixed), then any tool of that shape.
+/// name first, when its schema is a list of items (a tool that only bears
+/// a known name is an ordinary tool), then any tool of that shape. Claude
+/// Code's and codex's tools are said their own way only when their schema
+/// is theirs (`todos` of `content`, `plan` of `step`).
 pub fn find<'a>(mut tools: impl Iterator<Item = (&'a str, &'a Value)> + Clone) -> Option<PlanTool> {
     for known in KNOWN {
-        if let Some((name, schema)) = tools.clone().find(|(name, _)| *name == known) {
-            return Some(match name {
-                TodoWrite::NAME => PlanTool::TodoWrite,
-                UpdatePlan::NAME => PlanTool::UpdatePlan,
-                _ => match ListTool::read(name, schema) {
-                    Some(tool) => PlanTool::List(tool),
-                    None => continue,
-                },
-            });
-        }
+        let Some((name, schema)) = tools.clone().find(|(name, _)| *name == known) else {
+            continue;
+        };
+        let Some(tool) = ListTool::read(name, schema) else {
+            continue;
+        };
+        return Some(match name {
+            TodoWrite::NAME if tool.is("todos", "content") => PlanTool::TodoWrite,
+            UpdatePlan::NAME if tool.is("plan", "step") => PlanTool::UpdatePlan,
+            _ => PlanTool::List(tool),
+        });
     }
     tools
         .find_map(|(name, schema)| ListTool::read(name, schema))
@@ -187,6 +190,7 @@ const TEXT_KEYS: [&str; 9] = [
 impl ListTool {
     /// `name`'s input `schema` read as a plan tool, if it is one.
     pub fn read(name: &str, schema: &Value) -> Option<Self> {
+        let schema = &super::schema::inline(schema);
         let top_required = required(schema);
         for (list, array) in properties(schema) {
             if type_of(array) != "array" || type_of(&array["items"]) != "object" {
@@ -240,6 +244,11 @@ impl ListTool {
             });
         }
         None
+    }
+
+    /// Whether its list and its items' text go by these keys.
+    fn is(&self, list: &str, text: &str) -> bool {
+        self.list == list && self.text == text
     }
 
     /// The word for `status`, or for the nearest status the tool has.
@@ -325,16 +334,58 @@ fn is_id(key: &str) -> bool {
     key == "id" || key.ends_with("Id") || key.ends_with("_id")
 }
 
+/// Words of an enum that mean "write the list" (an `action` the tool also
+/// reads with), most likely first.
+const WRITE_WORDS: [&str; 12] = [
+    "write",
+    "set",
+    "replace",
+    "update",
+    "save",
+    "overwrite",
+    "put",
+    "upsert",
+    "create",
+    "add",
+    "merge",
+    "edit",
+];
+/// Words that mean only looking at it: never chosen where another word is.
+const READ_WORDS: [&str; 7] = ["read", "get", "list", "view", "show", "fetch", "query"];
+
+/// The word of an enum `key` takes: a priority's middle word, a
+/// write-like word (an `action: ["read", "write"]` is filled `write`,
+/// never its first word), else the first word that does not only read.
+fn choose<'w>(key: &str, words: &[&'w str]) -> &'w str {
+    let find = |wanted: &[&str]| {
+        wanted
+            .iter()
+            .find_map(|m| words.iter().find(|w| plain(w) == *m).copied())
+    };
+    let middle = if is_priority(key) {
+        find(&["medium", "normal", "moderate"])
+    } else {
+        None
+    };
+    middle
+        .or_else(|| find(&WRITE_WORDS))
+        .or_else(|| find(&["medium", "normal", "moderate"]))
+        .or_else(|| {
+            words
+                .iter()
+                .find(|w| !READ_WORDS.contains(&plain(w).as_str()))
+                .copied()
+        })
+        .unwrap_or(words[0])
+}
+
 /// A value of `field` for item `i` (the step `todo`) that its schema
 /// accepts: an id its place, a priority `medium` where the enum has it, an
-/// `activeForm` the step's label in progress.
+/// action its write-like word, an `activeForm` the step's label in progress.
 fn fill(key: &str, field: &Value, i: usize, todo: &Todo) -> Value {
     let words = enum_words(field);
     if !words.is_empty() {
-        let middle = ["medium", "normal", "moderate"]
-            .iter()
-            .find_map(|m| words.iter().find(|w| plain(w) == *m));
-        return Value::from(*middle.unwrap_or(&words[0]));
+        return Value::from(choose(key, &words));
     }
     match type_of(field).as_str() {
         // A priority without an enum (opencode's says "high, medium, low").
@@ -441,5 +492,64 @@ mod tests {
         let (arguments, said) = tool.say(Script::built_in().todo_write(0).unwrap());
         assert_eq!(arguments["todos"][0]["status"], "pending");
         assert_eq!(said[0].status, Status::Pending);
+    }
+
+    /// A plan tool as pydantic writes it (a test agent of ours offers it:
+    /// `tests/common/tool_agent.rs`, `pydantic`).
+    pub(crate) fn pydantic_schema() -> Value {
+        json!({
+            "$defs": {
+                "TodoStatus": { "enum": ["pending", "in_progress", "completed", "cancelled"],
+                    "title": "TodoStatus", "type": "string" },
+                "TodoItem": { "type": "object", "title": "TodoItem", "required": ["content", "status"],
+                    "properties": { "content": { "type": "string", "title": "Content" },
+                        "status": { "$ref": "#/$defs/TodoStatus" } } }
+            },
+            "type": "object", "title": "TodosArgs", "required": ["action"],
+            "properties": {
+                "action": { "enum": ["read", "write"], "title": "Action", "type": "string" },
+                "todos": { "anyOf": [ { "type": "array", "items": { "$ref": "#/$defs/TodoItem" } },
+                    { "type": "null" } ], "default": null, "title": "Todos" }
+            }
+        })
+    }
+
+    #[test]
+    fn a_pydantic_plan_tool_is_found_and_its_action_filled_to_write() {
+        let Some(PlanTool::List(tool)) = tools(&[("todos", pydantic_schema())]) else {
+            panic!("a pydantic plan tool is a plan tool")
+        };
+        let (arguments, _) = tool.say(Script::built_in().todo_write(1).unwrap());
+        assert_eq!(arguments["action"], "write", "never the first word, `read`");
+        assert_eq!(
+            arguments["todos"][1],
+            json!({ "content": "Fix the parser", "status": "in_progress" })
+        );
+    }
+
+    #[test]
+    fn a_tool_named_like_a_known_one_but_shaped_otherwise_is_read_by_its_shape() {
+        // Named `TodoWrite`, but its list is `items` of `title`: said its own way.
+        let other = json!({ "type": "object", "properties": { "items": { "type": "array",
+            "items": { "type": "object", "properties": { "title": { "type": "string" },
+                "status": { "type": "string", "enum": ["pending", "completed"] } } } } } });
+        let Some(PlanTool::List(tool)) = tools(&[("TodoWrite", other)]) else {
+            panic!("read by its shape")
+        };
+        let (arguments, _) = tool.say(Script::built_in().todo_write(0).unwrap());
+        assert_eq!(arguments["items"][0]["title"], "Read the failing test");
+        // Named `update_plan` and taking no list at all: no plan tool.
+        assert_eq!(
+            tools(&[(
+                "update_plan",
+                json!({ "type": "object", "properties": { "sql": { "type": "string" } } })
+            )]),
+            None
+        );
+        // The real ones are theirs.
+        let claude = plan_core::tools::TodoWrite::definition().schema;
+        assert_eq!(tools(&[("TodoWrite", claude)]), Some(PlanTool::TodoWrite));
+        let codex = plan_core::tools::UpdatePlan::definition().schema;
+        assert_eq!(tools(&[("update_plan", codex)]), Some(PlanTool::UpdatePlan));
     }
 }

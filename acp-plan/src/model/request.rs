@@ -67,9 +67,29 @@ impl Request {
         &self.calls[self.turn_start.min(self.calls.len())..]
     }
 
-    /// The plan mode the instructions ask for, if any.
+    /// Whether `ExitPlanMode` is offered as a tool that takes the plan: a
+    /// `plan` text among its properties, or (Claude Code's, whose declared
+    /// properties are others, all optional) any key it does not forbid. A
+    /// tool of that name that requires other arguments is an ordinary tool.
+    pub fn offers_exit_plan(&self) -> bool {
+        self.tools.iter().any(|(name, schema)| {
+            name == EXIT_PLAN_MODE && {
+                let schema = super::schema::inline(schema);
+                let plan = &schema["properties"]["plan"];
+                let required = schema["required"].as_array().map_or(0, Vec::len);
+                if plan.is_object() {
+                    plan["type"].is_null() || plan["type"] == "string"
+                } else {
+                    schema["additionalProperties"] != false && required == 0
+                }
+            }
+        })
+    }
+
+    /// The plan mode the instructions ask for, if any (asked only under
+    /// `--plan-mode`: [`Script::in_plan_mode`](super::Script::in_plan_mode)).
     pub fn plan_mode(&self) -> Option<PlanMode> {
-        if self.offers(EXIT_PLAN_MODE) || self.cue_text.contains("Plan mode is active") {
+        if self.offers_exit_plan() || self.cue_text.contains("Plan mode is active") {
             Some(PlanMode::ExitTool)
         } else if self.cue_text.contains("<proposed_plan>") {
             Some(PlanMode::ProposedPlan)

@@ -13,6 +13,9 @@ use plan_core::{PlanContent, SessionNotification, SessionUpdate, Status};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Script {
     states: Vec<TodoWrite>,
+    /// Whether the agent's plan mode is played (`--plan-mode`): only then
+    /// is a markdown plan made, through a tool that takes one.
+    plan_mode: bool,
 }
 
 /// A script that cannot be used, and why.
@@ -84,7 +87,24 @@ impl Script {
                 TodoWrite { todos }
             })
             .collect();
-        Self { states }
+        Self {
+            states,
+            plan_mode: false,
+        }
+    }
+
+    /// The same script, its plan mode played or not (`--plan-mode`): in
+    /// plan mode the model plans the agent's plan-mode way (a markdown
+    /// plan); out of it, never, whatever the agent offers.
+    #[must_use]
+    pub fn in_plan_mode(mut self, on: bool) -> Self {
+        self.plan_mode = on;
+        self
+    }
+
+    /// Whether plan mode is played.
+    pub(crate) fn plays_plan_mode(&self) -> bool {
+        self.plan_mode
     }
 
     /// A script of `plans`, one tool call each: items plans, whose entries
@@ -109,7 +129,10 @@ impl Script {
         if states.is_empty() {
             return Err(ScriptError("the script has no plan".to_owned()));
         }
-        Ok(Self { states })
+        Ok(Self {
+            states,
+            plan_mode: false,
+        })
     }
 
     /// A script from a file: one plan as JSON (an `include_plan!` file), or

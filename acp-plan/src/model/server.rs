@@ -136,9 +136,13 @@ mod tests {
         let port = model.port();
         let reply = http(port, "GET", "/v1/models", "");
         assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
-        let body = r#"{"model":"m","stream":true,"messages":[{"role":"user","content":"plan"}],"tools":[{"name":"TodoWrite","input_schema":{}}]}"#;
+        let body = serde_json::json!({ "model": "m", "stream": true,
+            "messages": [{ "role": "user", "content": "plan" }],
+            "tools": [{ "name": "TodoWrite",
+                "input_schema": plan_core::tools::TodoWrite::definition().schema }] })
+        .to_string();
         for path in ["/v1/messages?beta=true", "/messages"] {
-            let reply = http(port, "POST", path, body);
+            let reply = http(port, "POST", path, &body);
             assert!(reply.contains("text/event-stream"), "{reply}");
             assert!(reply.contains("\"name\":\"TodoWrite\""), "{reply}");
         }

@@ -87,7 +87,8 @@ pub(crate) fn decide(script: &Script, request: &Request) -> Decision {
     }
     let turn = request.turn();
     let planning = !turn.is_empty();
-    let mut decision = match request.plan_mode() {
+    let plan_mode = request.plan_mode().filter(|_| script.plays_plan_mode());
+    let mut decision = match plan_mode {
         Some(PlanMode::ExitTool) => plan_mode_exit(script, request),
         Some(PlanMode::ProposedPlan) => {
             let markdown = script.markdown();
@@ -115,7 +116,7 @@ fn plan_mode_exit(script: &Script, request: &Request) -> Option<Decision> {
     if turn.iter().any(|c| c.name == EXIT_PLAN_MODE) {
         return Some(Decision::text(DONE, "ends the turn", request));
     }
-    if request.offers(EXIT_PLAN_MODE) {
+    if request.offers_exit_plan() {
         let markdown = script.markdown();
         let mut d = Decision::call(
             EXIT_PLAN_MODE,
@@ -270,7 +271,7 @@ mod tests {
 
     #[test]
     fn plan_mode_loads_exit_plan_mode_then_calls_it_once_with_the_markdown() {
-        let script = Script::built_in();
+        let script = Script::built_in().in_plan_mode(true);
         let mut request = Request {
             tools: vec![(TOOL_SEARCH.to_owned(), json!({}))],
             cue_text: "Plan mode is active.".to_owned(),
@@ -295,6 +296,47 @@ mod tests {
         );
         request.calls.push(Seen::of(EXIT_PLAN_MODE, "e", true));
         assert_eq!(decide(&script, &request).said, "ends the turn");
+    }
+
+    #[test]
+    fn an_exit_plan_mode_is_played_only_in_plan_mode_and_only_when_it_takes_the_plan() {
+        let todo = plan_core::tools::TodoWrite::definition().schema;
+        // Claude Code's: its declared keys are others, none required.
+        let claude =
+            json!({ "type": "object", "properties": { "allowedPrompts": { "type": "array" } } });
+        // Another agent's, of the same name: it takes `options`, required.
+        let other = json!({ "type": "object", "required": ["options"], "additionalProperties": false,
+            "properties": { "options": { "type": "array", "items": { "type": "string" } } } });
+        let request = |exit: &Value| Request {
+            tools: vec![
+                (EXIT_PLAN_MODE.to_owned(), exit.clone()),
+                ("TodoWrite".to_owned(), todo.clone()),
+            ],
+            ..Request::default()
+        };
+        let plain = Script::built_in();
+        let planning = Script::built_in().in_plan_mode(true);
+        // Out of plan mode, never: the plan tool is used.
+        assert_eq!(
+            decide(&plain, &request(&claude)).said,
+            "calls TodoWrite (1 of 3)"
+        );
+        assert_eq!(
+            decide(&planning, &request(&claude)).said,
+            "calls ExitPlanMode (plan mode)"
+        );
+        // A tool of that name shaped otherwise is an ordinary tool, in plan mode too.
+        assert_eq!(
+            decide(&planning, &request(&other)).said,
+            "calls TodoWrite (1 of 3)"
+        );
+        let mut log = crate::model::Log::default();
+        log.record(&request(&other), &decide(&planning, &request(&other)), "c0");
+        assert!(
+            !log.plan_tools.contains(EXIT_PLAN_MODE),
+            "{:?}",
+            log.plan_tools
+        );
     }
 
     #[test]

@@ -96,6 +96,10 @@ pub struct CheckAgentOptions {
     /// `--plan-mode`: set the session's plan mode (as the agent advertises
     /// one) before the prompt, and approve its switch out of it.
     pub plan_mode: bool,
+    /// How the agent is pointed at the scripted model beyond its profile
+    /// (`--model-env`, `--model-file`, `--model-port`, `--allow-network`;
+    /// its `plan_mode` is this struct's own `plan_mode`).
+    pub model_setup: crate::model::ModelSetup,
 }
 
 impl Default for CheckAgentOptions {
@@ -112,6 +116,17 @@ impl Default for CheckAgentOptions {
             scripted_model: None,
             auth: None,
             plan_mode: false,
+            model_setup: crate::model::ModelSetup::default(),
+        }
+    }
+}
+
+impl CheckAgentOptions {
+    /// The model's setup, plan mode included.
+    fn setup(&self) -> crate::model::ModelSetup {
+        crate::model::ModelSetup {
+            plan_mode: self.plan_mode,
+            ..self.model_setup.clone()
         }
     }
 }
@@ -168,7 +183,7 @@ pub fn check_agent(options: &CheckAgentOptions, out: &mut impl Write) -> io::Res
     let model = match options
         .scripted_model
         .as_ref()
-        .map(|choice| choice.start(&options.command))
+        .map(|choice| choice.start(&options.command, &options.setup()))
         .transpose()
     {
         Ok(model) => model,
