@@ -41,14 +41,16 @@ fn model_setup(m: &ArgMatches, cmd: &mut Command) -> Result<ModelSetup, clap::Er
             })
             .collect::<Result<Vec<_>, _>>()
     };
-    let mut setup = ModelSetup::default();
-    setup.env = pairs(cmd, id::MODEL_ENV)?;
-    setup.files = pairs(cmd, id::MODEL_FILE)?
-        .into_iter()
-        .map(|(path, file)| (path.into(), file.into()))
-        .collect();
-    setup.port = m.get_one::<u16>(id::MODEL_PORT).copied();
-    setup.allow_network = m.get_flag(id::ALLOW_NETWORK);
+    let setup = ModelSetup {
+        env: pairs(cmd, id::MODEL_ENV)?,
+        files: pairs(cmd, id::MODEL_FILE)?
+            .into_iter()
+            .map(|(path, file)| (path.into(), file.into()))
+            .collect(),
+        port: m.get_one::<u16>(id::MODEL_PORT).copied(),
+        allow_network: m.get_flag(id::ALLOW_NETWORK),
+        plan_mode: false,
+    };
     let given = setup != ModelSetup::default();
     if given && model_choice(m).is_none() {
         return Err(invalid(

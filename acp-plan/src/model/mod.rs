@@ -34,6 +34,7 @@ pub(crate) mod request;
 mod schema;
 mod script;
 mod server;
+mod setup;
 pub(crate) mod tasks;
 pub(crate) mod turn;
 

@@ -12,7 +12,9 @@
 
 use plan_core::Status;
 use plan_core::tools::{Todo, TodoWrite, UpdatePlan, status_of_word};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
+
+use super::schema::{enum_words, fill, is_id, is_priority, plain, properties, required, type_of};
 
 /// Plan tools known by name, in the order they are preferred when a
 /// request offers several (the task tools are found apart: two tools).
@@ -111,50 +113,6 @@ impl PlanTool {
             Self::List(tool) => tool.say(state),
         }
     }
-}
-
-/// Lower case, letters and digits only: `In-Progress` and `in_progress`
-/// are one word.
-fn plain(word: &str) -> String {
-    word.chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_lowercase())
-        .collect()
-}
-
-/// A schema's `type`, lower case (Gemini's schemas say `OBJECT`); the
-/// first of a list of types.
-fn type_of(schema: &Value) -> String {
-    let ty = match &schema["type"] {
-        Value::Array(types) => types
-            .iter()
-            .find(|t| *t != "null")
-            .cloned()
-            .unwrap_or(Value::Null),
-        other => other.clone(),
-    };
-    ty.as_str().unwrap_or_default().to_ascii_lowercase()
-}
-
-fn properties(schema: &Value) -> Vec<(&str, &Value)> {
-    schema["properties"]
-        .as_object()
-        .map(|p| p.iter().map(|(k, v)| (k.as_str(), v)).collect())
-        .unwrap_or_default()
-}
-
-fn required(schema: &Value) -> Vec<&str> {
-    schema["required"]
-        .as_array()
-        .map(|r| r.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default()
-}
-
-fn enum_words(schema: &Value) -> Vec<&str> {
-    schema["enum"]
-        .as_array()
-        .map(|e| e.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default()
 }
 
 /// The words a field takes: its enum's; or, for a field named for a
@@ -326,84 +284,11 @@ fn status_words(words: &[&str]) -> Option<Vec<(Status, String)>> {
     (has(Status::Pending) && has(Status::Completed)).then_some(found)
 }
 
-fn is_priority(key: &str) -> bool {
-    plain(key).contains("priority")
-}
-
-fn is_id(key: &str) -> bool {
-    key == "id" || key.ends_with("Id") || key.ends_with("_id")
-}
-
-/// Words of an enum that mean "write the list" (an `action` the tool also
-/// reads with), most likely first.
-const WRITE_WORDS: [&str; 12] = [
-    "write",
-    "set",
-    "replace",
-    "update",
-    "save",
-    "overwrite",
-    "put",
-    "upsert",
-    "create",
-    "add",
-    "merge",
-    "edit",
-];
-/// Words that mean only looking at it: never chosen where another word is.
-const READ_WORDS: [&str; 7] = ["read", "get", "list", "view", "show", "fetch", "query"];
-
-/// The word of an enum `key` takes: a priority's middle word, a
-/// write-like word (an `action: ["read", "write"]` is filled `write`,
-/// never its first word), else the first word that does not only read.
-fn choose<'w>(key: &str, words: &[&'w str]) -> &'w str {
-    let find = |wanted: &[&str]| {
-        wanted
-            .iter()
-            .find_map(|m| words.iter().find(|w| plain(w) == *m).copied())
-    };
-    let middle = if is_priority(key) {
-        find(&["medium", "normal", "moderate"])
-    } else {
-        None
-    };
-    middle
-        .or_else(|| find(&WRITE_WORDS))
-        .or_else(|| find(&["medium", "normal", "moderate"]))
-        .or_else(|| {
-            words
-                .iter()
-                .find(|w| !READ_WORDS.contains(&plain(w).as_str()))
-                .copied()
-        })
-        .unwrap_or(words[0])
-}
-
-/// A value of `field` for item `i` (the step `todo`) that its schema
-/// accepts: an id its place, a priority `medium` where the enum has it, an
-/// action its write-like word, an `activeForm` the step's label in progress.
-fn fill(key: &str, field: &Value, i: usize, todo: &Todo) -> Value {
-    let words = enum_words(field);
-    if !words.is_empty() {
-        return Value::from(choose(key, &words));
-    }
-    match type_of(field).as_str() {
-        // A priority without an enum (opencode's says "high, medium, low").
-        "string" if is_priority(key) => Value::from("medium"),
-        "integer" | "number" => json!(i + 1),
-        "boolean" => json!(false),
-        "array" => json!([]),
-        "object" => json!({}),
-        _ if is_id(key) => Value::from((i + 1).to_string()),
-        _ if plain(key) == "activeform" => Value::from(todo.active_form.as_str()),
-        _ => Value::from(todo.content.as_str()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::Script;
+    use serde_json::json;
 
     fn tools(list: &[(&str, Value)]) -> Option<PlanTool> {
         find(list.iter().map(|(n, s)| (*n, s)))

@@ -8,8 +8,12 @@
 //! union of string constants (or a `const`) into an `enum`. A reference
 //! that leads back to itself ends as `{}`, never loops; a reference out of
 //! the document is `{}` too (nothing here fetches anything).
+//!
+//! Below it, what the plan tool's reader asks of a schema (its type, its
+//! properties, its enum) and the value a required field is filled with.
 
-use serde_json::{Map, Value};
+use plan_core::tools::Todo;
+use serde_json::{Map, Value, json};
 
 /// How deep a schema may nest before the rest is read as `{}` (a schema
 /// is never that deep; this bounds a hostile one).
@@ -85,7 +89,7 @@ fn resolve(node: &Value, root: &Value, stack: &mut Vec<String>, depth: usize) ->
                             .collect()
                     })
                     .unwrap_or_default();
-                merge(&mut out, serde_json::json!({ "properties": properties }));
+                merge(&mut out, json!({ "properties": properties }));
             }
             "items" => {
                 let items = resolve(value, root, stack, depth + 1);
@@ -163,10 +167,129 @@ fn merge(out: &mut Map<String, Value>, part: Value) {
     }
 }
 
+// Reading a schema, and values it accepts.
+
+/// Lower case, letters and digits only: `In-Progress` and `in_progress`
+/// are one word.
+pub(super) fn plain(word: &str) -> String {
+    word.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+/// A schema's `type`, lower case (Gemini's schemas say `OBJECT`); the
+/// first of a list of types.
+pub(super) fn type_of(schema: &Value) -> String {
+    let ty = match &schema["type"] {
+        Value::Array(types) => types
+            .iter()
+            .find(|t| *t != "null")
+            .cloned()
+            .unwrap_or(Value::Null),
+        other => other.clone(),
+    };
+    ty.as_str().unwrap_or_default().to_ascii_lowercase()
+}
+
+pub(super) fn properties(schema: &Value) -> Vec<(&str, &Value)> {
+    schema["properties"]
+        .as_object()
+        .map(|p| p.iter().map(|(k, v)| (k.as_str(), v)).collect())
+        .unwrap_or_default()
+}
+
+pub(super) fn required(schema: &Value) -> Vec<&str> {
+    schema["required"]
+        .as_array()
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
+}
+
+pub(super) fn enum_words(schema: &Value) -> Vec<&str> {
+    schema["enum"]
+        .as_array()
+        .map(|e| e.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
+}
+
+pub(super) fn is_priority(key: &str) -> bool {
+    plain(key).contains("priority")
+}
+
+pub(super) fn is_id(key: &str) -> bool {
+    key == "id" || key.ends_with("Id") || key.ends_with("_id")
+}
+
+/// Words of an enum that mean "write the list" (an `action` the tool also
+/// reads with), most likely first.
+const WRITE_WORDS: [&str; 12] = [
+    "write",
+    "set",
+    "replace",
+    "update",
+    "save",
+    "overwrite",
+    "put",
+    "upsert",
+    "create",
+    "add",
+    "merge",
+    "edit",
+];
+/// Words that mean only looking at it: never chosen where another word is.
+const READ_WORDS: [&str; 7] = ["read", "get", "list", "view", "show", "fetch", "query"];
+
+/// The word of an enum `key` takes: a priority's middle word, a
+/// write-like word (an `action: ["read", "write"]` is filled `write`,
+/// never its first word), else the first word that does not only read.
+fn choose<'w>(key: &str, words: &[&'w str]) -> &'w str {
+    let find = |wanted: &[&str]| {
+        wanted
+            .iter()
+            .find_map(|m| words.iter().find(|w| plain(w) == *m).copied())
+    };
+    let middle = if is_priority(key) {
+        find(&["medium", "normal", "moderate"])
+    } else {
+        None
+    };
+    middle
+        .or_else(|| find(&WRITE_WORDS))
+        .or_else(|| find(&["medium", "normal", "moderate"]))
+        .or_else(|| {
+            words
+                .iter()
+                .find(|w| !READ_WORDS.contains(&plain(w).as_str()))
+                .copied()
+        })
+        .unwrap_or(words[0])
+}
+
+/// A value of `field` for item `i` (the step `todo`) that its schema
+/// accepts: an id its place, a priority `medium` where the enum has it, an
+/// action its write-like word, an `activeForm` the step's label in progress.
+pub(super) fn fill(key: &str, field: &Value, i: usize, todo: &Todo) -> Value {
+    let words = enum_words(field);
+    if !words.is_empty() {
+        return Value::from(choose(key, &words));
+    }
+    match type_of(field).as_str() {
+        // A priority without an enum (opencode's says "high, medium, low").
+        "string" if is_priority(key) => Value::from("medium"),
+        "integer" | "number" => json!(i + 1),
+        "boolean" => json!(false),
+        "array" => json!([]),
+        "object" => json!({}),
+        _ if is_id(key) => Value::from((i + 1).to_string()),
+        _ if plain(key) == "activeform" => Value::from(todo.active_form.as_str()),
+        _ => Value::from(todo.content.as_str()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn a_pydantic_schema_is_read_as_if_written_inline() {
