@@ -142,7 +142,12 @@ fn each_row_of_the_documented_profile_table_is_what_its_agent_is_given() {
         } else {
             vars
         };
-        let pointing = point("http://127.0.0.1:9", std::slice::from_ref(word)).unwrap();
+        let pointing = point(
+            "http://127.0.0.1:9",
+            std::slice::from_ref(word),
+            &acp_plan::ModelSetup::default(),
+        )
+        .unwrap();
         let known = PROFILES.iter().find(|p| p.agent == agent.as_str());
         assert_eq!(
             pointing.profile.map(|p| p.agent),

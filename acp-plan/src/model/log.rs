@@ -21,6 +21,10 @@ pub struct Log {
     /// The plan tools offered (a known one or one of that shape, the task
     /// tools, `ExitPlanMode`, or plan mode's `<proposed_plan>`).
     pub plan_tools: BTreeSet<String>,
+    /// Tools that speak of a plan or todos but that the model cannot plan
+    /// with (offered where no plan tool was): see
+    /// [`Request::unplayable`](super::request::Request::unplayable).
+    pub unplayable: BTreeSet<String>,
     /// The plans it made, in order: the call's id (empty for a plan said
     /// as text), the tool, the plan.
     pub made: Vec<(String, String, Made)>,
@@ -40,6 +44,9 @@ impl Log {
             .extend(request.tools.iter().map(|(name, _)| name.clone()));
         if let Some(tool) = request.plan_tool() {
             self.plan_tools.insert(tool.name().to_owned());
+        } else if !tasks::offered(request) {
+            self.unplayable
+                .extend(request.unplayable().into_iter().map(str::to_owned));
         }
         if tasks::offered(request) {
             self.plan_tools.insert(tasks::BOTH.to_owned());

@@ -268,6 +268,33 @@ fn named_tools(tools: &[Value], schema_key: &str) -> Vec<(String, Value)> {
         .collect()
 }
 
+/// Each tool's description, by name: a tool's own `description`, or its
+/// `function`'s (Chat Completions), or each of Gemini's
+/// `functionDeclarations`.
+fn descriptions(tools: &[Value]) -> Vec<(String, String)> {
+    tools
+        .iter()
+        .flat_map(|t| {
+            let declared = items(&t["functionDeclarations"]);
+            if declared.is_empty() {
+                vec![if t["function"].is_object() {
+                    &t["function"]
+                } else {
+                    t
+                }]
+            } else {
+                declared.iter().collect()
+            }
+        })
+        .filter_map(|t| {
+            Some((
+                t["name"].as_str()?.to_owned(),
+                t["description"].as_str()?.to_owned(),
+            ))
+        })
+        .collect()
+}
+
 /// The text of a message's content: a string, or parts with a `text` each
 /// (joined by new lines).
 fn content_text(content: &Value) -> String {
@@ -347,6 +374,8 @@ pub(crate) fn answer(
         Api::Chat => chat::read(&request),
         Api::Gemini(_) => gemini::read(&request),
     };
+    let mut read = read;
+    read.descriptions = descriptions(items(&request["tools"]));
     let decision = turn::decide(script, &read);
     let (id, body) = match api {
         Api::Anthropic => (

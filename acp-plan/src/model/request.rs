@@ -44,6 +44,8 @@ pub enum PlanMode {
 pub struct Request {
     /// The tools offered: name and input schema.
     pub tools: Vec<(String, Value)>,
+    /// Each tool's description, by name, where it has one.
+    pub descriptions: Vec<(String, String)>,
     /// Every call in the conversation, in order.
     pub calls: Vec<Seen>,
     /// Where this turn's calls start in `calls` (after the user's last
@@ -96,6 +98,23 @@ impl Request {
         } else {
             None
         }
+    }
+
+    /// The tools whose description speaks of a plan or a todo list but
+    /// whose input is not one the model can plan with (a `sql` tool over a
+    /// todos table): named in the report as plan tools `check` cannot play.
+    pub fn unplayable(&self) -> Vec<&str> {
+        const WORDS: [&str; 5] = ["todo", "plan", "task list", "checklist", "to-do"];
+        self.descriptions
+            .iter()
+            .filter(|(name, text)| {
+                let text = text.to_ascii_lowercase();
+                name != TOOL_SEARCH
+                    && name != EXIT_PLAN_MODE
+                    && WORDS.iter().any(|w| text.contains(w))
+            })
+            .map(|(name, _)| name.as_str())
+            .collect()
     }
 
     /// The plan tool offered, if any (the task tools are found apart).

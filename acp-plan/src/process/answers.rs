@@ -40,7 +40,11 @@ pub(crate) fn auth_help(methods: &Value) -> String {
             .filter_map(|v| v["name"].as_str().map(str::to_owned))
             .chain(method["varName"].as_str().map(str::to_owned))
             .collect();
-        if !vars.is_empty() {
+        if vars.is_empty() {
+            // A browser, a device code, a `login` command: a person's way
+            // in, never CI's.
+            help.push_str(" [interactive: for a person at a terminal, not for CI]");
+        } else {
             let _ = write!(help, "; set {}", vars.join(", "));
         }
     }
@@ -210,6 +214,14 @@ mod tests {
         let v2 = auth_help(&json!([{ "methodId": "chatgpt", "name": "ChatGPT" }]));
         assert!(v1.contains("\n  api-key: API Key"), "{v1}");
         assert!(v2.contains("\n  chatgpt: ChatGPT"), "{v2}");
+        // A login is a person's way in, never offered as CI's.
+        assert!(
+            v2.contains("ChatGPT [interactive: for a person at a terminal, not for CI]"),
+            "{v2}"
+        );
+        let key = auth_help(&json!([{ "id": "key", "name": "Key", "type": "env_var",
+            "vars": [{ "name": "MY_KEY" }] }]));
+        assert!(key.ends_with("key: Key; set MY_KEY"), "{key}");
     }
 
     #[test]

@@ -20,8 +20,10 @@ use plan_core::{client::SessionBoards, wire::ClientKind};
 use serde_json::{Value, json};
 
 use super::Finding;
+use crate::model::ModelChoice;
 use crate::process::{self as agent_process, AgentProcess, Stderr};
 
+mod driven;
 mod judge;
 mod mapping;
 mod plan_mode;
@@ -161,6 +163,8 @@ pub struct KindRun {
     pub stderr_tail: Vec<String>,
     /// Every line, both ways, in order.
     pub transcript: Vec<String>,
+    /// How long this kind took, from its model's start to its agent's end.
+    pub elapsed: Duration,
 }
 
 /// The name of a kind in reports and recordings.
@@ -172,58 +176,94 @@ pub fn slug(kind: ClientKind) -> &'static str {
     }
 }
 
-/// Runs the whole check: `options.command` started once per kind. Writes
-/// the report to `out` and the transcripts to `options.record`.
+/// Runs the whole check: `options.command` started once per kind, each
+/// kind with its own agent process and (with `--scripted-model`) its own
+/// model, the three at once (one after the other where `--model-port`
+/// fixes the model's port). Writes the report to `out` and the
+/// transcripts to `options.record`.
 ///
 /// # Errors
 /// Only an error writing the report or a transcript.
 pub fn check_agent(options: &CheckAgentOptions, out: &mut impl Write) -> io::Result<u8> {
-    // One scripted model for every kind: it keeps no state between requests
-    // but its log, taken after each kind.
-    let model = match options
+    // A script that cannot be used is the command line's mistake, said once.
+    if let Some(Err(e)) = options.scripted_model.as_ref().map(ModelChoice::script) {
+        eprintln!("check: scripted model: {e}");
+        return Ok(2);
+    }
+    let runs: Vec<KindRun> = if options.model_setup.port.is_some() {
+        ClientKind::ALL
+            .iter()
+            .map(|&kind| check_one_kind(kind, options))
+            .collect()
+    } else {
+        std::thread::scope(|scope| {
+            let started: Vec<_> = ClientKind::ALL
+                .iter()
+                .map(|&kind| (kind, scope.spawn(move || check_one_kind(kind, options))))
+                .collect();
+            started
+                .into_iter()
+                .map(|(kind, run)| {
+                    run.join().unwrap_or_else(|_| {
+                        failed(kind, "the check of this kind of client panicked".to_owned())
+                    })
+                })
+                .collect()
+        })
+    };
+    finish(options, &runs, out)?;
+    Ok(exit_code(&runs))
+}
+
+/// One kind of client: its model (with `--scripted-model`), its agent
+/// process, the conversation, and what the model's log says of it.
+fn check_one_kind(kind: ClientKind, options: &CheckAgentOptions) -> KindRun {
+    let began = Instant::now();
+    let model = options
         .scripted_model
         .as_ref()
         .map(|choice| choice.start(&options.command, &options.setup()))
-        .transpose()
-    {
-        Ok(model) => model,
-        Err(e) => {
-            eprintln!("check: {e}");
-            return Ok(2);
-        }
-    };
-    let env = model
-        .as_ref()
-        .map_or(&[][..], |(_, pointing)| &pointing.env[..]);
-    let mut runs = Vec::new();
-    for kind in ClientKind::ALL {
-        let run = match options.command.split_first() {
-            None => failed(kind, "no agent command to start".to_owned()),
-            Some((program, args)) => match AgentProcess::start(program, args, env, Stderr::Keep) {
+        .transpose();
+    let mut run = match (model, options.command.split_first()) {
+        (Err(e), _) => failed(kind, e),
+        (Ok(_), None) => failed(kind, "no agent command to start".to_owned()),
+        (Ok(model), Some((program, args))) => {
+            let env = model
+                .as_ref()
+                .map_or(&[][..], |(_, pointing)| &pointing.env[..]);
+            match AgentProcess::start(program, args, env, Stderr::Keep) {
                 Err(e) => failed(kind, format!("cannot start `{program}`: {e}")),
                 Ok((agent, input, output)) => {
                     let mut run = run_kind(kind, options, io::BufReader::new(output), input);
+                    if let Some((model, pointing)) = &model
+                        && run.failure.is_none()
+                    {
+                        let log = model.take_log();
+                        match driven::not_driven(&run, &log, &pointing.env) {
+                            Some(reason) => {
+                                // Not judged, so `--expect-plans` says nothing either.
+                                run.findings.retain(|f| f.rule != rule::EXPECT_PLANS);
+                                run.failure = Some(reason);
+                            }
+                            None => {
+                                mapping::judge(&mut run, &log);
+                                plan_mode::judge(&mut run, &log);
+                            }
+                        }
+                    }
                     // Its own words on the way out, where it could not be driven.
                     if run.failure.is_some() {
                         std::thread::sleep(Duration::from_millis(100));
                         run.stderr_tail = agent.stderr_tail();
                     }
                     agent.end(Duration::from_millis(500));
-                    if let Some((model, _)) = &model {
-                        let log = model.take_log();
-                        if run.failure.is_none() {
-                            mapping::judge(&mut run, &log);
-                            plan_mode::judge(&mut run, &log);
-                        }
-                    }
                     run
                 }
-            },
-        };
-        runs.push(run);
-    }
-    finish(options, &runs, out)?;
-    Ok(exit_code(&runs))
+            }
+        }
+    };
+    run.elapsed = began.elapsed();
+    run
 }
 
 fn failed(kind: ClientKind, reason: String) -> KindRun {
@@ -239,6 +279,7 @@ fn failed(kind: ClientKind, reason: String) -> KindRun {
         failure: Some(reason),
         stderr_tail: Vec::new(),
         transcript: Vec::new(),
+        elapsed: Duration::ZERO,
     }
 }
 

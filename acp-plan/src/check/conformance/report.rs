@@ -121,6 +121,12 @@ pub fn report_text(options: &CheckAgentOptions, runs: &[KindRun]) -> String {
             text.push('\n');
         }
     }
+    // Each kind ran at once: the check took about its slowest kind.
+    let times: Vec<String> = runs
+        .iter()
+        .map(|r| format!("{} {:.1} s", slug(r.kind), r.elapsed.as_secs_f64()))
+        .collect();
+    let _ = writeln!(text, "  time per kind of client: {}", times.join(", "));
     let not_driven = runs.iter().filter(|r| r.failure.is_some()).count();
     if not_driven > 0 {
         // Never "0 findings" alone: that reads like a pass.
@@ -178,6 +184,7 @@ pub fn report_json(options: &CheckAgentOptions, runs: &[KindRun]) -> Value {
                 "plans": run.plans,
                 "repeats": run.repeats,
                 "nothingJudged": run.failure.is_none() && run.plans == 0,
+                "seconds": run.elapsed.as_secs_f64(),
                 "notes": run.notes,
                 "findings": findings,
             })

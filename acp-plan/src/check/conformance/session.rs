@@ -99,15 +99,19 @@ impl<W: Write> Conversation<'_, W> {
     /// scripted model where it wants a login or could not reach its model;
     /// the matching hint otherwise.
     pub(super) fn what_to_do(&self, mut reason: String) -> String {
-        let model = if self.options.scripted_model.is_none() {
-            "\nif it needs a model: give it a key in its environment, or run it on a scripted model with `--scripted-model`"
+        let scripted = self.options.scripted_model.is_some();
+        let model = if scripted {
+            "\nthe scripted model was given to it (`docs/ci.md` lists what each known agent is given); if it reads its model's address or key from elsewhere, point it there: `--model-env NAME={url}/v1` (a variable of its own), `--model-file PATH=FILE` (a configuration file in its home), `--model-port PORT` (a configuration written ahead of time); docs/ci.md, \"An agent we have no profile for\""
         } else {
-            "\nthe scripted model was given to it (`docs/ci.md` lists what each known agent is given); if it reads its model's address or key from elsewhere, set that in its environment"
+            "\nin CI: run it on a scripted model with `--scripted-model` (no key, no network), or give it a key in its environment"
         };
         match agent_process::hint_for(&reason) {
-            // A model it cannot reach may be one it is not logged in to.
+            // A model it cannot reach may be one it is not logged in to; on
+            // the scripted model, its own logins are beside the point.
             Some(agent_process::Hint::Auth | agent_process::Hint::Model) => {
-                reason += &agent_process::auth_help(&self.auth_methods);
+                if !scripted {
+                    reason += &agent_process::auth_help(&self.auth_methods);
+                }
                 reason.push_str(model);
             }
             Some(agent_process::Hint::Say(hint)) => {
