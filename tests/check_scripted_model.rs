@@ -17,12 +17,22 @@ use serde_json::Value;
 /// `check --scripted-model --expect-plans --json -- tool-agent MODE`: the
 /// exit status and the report.
 fn check(mode: &str) -> (u8, Value) {
+    check_with(&[mode], |_| {})
+}
+
+/// `check --scripted-model --expect-plans --json -- tool-agent ARGS...`,
+/// the options changed by `set` first.
+fn check_with(args: &[&str], set: impl FnOnce(&mut Options)) -> (u8, Value) {
     let mut options = Options::default();
-    options.command = vec![env!("CARGO_BIN_EXE_tool-agent").to_owned(), mode.to_owned()];
+    options.command = std::iter::once(env!("CARGO_BIN_EXE_tool-agent"))
+        .chain(args.iter().copied())
+        .map(str::to_owned)
+        .collect();
     options.scripted_model = Some(ModelChoice::BuiltIn);
     options.expect_plans = true;
     options.json = true;
     options.timeout = Duration::from_secs(20);
+    set(&mut options);
     let mut out = Vec::new();
     let status = conformance::check_agent(&options, &mut out).unwrap();
     (status, serde_json::from_slice(&out).unwrap())
@@ -88,6 +98,114 @@ fn an_agent_that_offers_no_plan_tool_is_exit_2_with_its_tools_listed_never_a_fin
             "{failure}"
         );
     }
+}
+
+/// Each kind's failure, or a panic naming the report.
+fn failures(report: &Value) -> Vec<String> {
+    report["kinds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| {
+            k["failure"]
+                .as_str()
+                .unwrap_or_else(|| panic!("driven: {report:#}"))
+                .to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn an_agent_that_never_asks_the_model_is_exit_2_with_its_own_words_with_or_without_expect_plans() {
+    for expect_plans in [true, false] {
+        let (status, report) = check_with(&["plans", "hosted"], |o| o.expect_plans = expect_plans);
+        assert_eq!(status, 2, "{report:#}");
+        assert_eq!(findings(&report), []);
+        for failure in failures(&report) {
+            assert!(
+                failure.starts_with("the agent never asked the scripted model"),
+                "{failure}"
+            );
+            assert!(
+                failure.contains(
+                    "its last words: \"API call failed after 3 retries: Connection error.\""
+                ),
+                "{failure}"
+            );
+            assert!(
+                failure.contains("OPENAI_BASE_URL"),
+                "the variables it was given: {failure}"
+            );
+            assert!(failure.contains("--model-env"), "{failure}");
+        }
+    }
+}
+
+#[test]
+fn a_pydantic_plan_tool_is_played_through_its_references_and_judged_clean() {
+    let (status, report) = check("pydantic");
+    assert_eq!(findings(&report), [], "{report:#}");
+    assert_eq!(status, 0, "{report:#}");
+    for kind in report["kinds"].as_array().unwrap() {
+        let notes = kind["notes"].to_string();
+        assert!(
+            notes.contains("the model's 3 plan(s) with `todos` reached this client whole"),
+            "{notes}"
+        );
+    }
+}
+
+#[test]
+fn an_exit_plan_mode_of_other_arguments_is_an_ordinary_tool_and_the_real_plan_tool_is_judged() {
+    let (status, report) = check("exit-plan-mode");
+    assert_eq!(findings(&report), [], "{report:#}");
+    assert_eq!(status, 0, "{report:#}");
+    let notes = report["kinds"][0]["notes"].to_string();
+    assert!(
+        notes.contains("with `track_steps` reached this client whole"),
+        "{notes}"
+    );
+}
+
+#[test]
+fn a_plan_tool_that_is_not_a_list_is_named_as_one_check_could_not_play() {
+    let (status, report) = check("sql");
+    assert_eq!(status, 2, "{report:#}");
+    assert_eq!(findings(&report), []);
+    for failure in failures(&report) {
+        assert!(
+            failure.starts_with("could not play the agent's plan tool `sql`"),
+            "{failure}"
+        );
+    }
+}
+
+#[test]
+fn an_agent_reading_a_variable_of_its_own_is_driven_with_model_env_alone() {
+    let (status, report) = check_with(&["plans", "custom-env"], |o| {
+        o.model_setup.env = vec![("TOOL_AGENT_ENDPOINT".to_owned(), "{url}/v1".to_owned())];
+    });
+    assert_eq!(findings(&report), [], "{report:#}");
+    assert_eq!(status, 0, "{report:#}");
+    // Without it, it never reaches the model: not driven.
+    let (status, _) = check_with(&["plans", "custom-env"], |_| {});
+    assert_eq!(status, 2);
+}
+
+#[test]
+fn an_agent_reading_a_toml_file_in_its_home_is_driven_with_model_file_alone() {
+    let template = std::env::temp_dir().join(format!("tool-agent-{}.toml", std::process::id()));
+    std::fs::write(
+        &template,
+        "# tool-agent's settings\nbase_url = \"{url}/v1\"\n",
+    )
+    .unwrap();
+    let (status, report) = check_with(&["plans", "toml"], |o| {
+        o.model_setup.files = vec![(".tool-agent/config.toml".into(), template.clone())];
+    });
+    std::fs::remove_file(&template).unwrap();
+    assert_eq!(findings(&report), [], "{report:#}");
+    assert_eq!(status, 0, "{report:#}");
 }
 
 /// docs/ci.md's table of profiles, as (agent, the word that matches it, the

@@ -8,7 +8,25 @@
 //! Its first argument changes what it does:
 //! - `plans` (the default): as above;
 //! - `silent`: runs the calls but sends the client no plan;
-//! - `no-plan-tool`: offers its model only `read_file`.
+//! - `no-plan-tool`: offers its model only `read_file`;
+//! - `pydantic`: its plan tool is `todos`, its schema as pydantic writes
+//!   it (`$ref`s into `$defs`, the list `anyOf` with `null`, a required
+//!   `action` of `read` or `write`): only `write` changes the plan;
+//! - `exit-plan-mode`: it also offers an `ExitPlanMode` of its own, which
+//!   takes `options` (a list of words) and refuses anything else;
+//! - `sql`: its todos are rows the model writes through a `sql` tool (no
+//!   list in its input); it sends no plan `check` could hold to a script.
+//!
+//! Its second argument says where it finds its model:
+//! - `openai` (the default): `$OPENAI_BASE_URL`;
+//! - `custom-env`: `$TOOL_AGENT_ENDPOINT`, a variable of its own;
+//! - `toml`: `base_url` in `$HOME/.tool-agent/config.toml`;
+//! - `hosted`: nowhere it can be told: its hosted default.
+//!
+//! Where it finds none, it falls back to its hosted default
+//! (`https://api.tool-agent.invalid`), through `$HTTPS_PROXY` where one is
+//! set, which fails; it then ends the turn `end_turn` with the words
+//! "API call failed after 3 retries: Connection error.", as agents do.
 
 use std::io::{BufRead, Read, Write};
 use std::net::TcpStream;
@@ -19,7 +37,10 @@ fn main() {
     let mode = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "plans".to_owned());
-    let base = std::env::var("OPENAI_BASE_URL").unwrap_or_default();
+    let source = std::env::args()
+        .nth(2)
+        .unwrap_or_else(|| "openai".to_owned());
+    let base = model_address(&source);
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
     for line in stdin.lock().lines() {
@@ -35,8 +56,23 @@ fn main() {
             Some("session/new") => json!({ "sessionId": "tool-agent" }),
             Some("session/prompt") => {
                 let prompt = message["params"]["prompt"][0]["text"].clone();
-                match turn(&base, &mode, &prompt, &mut out) {
+                let outcome = match &base {
+                    Some(base) => turn(base, &mode, &prompt, &mut out),
+                    None => Err(hosted()),
+                };
+                match outcome {
                     Ok(()) => json!({ "stopReason": "end_turn" }),
+                    // The model was not reached: said as a message, and
+                    // the turn ends as if all were well (as agents do).
+                    Err(e) if e.starts_with(FAILED) => {
+                        send(
+                            &mut out,
+                            &json!({ "jsonrpc": "2.0", "method": "session/update", "params": {
+                            "sessionId": "tool-agent", "update": { "sessionUpdate": "agent_message_chunk",
+                            "content": { "type": "text", "text": e } } } }),
+                        );
+                        json!({ "stopReason": "end_turn" })
+                    }
                     Err(e) => {
                         send(
                             &mut out,
@@ -56,6 +92,41 @@ fn main() {
     }
 }
 
+/// What it says when its model cannot be reached.
+const FAILED: &str = "API call failed after 3 retries: Connection error.";
+
+/// Where its model is, as `source` says to look; `None` when nowhere (its
+/// hosted default, then).
+fn model_address(source: &str) -> Option<String> {
+    let set = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    match source {
+        "custom-env" => set("TOOL_AGENT_ENDPOINT"),
+        "toml" => {
+            let home = set("HOME")?;
+            let text = std::fs::read_to_string(format!("{home}/.tool-agent/config.toml")).ok()?;
+            text.lines().find_map(|line| {
+                let (key, value) = line.split_once('=')?;
+                (key.trim() == "base_url").then(|| value.trim().trim_matches('"').to_owned())
+            })
+        }
+        "hosted" => None,
+        _ => set("OPENAI_BASE_URL"),
+    }
+}
+
+/// Its hosted default, tried: through `$HTTPS_PROXY` where one is set (a
+/// CONNECT the proxy must answer), else the host itself; both fail here.
+fn hosted() -> String {
+    let proxy = std::env::var("HTTPS_PROXY").unwrap_or_default();
+    let reached = match proxy.strip_prefix("http://") {
+        Some(address) => TcpStream::connect(address.trim_end_matches('/')).is_ok(),
+        None => TcpStream::connect("api.tool-agent.invalid:443").is_ok(),
+    };
+    // Even a proxy that answers gets nothing: this agent has no real model.
+    let _ = reached;
+    FAILED.to_owned()
+}
+
 fn send(out: &mut impl Write, message: &Value) {
     let _ = writeln!(out, "{message}");
     let _ = out.flush();
@@ -67,12 +138,67 @@ fn tools(mode: &str) -> Value {
     if mode == "no-plan-tool" {
         return json!([read_file]);
     }
-    json!([read_file, { "type": "function", "function": { "name": "track_steps", "parameters": {
+    let function = |name: &str, description: &str, parameters: Value| {
+        json!({ "type": "function", "function": { "name": name, "description": description,
+            "parameters": parameters } })
+    };
+    match mode {
+        "pydantic" => {
+            return json!([
+                read_file,
+                function(
+                    "todos",
+                    "Read or write the todo list.",
+                    json!({
+                        "$defs": {
+                            "TodoStatus": { "enum": ["pending", "in_progress", "completed", "cancelled"],
+                                "title": "TodoStatus", "type": "string" },
+                            "TodoItem": { "type": "object", "title": "TodoItem", "required": ["content", "status"],
+                                "properties": { "content": { "type": "string", "title": "Content" },
+                                    "status": { "$ref": "#/$defs/TodoStatus" } } }
+                        },
+                        "type": "object", "title": "TodosArgs", "required": ["action"],
+                        "properties": {
+                            "action": { "enum": ["read", "write"], "title": "Action", "type": "string" },
+                            "todos": { "anyOf": [ { "type": "array", "items": { "$ref": "#/$defs/TodoItem" } },
+                                { "type": "null" } ], "default": null, "title": "Todos" }
+                        }
+                    })
+                )
+            ]);
+        }
+        "sql" => {
+            return json!([
+                read_file,
+                function(
+                    "sql",
+                    "Run SQL against the session database. Your todo list is the table todos(id TEXT, title TEXT, status TEXT): keep it current with INSERT and UPDATE as you plan.",
+                    json!({ "type": "object", "required": ["query"],
+                    "properties": { "query": { "type": "string" } } })
+                )
+            ]);
+        }
+        _ => {}
+    }
+    let exit_plan_mode = function(
+        "ExitPlanMode",
+        "Leave plan mode, offering the user these options.",
+        json!({ "type": "object", "required": ["options"], "additionalProperties": false,
+            "properties": { "options": { "type": "array", "items": { "type": "string" } } } }),
+    );
+    let mut offered = vec![read_file];
+    if mode == "exit-plan-mode" {
+        offered.push(exit_plan_mode);
+    }
+    offered.push(
+        json!({ "type": "function", "function": { "name": "track_steps", "parameters": {
         "type": "object", "required": ["items"], "properties": { "items": { "type": "array",
             "items": { "type": "object", "required": ["label", "state", "rank"], "properties": {
                 "label": { "type": "string" },
                 "state": { "type": "string", "enum": ["TODO", "Doing", "Done"] },
-                "rank": { "type": "integer" } } } } } } } }])
+                "rank": { "type": "integer" } } } } } } } }),
+    );
+    Value::Array(offered)
 }
 
 /// One turn: asks the model until it answers with text, running each call.
@@ -95,31 +221,68 @@ fn turn(base: &str, mode: &str, prompt: &Value, out: &mut impl Write) -> Result<
             let arguments: Value =
                 serde_json::from_str(call["function"]["arguments"].as_str().unwrap_or("{}"))
                     .map_err(|e| e.to_string())?;
-            if call["function"]["name"] == "track_steps" && mode == "plans" {
-                let entries: Vec<Value> = arguments["items"]
-                    .as_array()
-                    .map(Vec::as_slice)
-                    .unwrap_or_default()
-                    .iter()
-                    .map(|item| {
-                        let status = match item["state"].as_str() {
-                            Some("Doing") => "in_progress",
-                            Some("Done") => "completed",
-                            _ => "pending",
-                        };
-                        json!({ "content": item["label"], "priority": "medium", "status": status })
-                    })
-                    .collect();
-                send(
-                    out,
-                    &json!({ "jsonrpc": "2.0", "method": "session/update", "params": {
-                    "sessionId": "tool-agent", "update": { "sessionUpdate": "plan", "entries": entries } } }),
-                );
-            }
-            messages.push(json!({ "role": "tool", "tool_call_id": call["id"], "content": "done" }));
+            let name = call["function"]["name"].as_str().unwrap_or_default();
+            let result = run_call(name, &arguments, mode, out);
+            messages.push(json!({ "role": "tool", "tool_call_id": call["id"], "content": result }));
         }
     }
     Err("the model never ended the turn".to_owned())
+}
+
+/// Runs one call of the model's; the text of its result.
+fn run_call(name: &str, arguments: &Value, mode: &str, out: &mut impl Write) -> String {
+    let send_plan = |out: &mut dyn Write, entries: Vec<Value>| {
+        let line = json!({ "jsonrpc": "2.0", "method": "session/update", "params": {
+            "sessionId": "tool-agent", "update": { "sessionUpdate": "plan", "entries": entries } } });
+        let _ = writeln!(out, "{line}");
+        let _ = out.flush();
+    };
+    let entry = |content: &Value, status: &str| json!({ "content": content, "priority": "medium", "status": status });
+    match name {
+        "ExitPlanMode" if arguments.get("options").is_none_or(|o| !o.is_array()) => {
+            "error: ExitPlanMode takes `options`, a list of words".to_owned()
+        }
+        "todos" if mode == "pydantic" => {
+            if arguments["action"] != "write" {
+                return "the todo list, unchanged".to_owned();
+            }
+            let entries = arguments["todos"]
+                .as_array()
+                .map(Vec::as_slice)
+                .unwrap_or_default()
+                .iter()
+                .map(|todo| {
+                    let status = match todo["status"].as_str() {
+                        Some("cancelled") => "completed",
+                        Some(other) => other,
+                        None => "pending",
+                    };
+                    entry(&todo["content"], status)
+                })
+                .collect();
+            send_plan(out, entries);
+            "the todo list is written".to_owned()
+        }
+        "track_steps" if mode == "plans" || mode == "exit-plan-mode" => {
+            let entries: Vec<Value> = arguments["items"]
+                .as_array()
+                .map(Vec::as_slice)
+                .unwrap_or_default()
+                .iter()
+                .map(|item| {
+                    let status = match item["state"].as_str() {
+                        Some("Doing") => "in_progress",
+                        Some("Done") => "completed",
+                        _ => "pending",
+                    };
+                    entry(&item["label"], status)
+                })
+                .collect();
+            send_plan(out, entries);
+            "done".to_owned()
+        }
+        _ => "done".to_owned(),
+    }
 }
 
 /// A POST of JSON to `base` + `path` (`http://HOST:PORT/...`), its answer.
