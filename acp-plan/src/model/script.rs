@@ -201,14 +201,10 @@ impl Script {
     /// state's steps, numbered.
     pub fn markdown(&self) -> String {
         let mut text = String::from("# Plan\n\n");
-        for (i, todo) in self
-            .states
-            .last()
-            .map_or(&[][..], |s| &s.todos[..])
-            .iter()
-            .enumerate()
-        {
-            let _ = writeln!(text, "{}. {}", i + 1, todo.content);
+        for todo in self.states.last().map_or(&[][..], |s| &s.todos[..]) {
+            // A checklist: what a v1 client without `plan` is sent of it
+            // (its entries, as plan-core's `Fallback` reads them).
+            let _ = writeln!(text, "- [ ] {}", todo.content);
         }
         text
     }
@@ -231,7 +227,7 @@ mod tests {
         assert!(script.todo_write(3).is_none());
         assert_eq!(
             script.markdown(),
-            "# Plan\n\n1. Read the failing test\n2. Fix the parser\n3. Run the test suite\n4. Update the changelog\n"
+            "# Plan\n\n- [ ] Read the failing test\n- [ ] Fix the parser\n- [ ] Run the test suite\n- [ ] Update the changelog\n"
         );
     }
 

@@ -5,8 +5,10 @@
 //! it was sent is the model's plan (white space at the end aside), every
 //! version of it came under one `planId`, and a `path`, when sent, is
 //! absolute (the version table's own rule). A v1 client without `plan`
-//! must get nothing it cannot read (the version table's rules again); what
-//! it got instead is a note. Where the agent keeps the plan in a file it
+//! must get nothing it cannot read (the version table's rules again), and
+//! must get the plan all the same: the seeds' fallback to the `plan`
+//! update, whose entries the plan's checklist gives (plan-core's
+//! `Fallback`); sent nothing of it, that is a finding. Where the agent keeps the plan in a file it
 //! does not name in the update, that is a note too: a client could open it.
 
 use plan_core::wire::ClientKind;
@@ -74,6 +76,47 @@ fn plan_file(run: &KindRun) -> Option<String> {
         .find_map(|v| find(&v["params"]["update"]))
 }
 
+/// A v1 client without `plan` and the model's markdown `plan` (by `tool`):
+/// it reads no markdown plan, so the agent must fall back to the v1 `plan`
+/// update ("When absent, the agent must fall back to the existing plan
+/// session update type", the seeds, 000 and 001); sent none, a finding.
+fn v1_fallback(run: &mut KindRun, tool: &str, plan: &str) {
+    let expected = plan_core::agent::Fallback::default_markdown(plan);
+    let sent: Vec<(usize, Vec<plan_core::PlanEntry>)> = super::mapping::updates(run)
+        .filter_map(|(line, update)| match update {
+            SessionUpdate::Plan(plan) => Some((line, plan.entries)),
+            _ => None,
+        })
+        .collect();
+    let Some((_, last)) = sent.last() else {
+        let line = run.transcript.len();
+        run.findings.push(Finding::new(
+            rule::MODEL_PLAN,
+            line,
+            String::new(),
+            format!(
+                "plan mode: the model's markdown plan (`{tool}`) reached this client in no form; a v1 client without `clientCapabilities.plan` reads no markdown plan, so the agent must fall back to the `plan` update (the seeds: \"When absent, the agent must fall back to the existing plan session update type\")"
+            ),
+            Some(format!(
+                "send this client a v1 `plan` whose entries are the markdown plan's checklist ({} entr{} here), as plan-core's `Fallback` does: `- [ ] step` pending, `- [x] step` completed",
+                expected.len(),
+                if expected.len() == 1 { "y" } else { "ies" }
+            )),
+        ));
+        return;
+    };
+    let same = last.len() == expected.len()
+        && last
+            .iter()
+            .zip(&expected)
+            .all(|(got, want)| got.content == want.content);
+    run.notes.push(if same {
+        format!("plan mode: the model's markdown plan (`{tool}`) reached this client as a v1 `plan` of its checklist (the seeds' fallback)")
+    } else {
+        format!("plan mode: the model's markdown plan (`{tool}`) reached this client as a v1 `plan` of {} entries, not its checklist's {}", last.len(), expected.len())
+    });
+}
+
 /// Judges `run` against the markdown plans in the model's `log`.
 pub(super) fn judge(run: &mut KindRun, log: &Log) {
     let made: Vec<(&str, &str)> = log
@@ -90,9 +133,7 @@ pub(super) fn judge(run: &mut KindRun, log: &Log) {
     let plans = received(run);
     if run.judged_as == ClientKind::V1 {
         if plans.is_empty() {
-            run.notes.push(format!(
-                "plan mode: the model's markdown plan (`{tool}`) was not sent to this client as a plan; a v1 client without `plan` reads no markdown plan (the version table allows only the v1 `plan` update)"
-            ));
+            v1_fallback(run, tool, plan);
         }
         return;
     }
@@ -244,9 +285,53 @@ mod tests {
                 .message
                 .contains("never reached this client")
         );
-        // A v1 client without `plan`: nothing expected, a note.
+    }
+
+    #[test]
+    fn a_v1_client_without_plan_must_get_the_plans_checklist_as_a_v1_plan() {
+        let plan = "# Plan\n\n- [ ] Read the test\n- [x] Fix the parser\n";
+        // Sent nothing of it: the seeds' fallback missed, a finding.
         let mut run = run_of(ClientKind::V1, &[]);
-        judge(&mut run, &log_of(PLAN));
-        assert!(run.findings.is_empty() && !run.notes.is_empty());
+        judge(&mut run, &log_of(plan));
+        assert_eq!(run.findings.len(), 1, "{:?}", run.findings);
+        let finding = &run.findings[0];
+        assert_eq!(finding.rule, rule::MODEL_PLAN);
+        assert!(
+            finding
+                .message
+                .contains("must fall back to the `plan` update"),
+            "{}",
+            finding.message
+        );
+        assert!(
+            finding
+                .fix
+                .as_deref()
+                .unwrap_or_default()
+                .contains("checklist (2 entries here)")
+        );
+        // Sent its checklist as a v1 `plan`, as plan-core's sender does: clean.
+        let caps = plan_core::wire::ClientCapabilities::from_json("{}").unwrap();
+        let mut sender = plan_core::agent::PlanSender::with_protocol(
+            "s",
+            plan_core::wire::ProtocolVersion::V1,
+            &caps,
+        );
+        let content = PlanContent::from_json(
+            &serde_json::json!({ "type": "markdown", "planId": "plan-mode", "content": plan })
+                .to_string(),
+        )
+        .unwrap();
+        let line = sender
+            .update(content)
+            .to_json(plan_core::wire::Spelling::Acp);
+        let mut run = run_of(ClientKind::V1, &[line]);
+        judge(&mut run, &log_of(plan));
+        assert!(run.findings.is_empty(), "{:?}", run.findings);
+        assert!(
+            run.notes[0].contains("as a v1 `plan` of its checklist"),
+            "{:?}",
+            run.notes
+        );
     }
 }
