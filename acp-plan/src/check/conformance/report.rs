@@ -126,7 +126,7 @@ pub fn report_text(options: &CheckAgentOptions, runs: &[KindRun]) -> String {
         .iter()
         .map(|r| format!("{} {:.1} s", slug(r.kind), r.elapsed.as_secs_f64()))
         .collect();
-    let _ = writeln!(text, "  time per kind of client: {}", times.join(", "));
+    let _ = writeln!(text, "check: time per kind of client: {}", times.join(", "));
     let not_driven = runs.iter().filter(|r| r.failure.is_some()).count();
     if not_driven > 0 {
         // Never "0 findings" alone: that reads like a pass.
