@@ -362,6 +362,45 @@ fn the_models_calls_of_each_real_agents_plan_tool_are_valid_against_its_schema()
 }
 
 #[test]
+fn a_plan_tool_written_any_legal_way_is_found_and_called_validly_against_the_schema_as_offered() {
+    use acp_plan::Script;
+    use acp_plan::harness::plan_tool;
+    let pydantic: Value =
+        serde_json::from_str(include_str!("common/schemas/pydantic-todos.json")).unwrap();
+    // The same list behind `allOf`, its status a union of constants, its
+    // item under `definitions`.
+    let wrapped = serde_json::json!({ "allOf": [ { "type": "object", "required": ["steps", "mode"],
+        "properties": { "mode": { "type": "string", "enum": ["get", "replace"] },
+            "steps": { "type": ["array", "null"], "items": { "$ref": "#/definitions/Step" } } } } ],
+        "definitions": { "Step": { "type": "object", "required": ["title", "state"],
+            "additionalProperties": false, "properties": { "title": { "type": "string" },
+            "state": { "oneOf": [ { "const": "todo" }, { "const": "doing" }, { "const": "done" } ] } } } } });
+    let script = Script::built_in();
+    for (name, schema, write) in [
+        ("todos", pydantic, ("action", "write")),
+        ("steps", wrapped, ("mode", "replace")),
+    ] {
+        let offered = [(name.to_owned(), schema.clone())];
+        let tool = plan_tool::find(offered.iter().map(|(n, s)| (n.as_str(), s)))
+            .unwrap_or_else(|| panic!("{name} is found as the plan tool"));
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        for call in 0..script.len() {
+            let (arguments, _) = tool.say(script.todo_write(call).unwrap(), call);
+            let errors: Vec<String> = validator
+                .iter_errors(&arguments)
+                .map(|e| e.to_string())
+                .collect();
+            assert_eq!(
+                errors,
+                Vec::<String>::new(),
+                "{name}, call {call}: {arguments}"
+            );
+            assert_eq!(arguments[write.0], write.1, "{name}: the write-like word");
+        }
+    }
+}
+
+#[test]
 fn the_report_says_which_profile_pointed_the_agent_at_the_model() {
     let mut options = Options::default();
     options.scripted_model = Some(ModelChoice::BuiltIn);

@@ -92,6 +92,9 @@ fn main() {
     }
 }
 
+/// The `pydantic` mode's plan tool's schema.
+const PYDANTIC_TODOS: &str = include_str!("schemas/pydantic-todos.json");
+
 /// What it says when its model cannot be reached.
 const FAILED: &str = "API call failed after 3 retries: Connection error.";
 
@@ -144,27 +147,11 @@ fn tools(mode: &str) -> Value {
     };
     match mode {
         "pydantic" => {
+            // As pydantic writes it (`tests/common/schemas/pydantic-todos.json`).
+            let schema: Value = serde_json::from_str(PYDANTIC_TODOS).unwrap_or(Value::Null);
             return json!([
                 read_file,
-                function(
-                    "todos",
-                    "Read or write the todo list.",
-                    json!({
-                        "$defs": {
-                            "TodoStatus": { "enum": ["pending", "in_progress", "completed", "cancelled"],
-                                "title": "TodoStatus", "type": "string" },
-                            "TodoItem": { "type": "object", "title": "TodoItem", "required": ["content", "status"],
-                                "properties": { "content": { "type": "string", "title": "Content" },
-                                    "status": { "$ref": "#/$defs/TodoStatus" } } }
-                        },
-                        "type": "object", "title": "TodosArgs", "required": ["action"],
-                        "properties": {
-                            "action": { "enum": ["read", "write"], "title": "Action", "type": "string" },
-                            "todos": { "anyOf": [ { "type": "array", "items": { "$ref": "#/$defs/TodoItem" } },
-                                { "type": "null" } ], "default": null, "title": "Todos" }
-                        }
-                    })
-                )
+                function("todos", "Read or write the todo list.", schema)
             ]);
         }
         "sql" => {
