@@ -3,6 +3,7 @@
 //! their sources in `tests/data/README.md`).
 #![allow(dead_code, unreachable_pub)] // each test file uses a part
 
+pub mod checking;
 pub mod data;
 pub mod real_agents;
 pub mod sdk;

@@ -3,8 +3,9 @@
 //! stopped when dropped.
 
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 use serde_json::json;
 
@@ -16,7 +17,22 @@ pub struct ScriptedModel {
     address: SocketAddr,
     thread: Option<JoinHandle<()>>,
     log: Arc<Mutex<Log>>,
+    gate: Arc<Gate>,
 }
+
+/// Whether the model holds the answers it would pause before (every
+/// answer of a planning turn but its first) until released: `check
+/// --cancel` holds them through the turn it cancels, so the cancel always
+/// lands mid-turn, and releases them when the cancel is sent.
+#[derive(Debug, Default)]
+struct Gate {
+    held: Mutex<bool>,
+    released: Condvar,
+}
+
+/// The longest a held answer waits (a turn whose cancel is never sent
+/// goes on after it, only slower).
+const HOLD_AT_MOST: Duration = Duration::from_secs(5);
 
 impl ScriptedModel {
     /// Starts serving `script` on 127.0.0.1, on `port` (0: any free port),
@@ -35,9 +51,11 @@ impl ScriptedModel {
         let serving = Arc::clone(&server);
         let model_log = Arc::new(Mutex::new(Log::default()));
         let logging = Arc::clone(&model_log);
+        let gate = Arc::new(Gate::default());
+        let gated = Arc::clone(&gate);
         let thread = std::thread::spawn(move || {
             for request in serving.incoming_requests() {
-                respond(&script, &logging, log, request);
+                respond(&script, &logging, log, &gated, request);
             }
         });
         Ok(Self {
@@ -45,7 +63,19 @@ impl ScriptedModel {
             address,
             thread: Some(thread),
             log: model_log,
+            gate,
         })
+    }
+
+    /// Holds (`true`) or releases (`false`) the answers the model pauses
+    /// before (see [`Gate`]).
+    pub(crate) fn hold(&self, on: bool) {
+        *self
+            .gate
+            .held
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = on;
+        self.gate.released.notify_all();
     }
 
     /// What the model did since it started or was last asked, and a fresh
@@ -89,7 +119,13 @@ impl Drop for ScriptedModel {
     }
 }
 
-fn respond(script: &Script, model_log: &Mutex<Log>, log: bool, mut request: tiny_http::Request) {
+fn respond(
+    script: &Script,
+    model_log: &Mutex<Log>,
+    log: bool,
+    gate: &Gate,
+    mut request: tiny_http::Request,
+) {
     let mut body = Vec::new();
     let read = request.as_reader().read_to_end(&mut body);
     let answer = match read {
@@ -114,7 +150,15 @@ fn respond(script: &Script, model_log: &Mutex<Log>, log: bool, mut request: tiny
         );
     }
     if answer.pause {
-        std::thread::sleep(PAUSE);
+        let held = gate.held.lock().unwrap_or_else(PoisonError::into_inner);
+        if *held {
+            let _ = gate
+                .released
+                .wait_timeout_while(held, HOLD_AT_MOST, |held| *held);
+        } else {
+            drop(held);
+            std::thread::sleep(PAUSE);
+        }
     }
     let header =
         tiny_http::Header::from_bytes("Content-Type", answer.content_type).expect("a valid header");
@@ -182,6 +226,37 @@ mod tests {
     }
 
     /// One request over a plain socket, the whole reply as text.
+    #[test]
+    fn a_held_model_answers_a_planning_turn_only_once_released() {
+        let model = ScriptedModel::start(Script::built_in(), 0, false).unwrap();
+        let port = model.port();
+        // The second answer of a planning turn: one the model pauses before.
+        let body = serde_json::json!({ "model": "m", "stream": true, "messages": [
+            { "role": "user", "content": "plan" },
+            { "role": "assistant", "content": [{ "type": "tool_use", "id": "t0", "name": "TodoWrite", "input": {} }] },
+            { "role": "user", "content": [{ "type": "tool_result", "tool_use_id": "t0", "content": "ok" }] } ],
+            "tools": [{ "name": "TodoWrite",
+                "input_schema": plan_core::tools::TodoWrite::definition().schema }] })
+        .to_string();
+        model.hold(true);
+        let (sent, answered) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = sent.send(http(port, "POST", "/v1/messages", &body));
+        });
+        // Held: no answer while the client has not cancelled (the hold
+        // lasts up to `HOLD_AT_MOST`, far longer than this wait).
+        assert!(
+            answered
+                .recv_timeout(std::time::Duration::from_millis(500))
+                .is_err()
+        );
+        model.hold(false);
+        let reply = answered
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("answered once released");
+        assert!(reply.contains("\"name\":\"TodoWrite\""), "{reply}");
+    }
+
     fn http(port: u16, method: &str, path: &str, body: &str) -> String {
         use std::io::{Read as _, Write as _};
         let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();

@@ -107,6 +107,32 @@ pub(crate) const V2_HELD_PROMPT: TurnRule = TurnRule {
     quote: "Notification to cancel a session's foreground work and its prompts not yet inserted.",
 };
 
+/// The request the client sends right after `session/cancel`, an
+/// extension method no agent serves: its answer ("Method not found") shows
+/// the agent had read the cancel, which came before it on the same pipe.
+/// A turn that ends without `cancelled` after that answer broke the rule;
+/// one that ends before it crossed the cancel, and nothing shows the agent
+/// had read it (a note, never a finding).
+pub(crate) const CANCEL_PROBE: &str = "_acp_plan/after_cancel";
+
+/// The probe's id: its turn's prompt's, plus this.
+const PROBE_OFFSET: u64 = 100;
+
+/// How long a cancelled turn waits, once ended, for the probe's answer.
+const PROBE_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// What the client knows of its cancel when the turn ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cancel {
+    /// None was sent.
+    NotSent,
+    /// Sent; the agent has answered the request after it, so it had read it.
+    Read,
+    /// Sent; no answer to the request after it yet: the turn's end and the
+    /// cancel may have crossed.
+    Unknown,
+}
+
 /// The error code of a request cancelled before it was carried out.
 pub(crate) const REQUEST_CANCELLED: i64 = -32800;
 
@@ -122,8 +148,39 @@ pub const ALL: [TurnRule; 7] = [
 ];
 
 impl<W: Write> Conversation<'_, W> {
-    /// One turn; whether it ended (so another may follow).
+    /// One turn; whether it ended (so another may follow). A cancelled
+    /// turn holds the scripted model's answers until the cancel is sent,
+    /// and waits a moment after it ends for the answer to the request sent
+    /// after the cancel (so the report can say whether it had been read).
     pub(super) fn turn(&mut self, id: u64, session: &str, cancel: bool) -> Result<bool, String> {
+        let ended = self.run_turn(id, session, cancel);
+        if cancel {
+            if let Some(hold) = self.hold {
+                hold(false);
+            }
+            let probe = id + PROBE_OFFSET;
+            let deadline = Instant::now() + self.options.timeout.min(PROBE_WAIT);
+            while self.pending.contains_key(&probe) {
+                match self.next(deadline) {
+                    Next::Line(_) => {}
+                    Next::Timeout | Next::Closed => break,
+                }
+            }
+        }
+        ended
+    }
+
+    /// `session/cancel`, the model's answers released, and the request
+    /// (`probe`) whose answer shows the agent read the cancel.
+    fn cancel(&mut self, session: &str, probe: u64) -> Result<(), String> {
+        self.send(&json!({ "jsonrpc": "2.0", "method": "session/cancel", "params": { "sessionId": session } }))?;
+        if let Some(hold) = self.hold {
+            hold(false);
+        }
+        self.request(probe, CANCEL_PROBE, &json!({ "sessionId": session }))
+    }
+
+    fn run_turn(&mut self, id: u64, session: &str, cancel: bool) -> Result<bool, String> {
         let prompt = json!([{ "type": "text", "text": self.options.prompt }]);
         self.request(
             id,
@@ -135,15 +192,29 @@ impl<W: Write> Conversation<'_, W> {
         let v1 = self.run.judged_as != ClientKind::V2;
         let deadline = Instant::now() + self.options.timeout;
         let mut cancel_sent = false;
+        let probe = id + PROBE_OFFSET;
+        let mut probe_answered = false;
         let mut idle = None;
+        if cancel && let Some(hold) = self.hold {
+            hold(true);
+        }
         loop {
             let next = self.next(deadline);
-            // Cancelled once the agent is under way: after its first update.
+            // Cancelled once the agent is under way: after its first update;
+            // then the request whose answer shows the cancel was read.
             if cancel && !cancel_sent && matches!(next, Next::Line(Event::Update)) {
-                self.send(&json!({ "jsonrpc": "2.0", "method": "session/cancel", "params": { "sessionId": session } }))?;
+                self.cancel(session, probe)?;
                 cancel_sent = true;
             }
+            let known = match (cancel_sent, probe_answered) {
+                (false, _) => Cancel::NotSent,
+                (true, true) => Cancel::Read,
+                (true, false) => Cancel::Unknown,
+            };
             match next {
+                Next::Line(Event::Response(answered, _)) if answered == probe => {
+                    probe_answered = true;
+                }
                 Next::Line(Event::Response(answered, result)) if answered == id => match result {
                     // v2: `session/cancel` also cancels a prompt not yet
                     // inserted, answered -32800; the `idle` ends the turn.
@@ -167,7 +238,7 @@ impl<W: Write> Conversation<'_, W> {
                     Ok(result) if v1 => {
                         self.ended(
                             result["stopReason"].as_str(),
-                            cancel_sent,
+                            known,
                             "the prompt's response",
                         );
                         return Ok(true);
@@ -179,7 +250,7 @@ impl<W: Write> Conversation<'_, W> {
                 Next::Line(Event::Idle(stop)) if !v1 && idle.is_none() => {
                     self.ended(
                         Some(&stop).filter(|s| !s.is_empty()).map(String::as_str),
-                        cancel_sent,
+                        known,
                         "the `idle` state update",
                     );
                     idle = Some(stop);
@@ -221,8 +292,9 @@ impl<W: Write> Conversation<'_, W> {
     }
 
     /// The turn ended with `stop` (from `source`): a stop reason is there
-    /// (v1: required; v2: recommended), and a cancelled turn says `cancelled`.
-    fn ended(&mut self, stop: Option<&str>, cancelled: bool, source: &str) {
+    /// (v1: required; v2: recommended), and a cancelled turn says
+    /// `cancelled` where the agent had provably read the cancel.
+    fn ended(&mut self, stop: Option<&str>, cancel: Cancel, source: &str) {
         match stop {
             None if self.run.judged_as == ClientKind::V2 => {
                 let rule = V2_STOP_REASON;
@@ -233,10 +305,15 @@ impl<W: Write> Conversation<'_, W> {
             }
             None => self.turn_problem(format!("{source} has no `stopReason`")),
             Some(stop) => {
-                if cancelled && stop != "cancelled" {
-                    self.turn_problem(format!(
-                        "a turn the client cancelled ends with `stopReason: \"cancelled\"`; {source} says `{stop}`"
-                    ));
+                match cancel {
+                    _ if stop == "cancelled" => {}
+                    Cancel::NotSent => {}
+                    Cancel::Read => self.turn_problem(format!(
+                        "a turn the client cancelled ends with `stopReason: \"cancelled\"`; {source} says `{stop}`, though the agent had read the cancel (it answered the request sent after it first)"
+                    )),
+                    Cancel::Unknown => self.run.notes.push(format!(
+                        "{source} says `{stop}` after the client's `session/cancel`, but came before the agent answered the request sent right after the cancel: the turn's end and the cancel crossed, and nothing shows the agent had read it (not a finding)"
+                    )),
                 }
                 self.run.stop_reasons.push(stop.to_owned());
             }

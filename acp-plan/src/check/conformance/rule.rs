@@ -1,0 +1,36 @@
+//! The rules of a conversation, beside `check`'s rules of a message: their
+//! names, as the report and docs/ci.md give them.
+
+/// A line that is not JSON-RPC 2.0, or an envelope that is malformed.
+pub const JSON_RPC: &str = "json-rpc";
+/// A request of the client that the agent never answered.
+pub const UNANSWERED: &str = "unanswered-request";
+/// A turn that does not end as its version requires, or not in time.
+pub const TURN_END: &str = "turn-end";
+/// An answer to `initialize` with a version the client did not offer
+/// and cannot speak.
+pub const NEGOTIATION: &str = "version-negotiation";
+/// A message that no client can read (in a transcript, a `session/update`
+/// with no usable plan; in a file, any plan message).
+pub const UNREADABLE: &str = "unreadable-update";
+/// Part of a message a lenient client drops without a word (and a strict
+/// one refuses the message for).
+pub const LENIENT_DROPS: &str = "lenient-drops";
+/// No plan message at all, where plans were expected (`--expect-plans`).
+pub const EXPECT_PLANS: &str = "expect-plans";
+/// With `--scripted-model`: a plan the model made that did not reach
+/// the client whole (a step lost, a status changed, the plan missing).
+pub const MODEL_PLAN: &str = "model-plan";
+
+/// Every rule of a conversation (beside the version table's rules and
+/// `acp-spelling`), in the order docs/ci.md lists them.
+pub const ALL: [&str; 8] = [
+    LENIENT_DROPS,
+    UNREADABLE,
+    JSON_RPC,
+    UNANSWERED,
+    TURN_END,
+    NEGOTIATION,
+    MODEL_PLAN,
+    EXPECT_PLANS,
+];
