@@ -125,4 +125,3 @@ fn a_turn_that_ends_end_turn_after_the_agent_read_the_cancel_is_a_finding_and_a_
         );
     }
 }
-

@@ -76,3 +76,40 @@ fn both_spellings_replay_to_the_same_board() {
     };
     assert_eq!(replay(LIFECYCLE), replay(LIFECYCLE_RFD));
 }
+
+/// One suggestion for one word, wherever it is judged: each name the file
+/// macro refuses in `tests/ui/include_plan_stream/many_errors.ndjson` (its
+/// `.stderr` says how) is a finding of `acp-plan check` on the same file,
+/// word for word, with a fix that names the value read.
+#[test]
+fn check_and_the_file_macro_say_the_same_of_a_name() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/ui/include_plan_stream/");
+    let stream = std::fs::read(format!("{dir}many_errors.ndjson")).unwrap();
+    let stderr = std::fs::read_to_string(format!("{dir}many_errors.stderr")).unwrap();
+    let report = acp_plan::check_file(&stream, None);
+    let mut compared = 0;
+    for error in stderr.lines().filter_map(|l| l.strip_prefix("error: ")) {
+        // FILE:LINE:COLUMN: PATH: MESSAGE
+        let Some((place, rest)) = error.split_once(": ") else {
+            continue;
+        };
+        let Some((path, message)) = rest.split_once(": ") else {
+            continue;
+        };
+        if !message.starts_with("unknown ") {
+            continue;
+        }
+        let line: usize = place.split(':').nth(1).unwrap().parse().unwrap();
+        let finding = report
+            .findings
+            .iter()
+            .find(|f| f.line == line && f.path.ends_with(path))
+            .unwrap_or_else(|| panic!("no finding at line {line}, {path}: {:#?}", report.findings));
+        assert_eq!(finding.message, message);
+        let fix = finding.fix.as_deref().unwrap_or_default();
+        let name = message.split('`').nth(1).unwrap();
+        assert!(fix.contains(&format!("`_{name}`")), "{fix}");
+        compared += 1;
+    }
+    assert!(compared > 0, "the stderr names a word: {stderr}");
+}

@@ -247,7 +247,7 @@ fn check_judges_transcripts_in_text_and_json() {
     assert_eq!(run.code, 1);
     assert_eq!(
         run.stdout.lines().nth(1),
-        Some(format!("{bad}:2: at `entries[0].priority`: custom names must begin with `_`; `urgent` is reserved for future ACP versions (write `_urgent`) [reserved-name]").as_str()),
+        Some(format!("{bad}:2: at `entries[0].priority`: unknown priority `urgent`: custom names must begin with `_`; `urgent` is reserved for future ACP versions (write `_urgent`) [reserved-name]").as_str()),
     );
     let run = acp_plan(&["check", "--json", &bad], "");
     let report: Value = serde_json::from_str(&run.stdout).unwrap();
@@ -260,7 +260,12 @@ fn check_judges_transcripts_in_text_and_json() {
         finding["message"]
             .as_str()
             .unwrap()
-            .starts_with("custom names"),
+            .starts_with("unknown priority `urgent`: custom names"),
+        "{finding}"
+    );
+    // The fix names the value read.
+    assert_eq!(
+        finding["fix"], "write `_urgent`: a priority of your own begins with `_`",
         "{finding}"
     );
     let run = acp_plan(&["check", "no/such/file.ndjson"], "");

@@ -1,6 +1,7 @@
 //! The sender's side of the rules: what a conforming peer must not send,
 //! even though a tolerant reader keeps it.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use crate::error::Path;
@@ -9,7 +10,7 @@ use crate::protocol::entry::{PlanEntry, Priority, Status};
 use crate::protocol::notification::SessionNotification;
 use crate::protocol::update::SessionUpdate;
 use crate::protocol::version::{ClientKind, ProtocolVersion};
-use crate::rules::{self, ExplainName, NameProblem, NotInV1, check_content};
+use crate::rules::{self, NameProblem, NotInV1, check_content};
 
 /// One thing in a message that a conforming peer must not send, or that a
 /// published SDK reader of the protocol version would reject or drop.
@@ -18,7 +19,7 @@ pub struct Violation {
     path: String,
     message: String,
     rule: &'static str,
-    fix: Option<&'static str>,
+    fix: Option<Cow<'static, str>>,
 }
 
 impl Violation {
@@ -32,10 +33,12 @@ impl Violation {
         }
     }
 
-    /// What [`PlanSender`](crate::agent::PlanSender) sends instead, for a rule whose
-    /// value it maps (its fallback, in the version table's words).
-    pub fn fix(&self) -> Option<&'static str> {
-        self.fix
+    /// What to send instead: for a rule whose value
+    /// [`PlanSender`](crate::agent::PlanSender) maps, its fallback, in the
+    /// version table's words; for a reserved name, the value read made
+    /// right (the known name it likely meant, or its `_` form).
+    pub fn fix(&self) -> Option<&str> {
+        self.fix.as_deref()
     }
 
     /// Where it is, e.g. `plan.entries[0].priority`.
@@ -107,19 +110,34 @@ impl Checker {
 
     fn report(&mut self, at: &Path<'_>, rule: rules::CheckRule, message: impl fmt::Display) {
         let mut violation = Violation::new(at.render(), rule.name, message.to_string());
-        violation.fix = rule.fallback.map(|fallback| fallback.wording);
+        violation.fix = rule
+            .fallback
+            .map(|fallback| Cow::Borrowed(fallback.wording));
         self.found.push(violation);
     }
 
-    fn reserved(&mut self, at: &Path<'_>, name: &str) {
+    /// A reserved `name` of `what` (known names `known`): the one wording
+    /// of the rules folder, its "did you mean" included, and a fix that
+    /// names the value read.
+    fn reserved(&mut self, at: &Path<'_>, what: &str, name: &str, known: &[&'static str]) {
+        let suggestion = rules::suggest(name, known);
         self.report(
             at,
             rules::RULE_RESERVED_NAME,
-            ExplainName {
-                problem: NameProblem::Reserved,
+            rules::UnknownName {
+                what,
                 name,
+                problem: NameProblem::Reserved,
+                suggestion,
             },
         );
+        let fix = match suggestion {
+            Some(near) => format!("write `{near}` (or `_{name}` for a {what} of your own)"),
+            None => format!("write `_{name}`: a {what} of your own begins with `_`"),
+        };
+        if let Some(last) = self.found.last_mut() {
+            last.fix = Some(Cow::Owned(fix));
+        }
     }
 
     fn not_in_v1(&mut self, at: &Path<'_>, what: &str, name: &str) {
@@ -159,7 +177,9 @@ impl Checker {
 
     fn priority(&mut self, priority: &Priority, v1: bool, at: &Path<'_>) {
         match priority {
-            Priority::Reserved(name) => self.reserved(at, name.as_str()),
+            Priority::Reserved(name) => {
+                self.reserved(at, "priority", name.as_str(), &rules::KNOWN_PRIORITIES);
+            }
             Priority::Custom(name) if v1 => self.not_in_v1(at, "priority", name.as_str()),
             _ => {}
         }
@@ -167,7 +187,9 @@ impl Checker {
 
     fn status(&mut self, status: &Status, v1: bool, at: &Path<'_>) {
         match status {
-            Status::Reserved(name) => self.reserved(at, name.as_str()),
+            Status::Reserved(name) => {
+                self.reserved(at, "status", name.as_str(), &rules::KNOWN_STATUSES);
+            }
             Status::Cancelled if v1 => self.not_in_v1(at, "status", status.as_str()),
             Status::Custom(name) if v1 => self.not_in_v1(at, "status", name.as_str()),
             _ => {}
@@ -222,7 +244,9 @@ impl Checker {
             PlanContent::Items { entries, .. } => {
                 self.entries(entries, v1, &at.key(rules::KEY_ENTRIES));
             }
-            PlanContent::Reserved { kind, .. } => self.reserved(&type_at, kind.as_str()),
+            PlanContent::Reserved { kind, .. } => {
+                self.reserved(&type_at, "plan type", kind.as_str(), &rules::KNOWN_PLAN_TYPES);
+            }
             PlanContent::Custom { kind, .. } if v1 => self.report(
                 &type_at,
                 rules::RULE_V1_PLAN_TYPES,
