@@ -228,7 +228,7 @@ fn check_judges_transcripts_in_text_and_json() {
     let empty = empty.to_string_lossy().into_owned();
     let run = acp_plan(&["check", &empty], "");
     assert_eq!(run.code, 0);
-    assert!(run.stderr.contains("no plan message"), "{}", run.stderr);
+    assert!(run.stdout.contains("no plan message"), "{}", run.stdout);
     let run = acp_plan(&["check", "--json", "--expect-plans", &empty], "");
     assert_eq!(run.code, 1);
     let report: Value = serde_json::from_str(&run.stdout).unwrap();
@@ -391,4 +391,46 @@ fn tool_prints_what_the_client_receives_or_the_models_error() {
         "{}",
         run.stderr
     );
+}
+
+#[test]
+fn check_counts_plan_messages_only_and_says_when_nothing_was_judged() {
+    let dir = std::env::temp_dir().join(format!("acp-plan-cli-none-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let hello = dir.join("hello.ndjson");
+    std::fs::write(&hello, "hello\n").unwrap();
+    let chat = dir.join("chat.ndjson");
+    std::fs::write(
+        &chat,
+        r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}}"#,
+    )
+    .unwrap();
+    let (hello, chat) = (hello.to_str().unwrap(), chat.to_str().unwrap());
+    // A line that is not JSON is no plan message: a JSON-RPC finding, none judged.
+    let run = acp_plan(&["check", hello], "");
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("[json-rpc]"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("0 plan message(s) judged"),
+        "{}",
+        run.stdout
+    );
+    // No plan at all: said on standard output, never "clean".
+    let run = acp_plan(&["check", chat], "");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains(&format!("{chat}: no plan message seen: nothing judged")),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("clean"), "{}", run.stdout);
+    let run = acp_plan(&["check", "--json", chat], "");
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(report["nothingJudged"], true, "{report}");
+    // `--expect-plans` makes it a finding, as for agents.
+    let run = acp_plan(&["check", "--expect-plans", chat], "");
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("[expect-plans]"), "{}", run.stdout);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

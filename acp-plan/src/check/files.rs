@@ -253,7 +253,7 @@ mod tests {
             "rec.ndjson:1: at `entries[0].priority`: unknown priority `urgent`: custom names must begin with `_`; `urgent` is reserved for future ACP versions (write `_urgent`) [reserved-name]\n\
              rec.ndjson:1: at `entries[0].status`: `cancelled` does not exist in protocol v1, only `pending`, `in_progress` and `completed`; a v1 reader drops this entry without a word [v1-values]\n\
              rec.ndjson:2: at `entries[0]`: missing required field `status` [unreadable-update]\n\
-             rec.ndjson:3: invalid JSON at line 1, column 2: expected ident [unreadable-update]\n"
+             rec.ndjson:3: invalid JSON at line 1, column 2: expected ident [json-rpc]\n"
         );
     }
 

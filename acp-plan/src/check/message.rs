@@ -77,7 +77,14 @@ pub(crate) fn route(text: &str) -> (MessageCheck<'_>, bool) {
         .message
         .as_ref()
         .is_some_and(Message::is_session_update);
-    let other = envelope.shape == Shape::JsonRpc && !session_update;
+    // Text that is not JSON at all is no plan message either: its envelope
+    // problem (not JSON) is its finding, and it counts as no plan judged.
+    let not_json = envelope.shape == Shape::Unknown
+        && envelope
+            .problems
+            .first()
+            .is_some_and(|e| matches!(e.kind(), plan_core::ErrorKind::Syntax { .. }));
+    let other = (envelope.shape == Shape::JsonRpc && !session_update) || not_json;
     (envelope, other)
 }
 

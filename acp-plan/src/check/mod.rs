@@ -145,9 +145,9 @@ fn judge_files(
                 let rule = conformance::rule::EXPECT_PLANS;
                 let finding = Finding::new(rule, 0, String::new(), message, None);
                 report.findings.push(finding);
-            } else {
-                writeln!(notes, "check: {path}: {message}")?;
             }
+            // Else the report says it on standard output: "clean" over
+            // nothing would read like a pass.
         }
         reports.push((path.clone(), report));
     }
@@ -179,14 +179,20 @@ pub fn check_files(
     if !json {
         for (path, report) in &reports {
             report.write_text(path, out)?;
+            if report.plans == 0 && !options.expect_plans {
+                writeln!(out, "{path}: no plan message seen: nothing judged")?;
+            }
         }
         // One line at the end, so a clean run says so too.
         let plans: usize = reports.iter().map(|(_, r)| r.plans).sum();
         let total: usize = reports.iter().map(|(_, r)| r.findings.len()).sum();
-        let verdict = if total == 0 {
-            "clean".to_owned()
-        } else {
-            format!("{total} finding(s)")
+        let verdict = match total {
+            0 if plans == 0 => {
+                "nothing judged (no plan message seen; `--expect-plans` makes that a finding)"
+                    .to_owned()
+            }
+            0 => "clean".to_owned(),
+            _ => format!("{total} finding(s)"),
         };
         writeln!(
             out,
@@ -208,7 +214,9 @@ pub fn check_files(
         })
         .collect();
     let total: usize = reports.iter().map(|(_, r)| r.findings.len()).sum();
-    let report = json!({ "files": files, "findings": total, "clean": code == 0 });
+    let judged: usize = reports.iter().map(|(_, r)| r.plans).sum();
+    let report = json!({ "files": files, "findings": total, "clean": code == 0,
+                         "nothingJudged": judged == 0 });
     serde_json::to_writer_pretty(&mut *out, &report)?;
     writeln!(out)?;
     Ok(code)

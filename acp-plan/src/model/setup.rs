@@ -51,7 +51,7 @@ pub struct ModelSetup {
     /// The agent's plan mode is played (`--plan-mode`).
     pub plan_mode: bool,
     /// `--model-env NAME=VALUE`: more variables for the agent, their
-    /// values' placeholders filled ([`fill`]).
+    /// values' placeholders filled (`{url}`, `{port}`, `{key}`, `{model}`).
     pub env: Vec<(String, String)>,
     /// `--model-file PATH=FILE`: files written into the agent's throwaway
     /// home at `PATH` (relative to it), from the template `FILE`.
