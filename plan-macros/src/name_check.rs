@@ -48,7 +48,7 @@ fn not_in_v1(site: &Site, what: &str, name: &str, errors: &mut Errors) {
     errors.at(
         site,
         format_args!(
-            "{}: a v1 plan (`entries: [...]`) cannot carry it; write `items: [...]` with an `id` for a v2 plan",
+            "{}: the `plan` update (`entries: [...]`) is v1's and cannot carry it; write `items: [...]` with an `id` (a `plan_update`: v2 clients read it as written, v1 clients through the fallback)",
             rules::NotInV1 { what, name }
         ),
     );

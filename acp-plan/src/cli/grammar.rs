@@ -123,13 +123,15 @@ fn protocol(help: &'static str) -> Arg {
         .help(help)
 }
 
-fn timeout() -> Arg {
+/// `--timeout`, its help saying what it bounds for `what` (`each
+/// message`, `each answer and each turn`).
+fn timeout(what: &str) -> Arg {
     Arg::new(id::TIMEOUT)
         .long(id::TIMEOUT)
         .value_name("SECONDS")
         .value_parser(seconds)
         .help(format!(
-            "How long to wait for the agent (each message; a turn for check) [default: {}]",
+            "How long to wait for the agent: {what} [default: {}]",
             // The one source of the default: the options' own.
             crate::board::BoardOptions::default().timeout.as_secs_f32()
         ))
@@ -347,7 +349,7 @@ fn board_command() -> Command {
         ))
         .arg(no_plan_capability())
         .arg(prompt())
-        .arg(timeout())
+        .arg(timeout("each message of its turn"))
         .arg(auth())
         .arg(plan_mode(
             "Set the session's plan mode (as the agent advertises one) and approve its switch out of it",
@@ -372,7 +374,7 @@ fn check_command() -> Command {
         .arg(protocol(CHECK_PROTOCOL))
         .arg(expect_plans())
         .arg(prompt())
-        .arg(timeout())
+        .arg(timeout("each answer, and each whole turn"))
         .arg(
             Arg::new(id::CANCEL)
                 .long(id::CANCEL)

@@ -67,7 +67,10 @@ pub(crate) fn read_text(lit: &LitStr) -> Result<(String, PathBuf), syn::Error> {
     })?;
     let file = PathBuf::from(dir).join(&relative);
     let text = std::fs::read_to_string(&file).map_err(|e| {
-        let message = format!("cannot read `{relative}` (under the crate's directory): {e}");
+        let message = format!(
+            "cannot read `{relative}`: tried `{}` (paths are relative to the crate's root, the folder of its Cargo.toml, not to this file as with `include_str!`): {e}",
+            file.display()
+        );
         syn::Error::new(span, message)
     })?;
     Ok((text, file))

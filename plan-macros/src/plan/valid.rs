@@ -165,7 +165,7 @@ pub(crate) fn check(input: Input) -> Result<CheckedPlan, syn::Error> {
     if let (true, Some(span)) = (v1, id_key) {
         errors.at(
             span,
-            "a v1 plan (`entries: [...]`) has no id; write `items: [...]` for a v2 plan with an id",
+            "the `plan` update (`entries: [...]`) has no id; write `items: [...]` for a plan with an id (a `plan_update`)",
         );
     }
     let shape = match (content, id) {
