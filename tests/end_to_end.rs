@@ -566,4 +566,17 @@ fn piped_the_board_is_drawn_once_at_the_end() {
     assert_eq!(talk.out.matches("▣ design-doc").count(), 1, "{}", talk.out);
     // The tally says how many plan messages led there.
     assert!(talk.err.contains("plan message(s)"), "{}", talk.err);
+    // The README shows this board, as the command prints it.
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+    let sample = readme
+        .split("```text\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("the README's sample board");
+    assert_eq!(
+        talk.out.trim_end(),
+        sample.trim_end(),
+        "the README's sample board is what the board prints"
+    );
 }

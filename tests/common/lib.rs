@@ -9,6 +9,37 @@
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeExamples;
 
+/// plan-core's guides (`plan_core::guide`), each example a whole program,
+/// compiled and run here with every feature they use.
+#[cfg(doctest)]
+#[doc = include_str!("../../plan-core/src/docs/guide/agents.md")]
+pub struct AgentsGuide;
+
+/// The clients guide's examples.
+#[cfg(doctest)]
+#[doc = include_str!("../../plan-core/src/docs/guide/clients.md")]
+pub struct ClientsGuide;
+
+/// The testing guide's examples (features `fixtures`, `proptest`, `arbitrary`).
+#[cfg(doctest)]
+#[doc = include_str!("../../plan-core/src/docs/guide/testing.md")]
+pub struct TestingGuide;
+
+/// The SDK guide's examples (feature `acp`).
+#[cfg(doctest)]
+#[doc = include_str!("../../plan-core/src/docs/guide/sdk.md")]
+pub struct SdkGuide;
+
+/// The wire guide's examples.
+#[cfg(doctest)]
+#[doc = include_str!("../../plan-core/src/docs/guide/wire.md")]
+pub struct WireGuide;
+
+/// The models guide's examples (feature `tools`).
+#[cfg(doctest)]
+#[doc = include_str!("../../plan-core/src/docs/guide/models.md")]
+pub struct ModelsGuide;
+
 /// The examples and figures pages' code blocks (`docs/`): shell and text
 /// only today; a Rust block added there is compiled too.
 #[cfg(doctest)]

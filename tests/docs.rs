@@ -1,0 +1,54 @@
+//! The pages a reader pastes from: every Rust example of the README and of
+//! plan-core's guides is a whole program that compiles as it is shown (the
+//! harness's doc tests run them: `tests/common/lib.rs`), with no hidden
+//! `#` line a reader would have to know to drop or add.
+
+use std::path::Path;
+
+/// Each Rust code block of the page at `path` (relative to the
+/// repository), with the line it starts on.
+fn rust_blocks(path: &str) -> Vec<(usize, Vec<String>)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let text = std::fs::read_to_string(root.join(path)).unwrap();
+    let mut blocks = Vec::new();
+    let mut open: Option<(usize, Vec<String>)> = None;
+    for (i, line) in text.lines().enumerate() {
+        match (&mut open, line.trim_start().strip_prefix("```")) {
+            (None, Some(lang)) if lang == "rust" => open = Some((i + 1, Vec::new())),
+            (Some(_), Some(_)) => blocks.extend(open.take()),
+            (Some((_, lines)), None) => lines.push(line.to_owned()),
+            _ => {}
+        }
+    }
+    blocks
+}
+
+const PAGES: [&str; 7] = [
+    "README.md",
+    "plan-core/src/docs/guide/agents.md",
+    "plan-core/src/docs/guide/clients.md",
+    "plan-core/src/docs/guide/testing.md",
+    "plan-core/src/docs/guide/sdk.md",
+    "plan-core/src/docs/guide/models.md",
+    "plan-core/src/docs/guide/wire.md",
+];
+
+#[test]
+fn every_example_a_reader_pastes_is_a_whole_program_with_no_hidden_line() {
+    let mut examples = 0;
+    for page in PAGES {
+        for (line, block) in rust_blocks(page) {
+            let hidden: Vec<&String> = block
+                .iter()
+                .filter(|l| *l == "#" || l.starts_with("# "))
+                .collect();
+            assert!(hidden.is_empty(), "{page}:{line}: hidden lines {hidden:?}");
+            assert!(
+                block.iter().any(|l| l.starts_with("fn main()")),
+                "{page}:{line}: not a whole program (no `fn main`)"
+            );
+            examples += 1;
+        }
+    }
+    assert!(examples > 20, "{examples} examples");
+}
