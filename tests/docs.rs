@@ -14,7 +14,7 @@ fn rust_blocks(path: &str) -> Vec<(usize, Vec<String>)> {
     let mut open: Option<(usize, Vec<String>)> = None;
     for (i, line) in text.lines().enumerate() {
         match (&mut open, line.trim_start().strip_prefix("```")) {
-            (None, Some(lang)) if lang == "rust" => open = Some((i + 1, Vec::new())),
+            (None, Some("rust")) => open = Some((i + 1, Vec::new())),
             (Some(_), Some(_)) => blocks.extend(open.take()),
             (Some((_, lines)), None) => lines.push(line.to_owned()),
             _ => {}

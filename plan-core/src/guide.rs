@@ -4,6 +4,9 @@
 //! with every feature they use, not as this crate's (whose default build
 //! lacks those features).
 
+// Whole programs, `fn main` included, so a reader pastes them as they are.
+#![allow(clippy::needless_doctest_main)]
+
 #[cfg_attr(not(doctest), doc = include_str!("docs/guide/agents.md"))]
 pub mod agents {}
 
