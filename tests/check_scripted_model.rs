@@ -208,6 +208,45 @@ fn an_agent_reading_a_toml_file_in_its_home_is_driven_with_model_file_alone() {
     assert_eq!(status, 0, "{report:#}");
 }
 
+#[test]
+fn a_todo_tool_seen_only_as_tool_calls_reaches_every_client_through_the_proxy() {
+    // Direct: the model's plans reach no client (only tool calls go out).
+    let (status, report) = check("tool-calls");
+    assert_eq!(status, 1, "{report:#}");
+    assert!(
+        findings(&report)
+            .iter()
+            .all(|(rule, _)| rule == "model-plan"),
+        "{report:#}"
+    );
+    // Through `acp-plan proxy`: each kind of client gets them whole.
+    let proxied = [
+        env!("CARGO_BIN_EXE_acp-plan-harness"),
+        "proxy",
+        "--",
+        env!("CARGO_BIN_EXE_tool-agent"),
+        "tool-calls",
+    ];
+    let mut options = Options::default();
+    options.command = proxied.iter().map(|s| (*s).to_owned()).collect();
+    options.scripted_model = Some(ModelChoice::BuiltIn);
+    options.expect_plans = true;
+    options.json = true;
+    options.timeout = Duration::from_secs(20);
+    let mut out = Vec::new();
+    let status = conformance::check_agent(&options, &mut out).unwrap();
+    let report: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(findings(&report), [], "{report:#}");
+    assert_eq!(status, 0, "{report:#}");
+    for kind in report["kinds"].as_array().unwrap() {
+        let notes = kind["notes"].to_string();
+        assert!(
+            notes.contains("with `track_steps` reached this client whole"),
+            "{notes}"
+        );
+    }
+}
+
 /// docs/ci.md's table of profiles, as (agent, the word that matches it, the
 /// variables its row names).
 fn documented_profiles() -> Vec<(String, String, Vec<String>)> {

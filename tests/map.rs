@@ -87,7 +87,7 @@ const LAYERS: &[&[&str]] = &[
 const ACP_PLAN_LAYERS: &[&[&str]] = &[
     &["process"],
     &["model"],
-    &["board", "fixtures", "tool"],
+    &["board", "fixtures", "tool", "proxy"],
     &["check"],
     &["cli"],
 ];

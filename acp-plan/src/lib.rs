@@ -13,6 +13,7 @@
 //! | `fixtures` | [`FixturesOptions`] | [`fixtures`] |
 //! | `tool` | [`ToolOptions`] | [`tool`] |
 //! | `model` | [`ModelOptions`] | [`serve`] |
+//! | `proxy` | [`ProxyOptions`] | [`proxy`] (on this process's streams) |
 //!
 //! The command line itself: [`parse`] a line into a [`Request`], [`run`] it,
 //! or [`main`] for both. Everything else is private to the crate, except
@@ -25,6 +26,7 @@ mod fixtures;
 mod model;
 // The agent as a child process, its whole group ended on every way out.
 mod process;
+mod proxy;
 mod tool;
 
 // The command line.
@@ -45,6 +47,9 @@ pub use check::{ACP_SPELLING, CheckFilesOptions, Finding, check_files};
 // `fixtures`, `tool`, `model`.
 pub use fixtures::{FixturesOptions, fixtures};
 pub use model::{ModelChoice, ModelOptions, ModelSetup, Script, ScriptError, serve};
+
+// `proxy`.
+pub use proxy::{ProxyOptions, proxy};
 pub use tool::{Tool, ToolOptions, tool};
 
 /// What this repository's tests reach beyond the verbs: the parts a test

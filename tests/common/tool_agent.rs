@@ -15,7 +15,10 @@
 //! - `exit-plan-mode`: it also offers an `ExitPlanMode` of its own, which
 //!   takes `options` (a list of words) and refuses anything else;
 //! - `sql`: its todos are rows the model writes through a `sql` tool (no
-//!   list in its input); it sends no plan `check` could hold to a script.
+//!   list in its input); it sends no plan `check` could hold to a script;
+//! - `tool-calls`: as `plans`, but each call reaches the client only as a
+//!   `tool_call` and a `tool_call_update` whose `rawInput` is its
+//!   arguments (as opencode's `todowrite` does): no plan of its own.
 //!
 //! Its second argument says where it finds its model:
 //! - `openai` (the default): `$OPENAI_BASE_URL`;
@@ -249,6 +252,25 @@ fn run_call(name: &str, arguments: &Value, mode: &str, out: &mut impl Write) -> 
                 .collect();
             send_plan(out, entries);
             "the todo list is written".to_owned()
+        }
+        "track_steps" if mode == "tool-calls" => {
+            let call = |update: Value| {
+                json!({ "jsonrpc": "2.0", "method": "session/update", "params": {
+                    "sessionId": "tool-agent", "update": update } })
+            };
+            let id = format!("call-{}", arguments.to_string().len());
+            for line in [
+                call(json!({ "sessionUpdate": "tool_call", "toolCallId": id,
+                    "title": "track_steps", "kind": "other", "status": "pending" })),
+                call(
+                    json!({ "sessionUpdate": "tool_call_update", "toolCallId": id,
+                    "status": "completed", "rawInput": arguments }),
+                ),
+            ] {
+                let _ = writeln!(out, "{line}");
+            }
+            let _ = out.flush();
+            "done".to_owned()
         }
         "track_steps" if mode == "plans" || mode == "exit-plan-mode" => {
             let entries: Vec<Value> = arguments["items"]

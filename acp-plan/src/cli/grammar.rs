@@ -21,6 +21,7 @@ pub(super) mod id {
     pub(in crate::cli) const MODEL_PORT: &str = "model-port";
     pub(in crate::cli) const NO_CUSTOM: &str = "no-custom";
     pub(in crate::cli) const NO_PLAN_CAPABILITY: &str = "no-plan-capability";
+    pub(in crate::cli) const NO_PLAN_OPT_IN: &str = "no-plan-opt-in";
     pub(in crate::cli) const PLAN_MODE: &str = "plan-mode";
     pub(in crate::cli) const PORT: &str = "port";
     pub(in crate::cli) const PRE_STABLE_FILE: &str = "pre-stable-file";
@@ -281,6 +282,37 @@ pub fn command() -> Command {
         .subcommand(fixtures_command(count))
         .subcommand(tool_command())
         .subcommand(model_command())
+        .subcommand(proxy_command())
+}
+
+const PROXY_EXAMPLES: &str = "\
+Examples:
+  acp-plan proxy -- opencode acp              your editor's agent command, behind the proxy
+  acp-plan proxy -- claude-agent-acp          its plan-mode plan reaches a client without `plan`
+
+In an editor's settings, the agent's command becomes `acp-plan` with the
+arguments `proxy -- AGENT ...`: docs/proxy.md has the Zed entry and the
+conductor line.";
+
+fn proxy_command() -> Command {
+    Command::new("proxy")
+        .about("Stand between an ACP client and an ACP agent: every line passed as it came, the agent's plans sent as the client can read them, todo tool calls shown as plans")
+        .arg(
+            Arg::new(id::NO_PLAN_OPT_IN)
+                .long(id::NO_PLAN_OPT_IN)
+                .action(ArgAction::SetTrue)
+                .help("Leave a v1 `initialize` without `clientCapabilities.plan` as it is (by default the proxy adds it, so the agent sends its richest plan)"),
+        )
+        .arg(
+            Arg::new(id::COMMAND)
+                .value_name("COMMAND")
+                .num_args(1..)
+                .last(true)
+                .required(true)
+                .allow_hyphen_values(true)
+                .help("The agent to start, after `--`: its program and arguments"),
+        )
+        .after_help(PROXY_EXAMPLES)
 }
 
 /// `tool`'s argument: each tool by the name the command line gives it.

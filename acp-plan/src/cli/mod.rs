@@ -43,6 +43,8 @@ pub enum Request {
     Tool(tool::ToolOptions),
     /// `model`: serve a scripted model until stopped.
     Model(model::ModelOptions),
+    /// `proxy -- COMMAND`: stand between a client and the agent.
+    Proxy(crate::proxy::ProxyOptions),
 }
 
 /// Parses a command line (the program's name first).
@@ -78,6 +80,7 @@ where
         "check" => check_request(m, sub),
         "fixtures" => fixtures_request(m, sub),
         "tool" => tool_request(m, sub),
+        "proxy" => Ok(requests::proxy_request(m)),
         _ => Ok(model_request(m)),
     }
 }
@@ -153,6 +156,7 @@ pub fn run(request: &Request) -> u8 {
             }
         }
         Request::Model(options) => model::serve(options),
+        Request::Proxy(options) => crate::proxy::proxy(options),
         Request::Tool(options) => {
             let mut arguments = String::new();
             if let Err(e) = io::stdin().read_to_string(&mut arguments) {

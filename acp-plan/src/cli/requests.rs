@@ -26,6 +26,14 @@ pub(super) fn model_request(m: &ArgMatches) -> Request {
     })
 }
 
+/// `proxy`'s options.
+pub(super) fn proxy_request(m: &ArgMatches) -> Request {
+    Request::Proxy(crate::proxy::ProxyOptions {
+        command: strings(m, id::COMMAND),
+        plan_opt_in: !m.get_flag(id::NO_PLAN_OPT_IN),
+    })
+}
+
 /// `--model-env`, `--model-file`, `--model-port` and `--allow-network`:
 /// each `NAME=VALUE` split at its first `=`; they go with `--scripted-model`.
 fn model_setup(m: &ArgMatches, cmd: &mut Command) -> Result<ModelSetup, clap::Error> {

@@ -158,6 +158,13 @@ impl AgentProcess {
         // Drop does the work.
     }
 
+    /// Waits at most `within` for the agent to exit: its exit code, `None`
+    /// if it has not exited by then or a signal ended it.
+    pub(crate) fn wait_status(&mut self, within: Duration) -> Option<i32> {
+        self.wait_exit(within);
+        self.child.try_wait().ok().flatten().and_then(|s| s.code())
+    }
+
     /// Waits at most `within` for the agent to exit.
     fn wait_exit(&mut self, within: Duration) {
         let deadline = Instant::now() + within;

@@ -1,0 +1,170 @@
+//! `acp-plan proxy -- AGENT`: between any ACP client and any ACP agent. To
+//! the client it is the agent (stdio, one JSON-RPC message per line); it
+//! starts the agent as `board` and `check` do (its own process group,
+//! ended with its children on every way out) and passes every line both
+//! ways, byte for byte and in order, but for what [`relay`] changes or
+//! adds so the client sees the agent's plans. The agent's standard error
+//! is the proxy's. When the client closes its input, the agent's closes;
+//! when the agent's output ends, each request the client still waits on is
+//! answered with a JSON-RPC error that says so. The exit status is the
+//! agent's (1 when it ended by a signal, 2 when it could not be started).
+
+mod relay;
+mod todos;
+
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+pub(crate) use relay::Relay;
+
+use crate::process::{AgentProcess, Stderr};
+
+/// What `acp-plan proxy` is asked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive] // fields may be added: start from `default()` and set them
+pub struct ProxyOptions {
+    /// The agent's command and its arguments.
+    pub command: Vec<String>,
+    /// Add `clientCapabilities.plan` to a v1 `initialize` that lacks it, so
+    /// the agent sends its richest plan (`--no-plan-opt-in` turns it off).
+    pub plan_opt_in: bool,
+}
+
+impl Default for ProxyOptions {
+    fn default() -> Self {
+        Self {
+            command: Vec::new(),
+            plan_opt_in: true,
+        }
+    }
+}
+
+/// Runs the proxy on this process's standard streams until the agent's
+/// output ends; the exit status (see the module's documentation).
+pub fn proxy(options: &ProxyOptions) -> u8 {
+    let Some((program, args)) = options.command.split_first() else {
+        eprintln!("proxy: no agent command to start");
+        return 2;
+    };
+    let (mut agent, agent_in, agent_out) =
+        match AgentProcess::start(program, args, &[], Stderr::Inherit) {
+            Ok(started) => started,
+            Err(e) => {
+                eprintln!("proxy: cannot start `{program}`: {e}");
+                return 2;
+            }
+        };
+    let relay = Arc::new(Mutex::new(Relay::new(options.plan_opt_in)));
+    let upstream = Arc::clone(&relay);
+    // The client's lines to the agent, on a thread of their own; the
+    // agent's input closes when the client's does.
+    std::thread::spawn(move || {
+        let _ = relay_lines(BufReader::new(io::stdin()), agent_in, |line, out| {
+            let changed = upstream
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .upstream(line);
+            out.push(changed.into_owned());
+        });
+    });
+    let stdout = io::stdout();
+    let downstream = relay_lines(BufReader::new(agent_out), stdout.lock(), |line, out| {
+        let mut relay = relay.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut lines = Vec::new();
+        relay.downstream(line, &mut lines);
+        out.extend(lines.into_iter().map(std::borrow::Cow::into_owned));
+    });
+    // The agent's output ended: it is gone, or going.
+    let status = agent.wait_status(Duration::from_secs(5));
+    let why = match (status, downstream) {
+        (_, Err(e)) => format!("acp-plan proxy: the client's output failed: {e}"),
+        (Some(0), Ok(())) => "the agent exited before answering (acp-plan proxy)".to_owned(),
+        (Some(code), Ok(())) => {
+            format!("the agent exited with status {code} before answering (acp-plan proxy)")
+        }
+        (None, Ok(())) => {
+            "the agent closed its output before answering (acp-plan proxy)".to_owned()
+        }
+    };
+    let unanswered = relay
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .unanswered(&why);
+    let mut out = stdout.lock();
+    for line in &unanswered {
+        let _ = writeln!(out, "{line}");
+    }
+    let _ = out.flush();
+    drop(out);
+    agent.end(Duration::from_millis(500));
+    match status {
+        _ if !unanswered.is_empty() => 1,
+        Some(code) => u8::try_from(code).unwrap_or(1),
+        None => 1,
+    }
+}
+
+/// Reads `input` line by line and writes what `relay` makes of each to
+/// `output`, each with the line's own ending (a last line without one stays
+/// without); flushed whenever no more input is waiting, so an interactive
+/// peer sees each line at once and a stream is written in large blocks.
+///
+/// # Errors
+/// Writing to `output` failed (a read error ends the input).
+pub(crate) fn relay_lines<R: Read, W: Write>(
+    mut input: BufReader<R>,
+    output: W,
+    mut relay: impl FnMut(&[u8], &mut Vec<Vec<u8>>),
+) -> io::Result<()> {
+    let mut output = BufWriter::with_capacity(64 * 1024, output);
+    let mut line = Vec::new();
+    let mut made = Vec::new();
+    loop {
+        line.clear();
+        match input.read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let ended = line.last() == Some(&b'\n');
+        let body = if ended {
+            &line[..line.len() - 1]
+        } else {
+            &line[..]
+        };
+        made.clear();
+        relay(body, &mut made);
+        for (i, out) in made.iter().enumerate() {
+            output.write_all(out)?;
+            // The line's own ending; a line the relay adds gets one.
+            if ended || i + 1 < made.len() {
+                output.write_all(b"\n")?;
+            }
+        }
+        // Nothing more read ahead: the peer may be waiting for this line.
+        if input.buffer().is_empty() {
+            output.flush()?;
+        }
+    }
+    output.flush()
+}
+
+/// Reads all of `input`, for tests that feed the relay a whole stream.
+#[cfg(test)]
+fn relayed(input: &[u8], relay: &mut Relay, downstream: bool) -> Vec<u8> {
+    let mut out = Vec::new();
+    relay_lines(BufReader::new(input), &mut out, |line, made| {
+        if downstream {
+            let mut lines = Vec::new();
+            relay.downstream(line, &mut lines);
+            made.extend(lines.into_iter().map(std::borrow::Cow::into_owned));
+        } else {
+            made.push(relay.upstream(line).into_owned());
+        }
+    })
+    .unwrap();
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,286 @@
+//! What the proxy does with each line, both ways, apart from any process:
+//! [`Relay::upstream`] (client to agent) and [`Relay::downstream`] (agent
+//! to client). A line passes as it came, byte for byte, unless it is one
+//! of the few this changes or adds to:
+//! - upstream, a v1 `initialize` without `clientCapabilities.plan` gets it
+//!   (unless turned off), so the agent sends its richest plan;
+//! - downstream, a plan message the client cannot read (by the version it
+//!   negotiated and the capabilities it sent itself) is sent as plan-core's
+//!   sender sends it to that client (a markdown plan as its checklist's v1
+//!   entries, through `Fallback`); one it can read passes unchanged;
+//! - downstream, a tool call whose `rawInput` is a todo list is followed
+//!   by the plan it makes, for a session where the agent sends no plan of
+//!   its own (so nothing is doubled).
+//!
+//! A line is parsed only when its bytes could hold one of these (a request
+//! of the client's, the agent's answer to one, a `session/update` that
+//! names a plan or a tool call); every other passes untouched. A line that
+//! is not JSON, or not what its bytes promised, passes as it came.
+
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+
+use plan_core::agent::PlanSender;
+use plan_core::wire::{ClientCapabilities, ClientKind, ProtocolVersion};
+use plan_core::{PlanContent, PlanId, SessionNotification, SessionUpdate};
+use serde_json::value::RawValue;
+use serde_json::{Value, json};
+
+use super::todos::todo_list;
+
+/// The state both directions share.
+#[derive(Debug)]
+pub(crate) struct Relay {
+    /// Add `clientCapabilities.plan` to a v1 `initialize` that lacks it.
+    opt_in: bool,
+    /// The client's `initialize`: its id (as JSON text), the version it
+    /// offered, the capabilities it sent itself.
+    initialize: Option<(String, u64, ClientCapabilities)>,
+    /// The client, once the agent answered its `initialize`.
+    client: Option<(ClientKind, ProtocolVersion, ClientCapabilities)>,
+    /// The client's requests the agent has not answered, by id (JSON text).
+    pending: HashSet<String>,
+    /// Each session the agent spoke of: its sender, and whether the agent
+    /// sends plans of its own there.
+    sessions: HashMap<String, Session>,
+    /// Each tool call's title (its tool), by id, for a stable plan id.
+    titles: HashMap<String, String>,
+}
+
+#[derive(Debug)]
+struct Session {
+    sender: PlanSender,
+    own_plans: bool,
+}
+
+/// The parts of a JSON-RPC envelope the relay reads: its `id` as it was
+/// written, and its `method`; `None` for a line that is no JSON object.
+fn envelope(line: &[u8]) -> Option<(Option<&RawValue>, Option<String>)> {
+    let members: HashMap<Cow<'_, str>, &RawValue> = serde_json::from_slice(line).ok()?;
+    let id = members.get("id").copied();
+    let method = members
+        .get("method")
+        .and_then(|m| serde_json::from_str::<String>(m.get()).ok());
+    Some((id, method))
+}
+
+/// The error an unanswered request gets when the agent is gone.
+pub(crate) const AGENT_GONE: i64 = -32603;
+
+impl Relay {
+    /// A relay; `opt_in` adds `clientCapabilities.plan` upstream.
+    pub(crate) fn new(opt_in: bool) -> Self {
+        Self {
+            opt_in,
+            initialize: None,
+            client: None,
+            pending: HashSet::new(),
+            sessions: HashMap::new(),
+            titles: HashMap::new(),
+        }
+    }
+
+    /// A line from the client, as it goes to the agent.
+    pub(crate) fn upstream<'l>(&mut self, line: &'l [u8]) -> Cow<'l, [u8]> {
+        if !contains(line, b"\"method\"") || !contains(line, b"\"id\"") {
+            return Cow::Borrowed(line);
+        }
+        let Some((Some(id), Some(method))) = envelope(line) else {
+            return Cow::Borrowed(line);
+        };
+        let id = id.get().to_owned();
+        self.pending.insert(id.clone());
+        if method != "initialize" {
+            return Cow::Borrowed(line);
+        }
+        let Ok(mut request) = serde_json::from_slice::<Value>(line) else {
+            return Cow::Borrowed(line);
+        };
+        let params = &mut request["params"];
+        let version = params["protocolVersion"].as_u64().unwrap_or(1);
+        let sent = &params["clientCapabilities"];
+        let capabilities = if sent.is_object() {
+            ClientCapabilities::from_json(&sent.to_string()).unwrap_or_default()
+        } else {
+            ClientCapabilities::default()
+        };
+        let has_plan = !sent["plan"].is_null() || !sent["planCapabilities"].is_null();
+        self.initialize = Some((id, version, capabilities));
+        if !self.opt_in || version != 1 || has_plan || !params.is_object() {
+            return Cow::Borrowed(line);
+        }
+        if !params["clientCapabilities"].is_object() {
+            params["clientCapabilities"] = json!({});
+        }
+        params["clientCapabilities"]["plan"] = json!({});
+        Cow::Owned(request.to_string().into_bytes())
+    }
+
+    /// A line from the agent: what goes to the client, in order, into `out`
+    /// (the line itself, changed or not, and any plan it makes).
+    pub(crate) fn downstream<'l>(&mut self, line: &'l [u8], out: &mut Vec<Cow<'l, [u8]>>) {
+        if contains(line, b"\"session/update\"") {
+            if contains(line, b"\"plan") || contains(line, b"\"tool_call") {
+                self.update(line, out);
+            } else {
+                out.push(Cow::Borrowed(line));
+            }
+            return;
+        }
+        if !self.pending.is_empty() && contains(line, b"\"id\"") && !contains(line, b"\"method\"") {
+            self.answered(line);
+        }
+        out.push(Cow::Borrowed(line));
+    }
+
+    /// The client's requests still unanswered, as the error each gets when
+    /// the agent is gone (one JSON-RPC line each).
+    pub(crate) fn unanswered(&mut self, why: &str) -> Vec<String> {
+        let mut ids: Vec<String> = self.pending.drain().collect();
+        ids.sort();
+        ids.into_iter()
+            .map(|id| {
+                let error = json!({ "jsonrpc": "2.0", "id": 0,
+                    "error": { "code": AGENT_GONE, "message": why } })
+                .to_string();
+                // The id as the client wrote it, byte for byte.
+                error.replacen("\"id\":0", &format!("\"id\":{id}"), 1)
+            })
+            .collect()
+    }
+
+    /// An answer of the agent's: its request is no longer pending; the
+    /// answer to `initialize` says which client this is.
+    fn answered(&mut self, line: &[u8]) {
+        let Some((Some(id), _)) = envelope(line) else {
+            return;
+        };
+        let id = id.get();
+        if !self.pending.remove(id) {
+            return;
+        }
+        let Some((initialize, offered, capabilities)) = &self.initialize else {
+            return;
+        };
+        if initialize != id {
+            return;
+        }
+        let answered = serde_json::from_slice::<Value>(line)
+            .ok()
+            .and_then(|v| v["result"]["protocolVersion"].as_u64())
+            .unwrap_or(*offered);
+        let (kind, version) = if answered >= 2 {
+            (ClientKind::V2, ProtocolVersion::V2)
+        } else if capabilities.plan.is_some() {
+            (ClientKind::V1Plan, ProtocolVersion::V1)
+        } else {
+            (ClientKind::V1, ProtocolVersion::V1)
+        };
+        self.client = Some((kind, version, capabilities.clone()));
+    }
+
+    /// A `session/update` that may be a plan or a tool call.
+    fn update<'l>(&mut self, line: &'l [u8], out: &mut Vec<Cow<'l, [u8]>>) {
+        out.push(Cow::Borrowed(line));
+        let Some((kind, version, capabilities)) = self.client.clone() else {
+            return; // no handshake seen: nothing is known of the client
+        };
+        let Ok(message) = serde_json::from_slice::<Value>(line) else {
+            return;
+        };
+        let Some(session_id) = message["params"]["sessionId"].as_str() else {
+            return;
+        };
+        let update = &message["params"]["update"];
+        let session = self
+            .sessions
+            .entry(session_id.to_owned())
+            .or_insert_with(|| Session {
+                sender: PlanSender::with_protocol(session_id.to_owned(), version, &capabilities),
+                own_plans: false,
+            });
+        match update["sessionUpdate"].as_str() {
+            Some("plan" | "plan_update" | "plan_removed") => {
+                session.own_plans = true;
+                // What the client reads passes unchanged; the rest is sent
+                // as the sender sends it to this client.
+                let Ok(read) = SessionNotification::from_json(line_text(line)) else {
+                    return;
+                };
+                if read.check_for_client(kind).is_ok() {
+                    return;
+                }
+                out.pop();
+                let spelling = session.sender.spelling();
+                let sent = match read.update {
+                    SessionUpdate::Plan(plan) => Some(session.sender.update(PlanContent::items(
+                        PlanId::new("main").expect("a valid id"),
+                        plan.entries,
+                    ))),
+                    SessionUpdate::PlanUpdate { plan, .. } => Some(session.sender.update(plan)),
+                    SessionUpdate::PlanRemoved { id, .. } => session.sender.remove(&id),
+                    SessionUpdate::Other(_) => None,
+                };
+                out.extend(sent.map(|n| Cow::Owned(n.to_json(spelling).into_bytes())));
+            }
+            Some(kind @ ("tool_call" | "tool_call_update")) => {
+                let call = update["toolCallId"].as_str().unwrap_or_default();
+                if kind == "tool_call"
+                    && let Some(title) = update["title"].as_str()
+                {
+                    self.titles.insert(call.to_owned(), title.to_owned());
+                }
+                if session.own_plans {
+                    return;
+                }
+                let Some(entries) = todo_list(&update["rawInput"]) else {
+                    return;
+                };
+                let tool = self
+                    .titles
+                    .get(call)
+                    .map_or("todos", String::as_str)
+                    .to_ascii_lowercase();
+                let id = plan_id(&tool);
+                let spelling = session.sender.spelling();
+                let plan = PlanContent::items(id, entries);
+                if let Some(sent) = session.sender.update_if_changed(plan) {
+                    out.push(Cow::Owned(sent.to_json(spelling).into_bytes()));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The plan id of a tool's todo list: its name, kept to the characters a
+/// plan id reads well with (`todowrite`, `write_todos`).
+fn plan_id(tool: &str) -> PlanId {
+    let name: String = tool
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let name = name.trim_matches('-');
+    PlanId::new(if name.is_empty() {
+        "todos".to_owned()
+    } else {
+        name.to_owned()
+    })
+    .unwrap_or_else(|_| PlanId::new("todos").expect("a valid id"))
+}
+
+/// The line as text (a line that is not UTF-8 reads as no message).
+fn line_text(line: &[u8]) -> &str {
+    std::str::from_utf8(line).unwrap_or_default()
+}
+
+/// Whether `needle` occurs in `haystack`.
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    memchr::memmem::find(haystack, needle).is_some()
+}
