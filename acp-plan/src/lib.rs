@@ -62,4 +62,5 @@ pub mod harness {
     pub use crate::check::conformance::turns::ALL as TURN_RULES;
     pub use crate::model::plan_tool;
     pub use crate::model::point::{PROFILES, point};
+    pub use crate::proxy::Relay;
 }

@@ -434,3 +434,54 @@ fn check_counts_plan_messages_only_and_says_when_nothing_was_judged() {
     assert!(run.stdout.contains("[expect-plans]"), "{}", run.stdout);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn proxy_passes_every_line_both_ways_and_exits_with_its_agent() {
+    // The agent echoes what it reads: every line comes back as it went,
+    // the odd ones included, and the proxy ends when its input does.
+    let input = "{\"jsonrpc\":\"2.0\",\"method\":\"_ext/hello\",\"params\":{\"n\":1e400}}\nnot json\n\n{\"half\": \r\nlast, no newline";
+    let run = acp_plan(&["proxy", "--", "cat"], input);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, input);
+    // Its exit status is the agent's.
+    let run = acp_plan(&["proxy", "--", "sh", "-c", "cat >/dev/null; exit 3"], "");
+    assert_eq!(run.code, 3, "{}", run.stderr);
+}
+
+#[test]
+fn proxy_answers_what_a_dead_agent_left_unanswered_and_leaves_no_process() {
+    let dir = std::env::temp_dir().join(format!("acp-plan-proxy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pid_file = dir.join("child.pid");
+    // The agent starts a child that would outlive it, reads one request
+    // and dies without answering it.
+    let script = format!(
+        "sleep 300 & echo $! > {}; read line; exit 7",
+        pid_file.display()
+    );
+    let request = "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"session/prompt\",\"params\":{}}\n";
+    let run = acp_plan(&["proxy", "--", "sh", "-c", &script], request);
+    assert_ne!(run.code, 0, "{}", run.stderr);
+    let answer: Value =
+        serde_json::from_str(run.stdout.trim()).unwrap_or_else(|e| panic!("{e}: {}", run.stdout));
+    assert_eq!(answer["id"], 5);
+    assert_eq!(answer["error"]["code"], -32603);
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("status 7"),
+        "{answer}"
+    );
+    // The agent's child went with it (its process group was ended).
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    let gone = Instant::now() + Duration::from_secs(5);
+    while std::path::Path::new(&format!("/proc/{}", pid.trim())).exists() && Instant::now() < gone {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        !std::path::Path::new(&format!("/proc/{}", pid.trim())).exists(),
+        "the agent's child outlived it"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -158,6 +158,11 @@ impl AgentProcess {
         // Drop does the work.
     }
 
+    /// Whether the agent has exited.
+    pub(crate) fn exited(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(Some(_)))
+    }
+
     /// Waits at most `within` for the agent to exit: its exit code, `None`
     /// if it has not exited by then or a signal ended it.
     pub(crate) fn wait_status(&mut self, within: Duration) -> Option<i32> {

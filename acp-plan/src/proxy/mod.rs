@@ -12,13 +12,20 @@
 mod relay;
 mod todos;
 
+use std::borrow::Cow;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-pub(crate) use relay::Relay;
+pub use relay::Relay;
 
 use crate::process::{AgentProcess, Stderr};
+
+/// How long the agent's last lines have to arrive once it has exited.
+const DRAIN: Duration = Duration::from_millis(500);
+
+/// The size of each direction's read and write buffers.
+const BUFFER: usize = 64 * 1024;
 
 /// What `acp-plan proxy` is asked.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,24 +67,48 @@ pub fn proxy(options: &ProxyOptions) -> u8 {
     // The client's lines to the agent, on a thread of their own; the
     // agent's input closes when the client's does.
     std::thread::spawn(move || {
-        let _ = relay_lines(BufReader::new(io::stdin()), agent_in, |line, out| {
+        let stdin = BufReader::with_capacity(BUFFER, io::stdin());
+        let _ = relay_lines(stdin, agent_in, |line, out| {
             let changed = upstream
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .upstream(line);
-            out.push(changed.into_owned());
+            out.push(changed);
         });
     });
-    let stdout = io::stdout();
-    let downstream = relay_lines(BufReader::new(agent_out), stdout.lock(), |line, out| {
-        let mut relay = relay.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut lines = Vec::new();
-        relay.downstream(line, &mut lines);
-        out.extend(lines.into_iter().map(std::borrow::Cow::into_owned));
+    // The agent's lines to the client, on a thread of their own too: the
+    // agent may exit while a child of its holds its output open.
+    let downstream_relay = Arc::clone(&relay);
+    let (done, downstream) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let agent_out = BufReader::with_capacity(BUFFER, agent_out);
+        let result = relay_lines(agent_out, io::stdout().lock(), |line, out| {
+            downstream_relay
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .downstream(line, out);
+        });
+        let _ = done.send(result);
     });
-    // The agent's output ended: it is gone, or going.
+    // Until the agent's output ends, or the agent exits (then what it
+    // wrote has a moment to arrive).
+    let mut ended = None;
+    while ended.is_none() {
+        match downstream.recv_timeout(Duration::from_millis(50)) {
+            Ok(result) => ended = Some(result),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => ended = Some(Ok(())),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) if agent.exited() => {
+                ended = downstream.recv_timeout(DRAIN).ok().or(Some(Ok(())));
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+        }
+    }
     let status = agent.wait_status(Duration::from_secs(5));
-    let why = match (status, downstream) {
+    // Its whole group goes now: what it started no longer holds its output.
+    agent.end(Duration::ZERO);
+    let _ = downstream.recv_timeout(DRAIN);
+    let _ = reader.join();
+    let why = match (status, ended.unwrap_or(Ok(()))) {
         (_, Err(e)) => format!("acp-plan proxy: the client's output failed: {e}"),
         (Some(0), Ok(())) => "the agent exited before answering (acp-plan proxy)".to_owned(),
         (Some(code), Ok(())) => {
@@ -91,13 +122,11 @@ pub fn proxy(options: &ProxyOptions) -> u8 {
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
         .unanswered(&why);
-    let mut out = stdout.lock();
+    let mut out = io::stdout().lock();
     for line in &unanswered {
         let _ = writeln!(out, "{line}");
     }
     let _ = out.flush();
-    drop(out);
-    agent.end(Duration::from_millis(500));
     match status {
         _ if !unanswered.is_empty() => 1,
         Some(code) => u8::try_from(code).unwrap_or(1),
@@ -115,11 +144,10 @@ pub fn proxy(options: &ProxyOptions) -> u8 {
 pub(crate) fn relay_lines<R: Read, W: Write>(
     mut input: BufReader<R>,
     output: W,
-    mut relay: impl FnMut(&[u8], &mut Vec<Vec<u8>>),
+    mut relay: impl for<'l> FnMut(&'l [u8], &mut Vec<Cow<'l, [u8]>>),
 ) -> io::Result<()> {
-    let mut output = BufWriter::with_capacity(64 * 1024, output);
+    let mut output = BufWriter::with_capacity(BUFFER, output);
     let mut line = Vec::new();
-    let mut made = Vec::new();
     loop {
         line.clear();
         match input.read_until(b'\n', &mut line) {
@@ -132,7 +160,7 @@ pub(crate) fn relay_lines<R: Read, W: Write>(
         } else {
             &line[..]
         };
-        made.clear();
+        let mut made = Vec::new();
         relay(body, &mut made);
         for (i, out) in made.iter().enumerate() {
             output.write_all(out)?;
@@ -155,11 +183,9 @@ fn relayed(input: &[u8], relay: &mut Relay, downstream: bool) -> Vec<u8> {
     let mut out = Vec::new();
     relay_lines(BufReader::new(input), &mut out, |line, made| {
         if downstream {
-            let mut lines = Vec::new();
-            relay.downstream(line, &mut lines);
-            made.extend(lines.into_iter().map(std::borrow::Cow::into_owned));
+            relay.downstream(line, made);
         } else {
-            made.push(relay.upstream(line).into_owned());
+            made.push(relay.upstream(line));
         }
     })
     .unwrap();

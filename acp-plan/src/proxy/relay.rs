@@ -19,6 +19,9 @@
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
 
 use plan_core::agent::PlanSender;
 use plan_core::wire::{ClientCapabilities, ClientKind, ProtocolVersion};
@@ -30,7 +33,7 @@ use super::todos::todo_list;
 
 /// The state both directions share.
 #[derive(Debug)]
-pub(crate) struct Relay {
+pub struct Relay {
     /// Add `clientCapabilities.plan` to a v1 `initialize` that lacks it.
     opt_in: bool,
     /// The client's `initialize`: its id (as JSON text), the version it
@@ -69,7 +72,7 @@ pub(crate) const AGENT_GONE: i64 = -32603;
 
 impl Relay {
     /// A relay; `opt_in` adds `clientCapabilities.plan` upstream.
-    pub(crate) fn new(opt_in: bool) -> Self {
+    pub fn new(opt_in: bool) -> Self {
         Self {
             opt_in,
             initialize: None,
@@ -81,8 +84,8 @@ impl Relay {
     }
 
     /// A line from the client, as it goes to the agent.
-    pub(crate) fn upstream<'l>(&mut self, line: &'l [u8]) -> Cow<'l, [u8]> {
-        if !contains(line, b"\"method\"") || !contains(line, b"\"id\"") {
+    pub fn upstream<'l>(&mut self, line: &'l [u8]) -> Cow<'l, [u8]> {
+        if !has(&METHOD, line) || !has(&ID, line) {
             return Cow::Borrowed(line);
         }
         let Some((Some(id), Some(method))) = envelope(line) else {
@@ -118,16 +121,16 @@ impl Relay {
 
     /// A line from the agent: what goes to the client, in order, into `out`
     /// (the line itself, changed or not, and any plan it makes).
-    pub(crate) fn downstream<'l>(&mut self, line: &'l [u8], out: &mut Vec<Cow<'l, [u8]>>) {
-        if contains(line, b"\"session/update\"") {
-            if contains(line, b"\"plan") || contains(line, b"\"tool_call") {
+    pub fn downstream<'l>(&mut self, line: &'l [u8], out: &mut Vec<Cow<'l, [u8]>>) {
+        if has(&SESSION_UPDATE, line) {
+            if has(&PLAN, line) || has(&TOOL_CALL, line) {
                 self.update(line, out);
             } else {
                 out.push(Cow::Borrowed(line));
             }
             return;
         }
-        if !self.pending.is_empty() && contains(line, b"\"id\"") && !contains(line, b"\"method\"") {
+        if !self.pending.is_empty() && has(&ID, line) && !has(&METHOD, line) {
             self.answered(line);
         }
         out.push(Cow::Borrowed(line));
@@ -135,7 +138,7 @@ impl Relay {
 
     /// The client's requests still unanswered, as the error each gets when
     /// the agent is gone (one JSON-RPC line each).
-    pub(crate) fn unanswered(&mut self, why: &str) -> Vec<String> {
+    pub fn unanswered(&mut self, why: &str) -> Vec<String> {
         let mut ids: Vec<String> = self.pending.drain().collect();
         ids.sort();
         ids.into_iter()
@@ -280,7 +283,16 @@ fn line_text(line: &[u8]) -> &str {
     std::str::from_utf8(line).unwrap_or_default()
 }
 
-/// Whether `needle` occurs in `haystack`.
-fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    memchr::memmem::find(haystack, needle).is_some()
+// The byte strings that say a line could matter, each searcher built once
+// (building one is most of a short search's cost).
+static SESSION_UPDATE: LazyLock<Finder<'static>> =
+    LazyLock::new(|| Finder::new(b"\"session/update\""));
+static PLAN: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"plan"));
+static TOOL_CALL: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"tool_call"));
+static METHOD: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"method\""));
+static ID: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"id\""));
+
+/// Whether `line` holds what `finder` looks for.
+fn has(finder: &Finder<'_>, line: &[u8]) -> bool {
+    finder.find(line).is_some()
 }
