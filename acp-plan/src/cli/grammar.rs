@@ -289,6 +289,7 @@ const PROXY_EXAMPLES: &str = "\
 Examples:
   acp-plan proxy -- opencode acp              your editor's agent command, behind the proxy
   acp-plan proxy -- claude-agent-acp          its plan-mode plan reaches a client without `plan`
+  agent-client-protocol-conductor agent \"acp-plan proxy\" \"opencode acp\"   a link of the SDK's chain
 
 In an editor's settings, the agent's command becomes `acp-plan` with the
 arguments `proxy -- AGENT ...`: docs/proxy.md has the Zed entry and the
@@ -308,9 +309,8 @@ fn proxy_command() -> Command {
                 .value_name("COMMAND")
                 .num_args(1..)
                 .last(true)
-                .required(true)
                 .allow_hyphen_values(true)
-                .help("The agent to start, after `--`: its program and arguments"),
+                .help("The agent to start, after `--`: its program and arguments (none: a link of the SDK conductor's chain, which starts the agent)"),
         )
         .after_help(PROXY_EXAMPLES)
 }

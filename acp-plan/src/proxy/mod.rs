@@ -8,7 +8,12 @@
 //! when the agent's output ends, each request the client still waits on is
 //! answered with a JSON-RPC error that says so. The exit status is the
 //! agent's (1 when it ended by a signal, 2 when it could not be started).
+//!
+//! With no agent command it is a link of the ACP SDK's conductor chain
+//! ([`chain`]): the conductor starts it and the agent, and carries the
+//! messages between them.
 
+mod chain;
 mod relay;
 mod todos;
 
@@ -51,8 +56,7 @@ impl Default for ProxyOptions {
 /// output ends; the exit status (see the module's documentation).
 pub fn proxy(options: &ProxyOptions) -> u8 {
     let Some((program, args)) = options.command.split_first() else {
-        eprintln!("proxy: no agent command to start");
-        return 2;
+        return link(options);
     };
     let (mut agent, agent_in, agent_out) =
         match AgentProcess::start(program, args, &[], Stderr::Inherit) {
@@ -131,6 +135,23 @@ pub fn proxy(options: &ProxyOptions) -> u8 {
         _ if !unanswered.is_empty() => 1,
         Some(code) => u8::try_from(code).unwrap_or(1),
         None => 1,
+    }
+}
+
+/// No agent command: a link of the SDK's conductor chain, the conductor on
+/// standard input and output ([`chain`]). Ends when its input does.
+fn link(options: &ProxyOptions) -> u8 {
+    let mut link = chain::Link::new(Relay::new(options.plan_opt_in));
+    let input = BufReader::with_capacity(BUFFER, io::stdin());
+    let relayed = relay_lines(input, io::stdout().lock(), |line, out| {
+        out.extend(link.line(line).into_iter().map(Cow::Owned));
+    });
+    match relayed {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("proxy: the conductor's input failed: {e}");
+            1
+        }
     }
 }
 

@@ -1,0 +1,228 @@
+//! `acp-plan proxy` as a link of the ACP SDK's conductor
+//! (`agent-client-protocol-conductor agent "acp-plan proxy" "opencode
+//! acp"`): no agent of its own; the conductor is its one peer, and speaks
+//! for both sides. What comes from the client comes plain (its `initialize`
+//! renamed `proxy/initialize`); what goes to the agent, and what comes from
+//! it, is wrapped in a `proxy/successor` request or notification (`method`
+//! and `params` inside), as the Proxy Chains RFD and the SDK's Proxy role
+//! (5.0) define them. Each message is unwrapped to the line it stands for,
+//! judged by the same [`Relay`] as the stdio proxy, and wrapped again;
+//! `params` and results pass as the text they came in.
+
+use std::collections::HashMap;
+
+use serde_json::value::RawValue;
+
+use super::Relay;
+
+/// The one method of the successor envelope.
+const SUCCESSOR: &str = "proxy/successor";
+/// How the conductor initializes a proxy.
+const PROXY_INITIALIZE: &str = "proxy/initialize";
+
+/// A link's state: the relay, and which of its own requests stand for
+/// whose.
+#[derive(Debug)]
+pub(crate) struct Link {
+    relay: Relay,
+    next: u64,
+    /// Our `proxy/successor` requests: the id (JSON text) of the client's
+    /// request each carries.
+    to_agent: HashMap<String, String>,
+    /// Our requests to the client: the id of the conductor's
+    /// `proxy/successor` request each answers.
+    to_client: HashMap<String, String>,
+}
+
+impl Link {
+    pub(crate) fn new(relay: Relay) -> Self {
+        Self {
+            relay,
+            next: 0,
+            to_agent: HashMap::new(),
+            to_client: HashMap::new(),
+        }
+    }
+
+    /// A line from the conductor: the lines to send it back, in order.
+    pub(crate) fn line(&mut self, line: &[u8]) -> Vec<Vec<u8>> {
+        let Ok(members) = serde_json::from_slice::<HashMap<String, &RawValue>>(line) else {
+            return Vec::new(); // not a message: nothing to route
+        };
+        let id = members.get("id").map(|id| id.get().to_owned());
+        let params = members.get("params").map_or("null", |p| p.get());
+        let method = members
+            .get("method")
+            .and_then(|m| serde_json::from_str::<String>(m.get()).ok());
+        match (method.as_deref(), id) {
+            // From the agent, through the conductor.
+            (Some(SUCCESSOR), id) => {
+                let Ok(inner) = serde_json::from_str::<HashMap<String, &RawValue>>(params) else {
+                    return Vec::new();
+                };
+                let method = inner.get("method").map_or("null", |m| m.get());
+                let params = inner.get("params").map_or("null", |p| p.get());
+                match id {
+                    // A request of the agent's: to the client, as ours.
+                    Some(id) => {
+                        let ours = self.id("c");
+                        self.to_client.insert(ours.clone(), id);
+                        vec![request(&ours, method, params).into_bytes()]
+                    }
+                    None => {
+                        let plain = notification(method, params);
+                        let mut out = Vec::new();
+                        self.relay.downstream(plain.as_bytes(), &mut out);
+                        out.into_iter().map(std::borrow::Cow::into_owned).collect()
+                    }
+                }
+            }
+            // From the client: to the agent, wrapped.
+            (Some(method), id) => {
+                let method = if method == PROXY_INITIALIZE {
+                    "initialize"
+                } else {
+                    method
+                };
+                let method_json = serde_json::to_string(method).unwrap_or_default();
+                let plain = match &id {
+                    Some(id) => request(id, &method_json, params),
+                    None => notification(&method_json, params),
+                };
+                let sent = self.relay.upstream(plain.as_bytes()).into_owned();
+                let params = serde_json::from_slice::<HashMap<String, &RawValue>>(&sent)
+                    .ok()
+                    .and_then(|m| m.get("params").map(|p| p.get().to_owned()))
+                    .unwrap_or_else(|| params.to_owned());
+                let inner = format!(r#"{{"method":{method_json},"params":{params}}}"#);
+                let quoted = serde_json::to_string(SUCCESSOR).unwrap_or_default();
+                match id {
+                    Some(id) => {
+                        let ours = self.id("a");
+                        self.to_agent.insert(ours.clone(), id);
+                        vec![request(&ours, &quoted, &inner).into_bytes()]
+                    }
+                    None => vec![notification(&quoted, &inner).into_bytes()],
+                }
+            }
+            // An answer: to one of our requests.
+            (None, Some(id)) => {
+                let outcome = members
+                    .iter()
+                    .find(|(key, _)| *key == "result" || *key == "error")
+                    .map(|(key, value)| (key.clone(), value.get()));
+                let Some((key, value)) = outcome else {
+                    return Vec::new();
+                };
+                if let Some(client) = self.to_agent.remove(&id) {
+                    let plain = format!(r#"{{"jsonrpc":"2.0","id":{client},"{key}":{value}}}"#);
+                    let mut out = Vec::new();
+                    self.relay.downstream(plain.as_bytes(), &mut out);
+                    return out.into_iter().map(std::borrow::Cow::into_owned).collect();
+                }
+                match self.to_client.remove(&id) {
+                    Some(conductor) => {
+                        vec![
+                            format!(r#"{{"jsonrpc":"2.0","id":{conductor},"{key}":{value}}}"#)
+                                .into_bytes(),
+                        ]
+                    }
+                    None => Vec::new(),
+                }
+            }
+            (None, None) => Vec::new(),
+        }
+    }
+
+    /// A fresh id of ours (JSON text), `prefix` saying whose way it goes.
+    fn id(&mut self, prefix: &str) -> String {
+        self.next += 1;
+        format!("\"acp-plan-{prefix}{}\"", self.next)
+    }
+}
+
+/// A request line; `method` and `params` are JSON text.
+fn request(id: &str, method: &str, params: &str) -> String {
+    format!(r#"{{"jsonrpc":"2.0","id":{id},"method":{method},"params":{params}}}"#)
+}
+
+/// A notification line; `method` and `params` are JSON text.
+fn notification(method: &str, params: &str) -> String {
+    format!(r#"{{"jsonrpc":"2.0","method":{method},"params":{params}}}"#)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{Value, json};
+
+    fn send(link: &mut Link, message: &Value) -> Vec<Value> {
+        link.line(message.to_string().as_bytes())
+            .iter()
+            .map(|l| serde_json::from_slice(l).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_link_wraps_what_goes_to_the_agent_and_unwraps_what_comes_back() {
+        let mut link = Link::new(Relay::new(true));
+        // The client's initialize, renamed: forwarded wrapped, with `plan` added.
+        let out = send(
+            &mut link,
+            &json!({ "jsonrpc": "2.0", "id": 1, "method": "proxy/initialize",
+            "params": { "protocolVersion": 1, "clientCapabilities": {} } }),
+        );
+        assert_eq!(out[0]["method"], "proxy/successor");
+        assert_eq!(out[0]["params"]["method"], "initialize");
+        assert_eq!(
+            out[0]["params"]["params"]["clientCapabilities"]["plan"],
+            json!({})
+        );
+        let ours = out[0]["id"].clone();
+        // The agent's answer comes back to the client's id, plain.
+        let out = send(
+            &mut link,
+            &json!({ "jsonrpc": "2.0", "id": ours, "result": { "protocolVersion": 1 } }),
+        );
+        assert_eq!(
+            out,
+            [json!({ "jsonrpc": "2.0", "id": 1, "result": { "protocolVersion": 1 } })]
+        );
+        // A markdown plan from the agent reaches this v1 client without
+        // `plan` as its checklist, unwrapped.
+        let out = send(
+            &mut link,
+            &json!({ "jsonrpc": "2.0", "method": "proxy/successor", "params": {
+            "method": "session/update", "params": { "sessionId": "s", "update": {
+                "sessionUpdate": "plan_update", "plan": { "type": "markdown", "planId": "p",
+                "content": "- [ ] Fix" } } } } }),
+        );
+        assert_eq!(out[0]["method"], "session/update");
+        assert_eq!(out[0]["params"]["update"]["sessionUpdate"], "plan");
+        // A request of the agent's goes to the client as ours; its answer
+        // goes back to the conductor's request.
+        let out = send(
+            &mut link,
+            &json!({ "jsonrpc": "2.0", "id": 9, "method": "proxy/successor",
+            "params": { "method": "session/request_permission", "params": { "sessionId": "s" } } }),
+        );
+        assert_eq!(out[0]["method"], "session/request_permission");
+        let ours = out[0]["id"].clone();
+        let out = send(
+            &mut link,
+            &json!({ "jsonrpc": "2.0", "id": ours, "result": { "outcome": "x" } }),
+        );
+        assert_eq!(
+            out,
+            [json!({ "jsonrpc": "2.0", "id": 9, "result": { "outcome": "x" } })]
+        );
+        // A notification of the client's: wrapped.
+        let out = send(
+            &mut link,
+            &json!({ "jsonrpc": "2.0", "method": "session/cancel", "params": { "sessionId": "s" } }),
+        );
+        assert_eq!(out[0]["method"], "proxy/successor");
+        assert_eq!(out[0]["params"]["method"], "session/cancel");
+        assert!(out[0].get("id").is_none());
+    }
+}
