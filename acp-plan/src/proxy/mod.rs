@@ -30,7 +30,7 @@ use crate::process::{AgentProcess, Stderr};
 const DRAIN: Duration = Duration::from_millis(500);
 
 /// The size of each direction's read and write buffers.
-const BUFFER: usize = 64 * 1024;
+const BUFFER: usize = 128 * 1024;
 
 /// What `acp-plan proxy` is asked.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,12 +72,15 @@ pub fn proxy(options: &ProxyOptions) -> u8 {
     // agent's input closes when the client's does.
     std::thread::spawn(move || {
         let stdin = BufReader::with_capacity(BUFFER, io::stdin());
-        let _ = relay_lines(stdin, agent_in, |line, out| {
-            let changed = upstream
+        let _ = relay_lines(stdin, agent_in, |line| {
+            let sent = upstream
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .upstream(line);
-            out.push(changed);
+            match sent {
+                Cow::Borrowed(_) => None,
+                changed @ Cow::Owned(_) => Some(vec![changed]),
+            }
         });
     });
     // The agent's lines to the client, on a thread of their own too: the
@@ -86,11 +89,11 @@ pub fn proxy(options: &ProxyOptions) -> u8 {
     let (done, downstream) = std::sync::mpsc::channel();
     let reader = std::thread::spawn(move || {
         let agent_out = BufReader::with_capacity(BUFFER, agent_out);
-        let result = relay_lines(agent_out, io::stdout().lock(), |line, out| {
+        let result = relay_lines(agent_out, io::stdout().lock(), |line| {
             downstream_relay
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
-                .downstream(line, out);
+                .changed(line)
         });
         let _ = done.send(result);
     });
@@ -143,8 +146,8 @@ pub fn proxy(options: &ProxyOptions) -> u8 {
 fn link(options: &ProxyOptions) -> u8 {
     let mut link = chain::Link::new(Relay::new(options.plan_opt_in));
     let input = BufReader::with_capacity(BUFFER, io::stdin());
-    let relayed = relay_lines(input, io::stdout().lock(), |line, out| {
-        out.extend(link.line(line).into_iter().map(Cow::Owned));
+    let relayed = relay_lines(input, io::stdout().lock(), |line| {
+        Some(link.line(line).into_iter().map(Cow::Owned).collect())
     });
     match relayed {
         Ok(()) => 0,
@@ -159,38 +162,70 @@ fn link(options: &ProxyOptions) -> u8 {
 /// `output`, each with the line's own ending (a last line without one stays
 /// without); flushed whenever no more input is waiting, so an interactive
 /// peer sees each line at once and a stream is written in large blocks.
+/// Lines are judged where they lie in the read buffer, and a run of lines
+/// the relay passes unchanged is written as the one slice it was read as.
 ///
 /// # Errors
 /// Writing to `output` failed (a read error ends the input).
 pub(crate) fn relay_lines<R: Read, W: Write>(
     mut input: BufReader<R>,
     output: W,
-    mut relay: impl for<'l> FnMut(&'l [u8], &mut Vec<Cow<'l, [u8]>>),
+    mut relay: impl for<'l> FnMut(&'l [u8]) -> Option<Vec<Cow<'l, [u8]>>>,
 ) -> io::Result<()> {
     let mut output = BufWriter::with_capacity(BUFFER, output);
-    let mut line = Vec::new();
+    let mut long = Vec::new();
     loop {
-        line.clear();
-        match input.read_until(b'\n', &mut line) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
-        let ended = line.last() == Some(&b'\n');
-        let body = if ended {
-            &line[..line.len() - 1]
-        } else {
-            &line[..]
+        let buffer = match input.fill_buf() {
+            Ok([]) | Err(_) => break,
+            Ok(buffer) => buffer,
         };
-        let mut made = Vec::new();
-        relay(body, &mut made);
-        for (i, out) in made.iter().enumerate() {
-            output.write_all(out)?;
-            // The line's own ending; a line the relay adds gets one.
-            if ended || i + 1 < made.len() {
-                output.write_all(b"\n")?;
+        // Whole lines in the buffer: judged in place.
+        let (mut unchanged, mut at) = (0, 0);
+        while let Some(end) = memchr::memchr(b'\n', &buffer[at..]).map(|n| at + n) {
+            if let Some(made) = relay(&buffer[at..end]) {
+                output.write_all(&buffer[unchanged..at])?;
+                for out in &made {
+                    output.write_all(out)?;
+                    output.write_all(b"\n")?;
+                }
+                unchanged = end + 1;
+            }
+            at = end + 1;
+        }
+        // The run of unchanged lines at the buffer's end: written as it was
+        // read, past the write buffer (after what is already in it).
+        let run = &buffer[unchanged..at];
+        if run.len() >= BUFFER / 4 {
+            output.flush()?;
+            output.get_mut().write_all(run)?;
+        } else {
+            output.write_all(run)?;
+        }
+        if at > 0 {
+            input.consume(at);
+        } else {
+            // A line longer than the buffer, or the last one without an
+            // ending: read whole, judged as it comes.
+            long.clear();
+            if input.read_until(b'\n', &mut long).is_err() {
+                break;
+            }
+            let ended = long.last() == Some(&b'\n');
+            let body = if ended {
+                &long[..long.len() - 1]
+            } else {
+                &long[..]
+            };
+            let made = relay(body).unwrap_or_else(|| vec![Cow::Borrowed(body)]);
+            for (i, out) in made.iter().enumerate() {
+                output.write_all(out)?;
+                // The line's own ending; a line the relay adds gets one.
+                if ended || i + 1 < made.len() {
+                    output.write_all(b"\n")?;
+                }
             }
         }
-        // Nothing more read ahead: the peer may be waiting for this line.
+        // Nothing more read ahead: the peer may be waiting for these lines.
         if input.buffer().is_empty() {
             output.flush()?;
         }
@@ -202,11 +237,14 @@ pub(crate) fn relay_lines<R: Read, W: Write>(
 #[cfg(test)]
 fn relayed(input: &[u8], relay: &mut Relay, downstream: bool) -> Vec<u8> {
     let mut out = Vec::new();
-    relay_lines(BufReader::new(input), &mut out, |line, made| {
+    relay_lines(BufReader::new(input), &mut out, |line| {
         if downstream {
-            relay.downstream(line, made);
+            relay.changed(line)
         } else {
-            made.push(relay.upstream(line));
+            match relay.upstream(line) {
+                Cow::Borrowed(_) => None,
+                changed @ Cow::Owned(_) => Some(vec![changed]),
+            }
         }
     })
     .unwrap();

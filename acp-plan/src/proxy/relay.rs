@@ -122,18 +122,27 @@ impl Relay {
     /// A line from the agent: what goes to the client, in order, into `out`
     /// (the line itself, changed or not, and any plan it makes).
     pub fn downstream<'l>(&mut self, line: &'l [u8], out: &mut Vec<Cow<'l, [u8]>>) {
-        if has(&SESSION_UPDATE, line) {
-            if has(&PLAN, line) || has(&TOOL_CALL, line) {
-                self.update(line, out);
-            } else {
-                out.push(Cow::Borrowed(line));
-            }
-            return;
+        match self.changed(line) {
+            None => out.push(Cow::Borrowed(line)),
+            Some(lines) => out.extend(lines),
+        }
+    }
+
+    /// A line from the agent: `None` when it goes to the client as it came
+    /// (most lines, decided without a parse), else what goes instead, in
+    /// order (the line itself among them where it stays).
+    pub fn changed<'l>(&mut self, line: &'l [u8]) -> Option<Vec<Cow<'l, [u8]>>> {
+        if plan_or_tool_call(line) {
+            let mut out = Vec::new();
+            self.update(line, &mut out);
+            let same =
+                matches!(out.as_slice(), [Cow::Borrowed(only)] if only.as_ptr() == line.as_ptr());
+            return (!same).then_some(out);
         }
         if !self.pending.is_empty() && has(&ID, line) && !has(&METHOD, line) {
             self.answered(line);
         }
-        out.push(Cow::Borrowed(line));
+        None
     }
 
     /// The client's requests still unanswered, as the error each gets when
@@ -286,11 +295,27 @@ fn line_text(line: &[u8]) -> &str {
 // The byte strings that say a line could matter, each searcher built once
 // (building one is most of a short search's cost).
 static SESSION_UPDATE: LazyLock<Finder<'static>> =
-    LazyLock::new(|| Finder::new(b"\"session/update\""));
-static PLAN: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"plan"));
-static TOOL_CALL: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"tool_call"));
+    LazyLock::new(|| Finder::new(b"\"sessionUpdate\""));
 static METHOD: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"method\""));
 static ID: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"id\""));
+
+/// Whether `line` could be a plan message or a tool call: a
+/// `"sessionUpdate"` key whose value begins `plan` or `tool_call` (one
+/// search, and a look at the few bytes after each hit; a key inside a
+/// text is escaped, `\"sessionUpdate\"`, and no `:` follows it).
+fn plan_or_tool_call(line: &[u8]) -> bool {
+    SESSION_UPDATE.find_iter(line).any(|at| {
+        let rest = &line[at + SESSION_UPDATE.needle().len()..];
+        let rest = rest.trim_ascii_start();
+        let Some(rest) = rest.strip_prefix(b":") else {
+            return false;
+        };
+        let Some(value) = rest.trim_ascii_start().strip_prefix(b"\"") else {
+            return false;
+        };
+        value.starts_with(b"plan") || value.starts_with(b"tool_call")
+    })
+}
 
 /// Whether `line` holds what `finder` looks for.
 fn has(finder: &Finder<'_>, line: &[u8]) -> bool {
