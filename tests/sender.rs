@@ -88,6 +88,29 @@ fn clients_without_it_get_v1_plans() {
 }
 
 #[test]
+fn a_v1_plan_is_the_plan_main_and_each_client_gets_what_it_reads_of_it() {
+    // `plan! { entries: [...] }` is a `Plan`; the sender takes it as is.
+    let v1 = plan! { entries: [ high in_progress "Ship", low pending "Tag" ] };
+    let mut without = sender("{}");
+    let sent = without.update(v1.clone());
+    assert_eq!(
+        v1_entries(&sent),
+        [
+            row("Ship", "high", "in_progress"),
+            row("Tag", "low", "pending")
+        ]
+    );
+    let mut with = sender(r#"{"plan":{}}"#);
+    let SessionUpdate::PlanUpdate { plan, .. } = with.update(v1.clone()).update else {
+        panic!("a client that reads plan operations gets a plan_update")
+    };
+    assert_eq!(plan.id().as_str(), "main");
+    assert_eq!(plan.entries().map(<[_]>::len), Some(2));
+    // The same plan again is no change.
+    assert!(with.update_if_changed(v1).is_none());
+}
+
+#[test]
 fn the_fallback_maps_v2_values_onto_v1s_closed_sets() {
     let mut sender = sender("{}");
     let sent = sender.update(plan! { id: "p", items: [

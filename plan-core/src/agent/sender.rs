@@ -180,7 +180,11 @@ impl PlanSender {
     /// its id ([`is_unchanged`](Self::is_unchanged)): then `None`, and
     /// nothing changes. Models resend their whole list on every tool call,
     /// often as it was; a client need not be told twice.
-    pub fn update_if_changed(&mut self, plan: PlanContent) -> Option<SessionNotification> {
+    pub fn update_if_changed(
+        &mut self,
+        plan: impl Into<PlanContent>,
+    ) -> Option<SessionNotification> {
+        let plan = plan.into();
         (!self.is_unchanged(&plan)).then(|| self.update(plan))
     }
 
@@ -188,7 +192,12 @@ impl PlanSender {
     /// sender keeps the plan live, so the notification holds a copy of it
     /// (or of what the fallback made of it); [`send_update`](Self::send_update)
     /// writes one without copying.
-    pub fn update(&mut self, plan: PlanContent) -> SessionNotification {
+    ///
+    /// A v1 [`Plan`](crate::Plan) (`plan! { entries: [...] }`) is the plan
+    /// of id `main`: each client gets what it can read of it, a v1 client
+    /// without `clientCapabilities.plan` the v1 `plan` itself.
+    pub fn update(&mut self, plan: impl Into<PlanContent>) -> SessionNotification {
+        let plan = plan.into();
         let content = match self.mapped(&plan) {
             Sent::Plan => Some(plan.clone()),
             Sent::Mapped(content) => Some(content),
@@ -268,7 +277,12 @@ impl PlanSender {
     /// # Errors
     /// The writer's error (a closed pipe is `BrokenPipe`); the plan is live
     /// all the same, so the next change sends it again.
-    pub fn send_update<W: Write>(&mut self, out: W, plan: PlanContent) -> io::Result<()> {
+    pub fn send_update<W: Write>(
+        &mut self,
+        out: W,
+        plan: impl Into<PlanContent>,
+    ) -> io::Result<()> {
+        let plan = plan.into();
         let (written, plan) = match self.mapped(&plan) {
             Sent::Plan => {
                 let notification = self.notification(Some(plan));

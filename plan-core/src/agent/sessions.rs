@@ -112,7 +112,12 @@ impl SessionPlans {
 
     /// Creates or replaces a plan of `session`; returns the notification to
     /// send (see [`PlanSender::update`]).
-    pub fn update(&self, session: impl Into<SessionId>, plan: PlanContent) -> SessionNotification {
+    pub fn update(
+        &self,
+        session: impl Into<SessionId>,
+        plan: impl Into<PlanContent>,
+    ) -> SessionNotification {
+        let plan = plan.into();
         self.with_sender(session, |sender| sender.update(plan))
     }
 

@@ -124,6 +124,29 @@ impl From<PlanContent> for SessionUpdate {
     }
 }
 
+/// A v1 plan as the plan operations carry it: an `items` plan of the id
+/// `main` ([`PlanId::V1_PLAN`], as the public ACP schema maps the v1
+/// `plan`), its entries and `_meta` kept. So a sender takes the `entries`
+/// form of `plan!` too, and gives each client what it can read: a v1 client
+/// without `clientCapabilities.plan` the v1 `plan` itself.
+///
+/// ```
+/// use plan_core::{PlanContent, plan};
+///
+/// let content: PlanContent = plan! { entries: [ high pending "Ship" ] }.into();
+/// assert_eq!(content.id().as_str(), "main");
+/// assert_eq!(content.entries().map(<[_]>::len), Some(1));
+/// ```
+impl From<Plan> for PlanContent {
+    fn from(plan: Plan) -> Self {
+        Self::Items {
+            id: PlanId::V1_PLAN,
+            entries: plan.entries,
+            meta: plan.meta,
+        }
+    }
+}
+
 impl From<Plan> for SessionUpdate {
     fn from(plan: Plan) -> Self {
         Self::Plan(plan)
