@@ -227,15 +227,9 @@ fn a_todo_tool_seen_only_as_tool_calls_reaches_every_client_through_the_proxy() 
         env!("CARGO_BIN_EXE_tool-agent"),
         "tool-calls",
     ];
-    let mut options = Options::default();
-    options.command = proxied.iter().map(|s| (*s).to_owned()).collect();
-    options.scripted_model = Some(ModelChoice::BuiltIn);
-    options.expect_plans = true;
-    options.json = true;
-    options.timeout = Duration::from_secs(20);
-    let mut out = Vec::new();
-    let status = conformance::check_agent(&options, &mut out).unwrap();
-    let report: Value = serde_json::from_slice(&out).unwrap();
+    let (status, report) = check_with(&[], |o| {
+        o.command = proxied.iter().map(|s| (*s).to_owned()).collect();
+    });
     assert_eq!(findings(&report), [], "{report:#}");
     assert_eq!(status, 0, "{report:#}");
     for kind in report["kinds"].as_array().unwrap() {

@@ -132,8 +132,9 @@ fn said_words<'a>(key: &str, field: &'a Value) -> Vec<&'a str> {
         .collect()
 }
 
-/// Keys an item's text goes by, most likely first.
-const TEXT_KEYS: [&str; 9] = [
+/// Keys an item's text goes by, most likely first (the proxy reads a todo
+/// list in a tool call's input by the same keys).
+pub(crate) const TEXT_KEYS: [&str; 10] = [
     "content",
     "description",
     "step",
@@ -143,6 +144,7 @@ const TEXT_KEYS: [&str; 9] = [
     "subject",
     "summary",
     "name",
+    "label",
 ];
 
 impl ListTool {

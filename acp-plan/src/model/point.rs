@@ -302,21 +302,25 @@ fn forget_stale_homes(temp: &Path) {
     }
 }
 
+/// A command line of words (for tests).
+#[cfg(test)]
+pub(crate) fn command(words: &str) -> Vec<String> {
+    words.split(' ').map(str::to_owned).collect()
+}
+
+/// The value `pointing` gives `key` (for tests).
+#[cfg(test)]
+pub(crate) fn get(pointing: &Pointing, key: &str) -> Option<String> {
+    pointing
+        .env
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.clone())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn command(words: &str) -> Vec<String> {
-        words.split(' ').map(str::to_owned).collect()
-    }
-
-    fn get(pointing: &Pointing, key: &str) -> Option<String> {
-        pointing
-            .env
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.clone())
-    }
 
     #[test]
     fn each_agent_gets_its_profile_and_an_unknown_one_every_variable() {

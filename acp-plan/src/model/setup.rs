@@ -112,19 +112,7 @@ pub(super) fn write_file(home: &Path, path: &Path, template: &Path, url: &str) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::point::{Pointing, point};
-
-    fn command(words: &str) -> Vec<String> {
-        words.split(' ').map(str::to_owned).collect()
-    }
-
-    fn get(pointing: &Pointing, key: &str) -> Option<String> {
-        pointing
-            .env
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.clone())
-    }
+    use crate::model::point::{command, get, point};
 
     #[test]
     fn the_users_variables_and_files_are_filled_and_the_agent_kept_off_the_network() {

@@ -14,19 +14,7 @@ use plan_core::tools::status_of_word;
 use plan_core::{PlanEntry, Priority};
 use serde_json::Value;
 
-/// Keys an item's text goes by, most likely first.
-const TEXT_KEYS: [&str; 10] = [
-    "content",
-    "description",
-    "step",
-    "title",
-    "text",
-    "task",
-    "subject",
-    "summary",
-    "name",
-    "label",
-];
+use crate::model::plan_tool::TEXT_KEYS;
 
 /// Keys an item's status goes by.
 const STATUS_KEYS: [&str; 3] = ["status", "state", "progress"];
