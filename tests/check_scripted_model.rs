@@ -38,6 +38,18 @@ fn check_with(args: &[&str], set: impl FnOnce(&mut Options)) -> (u8, Value) {
     (status, serde_json::from_slice(&out).unwrap())
 }
 
+/// A clean report (exit 0, no finding) whose every kind says the model's
+/// plans with `tool` reached it whole.
+fn assert_clean_with(status: u8, report: &Value, tool: &str) {
+    assert_eq!(findings(report), [], "{report:#}");
+    assert_eq!(status, 0, "{report:#}");
+    for kind in report["kinds"].as_array().unwrap() {
+        let notes = kind["notes"].to_string();
+        let whole = format!("plan(s) with `{tool}` reached this client whole");
+        assert!(notes.contains(&whole), "{notes}");
+    }
+}
+
 fn findings(report: &Value) -> Vec<(String, String)> {
     report["kinds"]
         .as_array()
@@ -56,16 +68,10 @@ fn findings(report: &Value) -> Vec<(String, String)> {
 #[test]
 fn a_plan_tool_of_a_name_never_seen_is_planned_with_and_judged_clean() {
     let (status, report) = check("plans");
-    assert_eq!(findings(&report), [], "{report:#}");
     assert!(report["profile"].is_null(), "no profile matches it");
-    assert_eq!(status, 0, "{report:#}");
-    for kind in report["kinds"].as_array().unwrap() {
-        let notes = kind["notes"].to_string();
-        assert!(
-            notes.contains("the model's 3 plan(s) with `track_steps` reached this client whole"),
-            "{notes}"
-        );
-    }
+    assert_clean_with(status, &report, "track_steps");
+    let notes = report["kinds"][0]["notes"].to_string();
+    assert!(notes.contains("the model's 3 plan(s)"), "{notes}");
 }
 
 #[test]
@@ -144,27 +150,13 @@ fn an_agent_that_never_asks_the_model_is_exit_2_with_its_own_words_with_or_witho
 #[test]
 fn a_pydantic_plan_tool_is_played_through_its_references_and_judged_clean() {
     let (status, report) = check("pydantic");
-    assert_eq!(findings(&report), [], "{report:#}");
-    assert_eq!(status, 0, "{report:#}");
-    for kind in report["kinds"].as_array().unwrap() {
-        let notes = kind["notes"].to_string();
-        assert!(
-            notes.contains("the model's 3 plan(s) with `todos` reached this client whole"),
-            "{notes}"
-        );
-    }
+    assert_clean_with(status, &report, "todos");
 }
 
 #[test]
 fn an_exit_plan_mode_of_other_arguments_is_an_ordinary_tool_and_the_real_plan_tool_is_judged() {
     let (status, report) = check("exit-plan-mode");
-    assert_eq!(findings(&report), [], "{report:#}");
-    assert_eq!(status, 0, "{report:#}");
-    let notes = report["kinds"][0]["notes"].to_string();
-    assert!(
-        notes.contains("with `track_steps` reached this client whole"),
-        "{notes}"
-    );
+    assert_clean_with(status, &report, "track_steps");
 }
 
 #[test]
@@ -230,15 +222,7 @@ fn a_todo_tool_seen_only_as_tool_calls_reaches_every_client_through_the_proxy() 
     let (status, report) = check_with(&[], |o| {
         o.command = proxied.iter().map(|s| (*s).to_owned()).collect();
     });
-    assert_eq!(findings(&report), [], "{report:#}");
-    assert_eq!(status, 0, "{report:#}");
-    for kind in report["kinds"].as_array().unwrap() {
-        let notes = kind["notes"].to_string();
-        assert!(
-            notes.contains("with `track_steps` reached this client whole"),
-            "{notes}"
-        );
-    }
+    assert_clean_with(status, &report, "track_steps");
 }
 
 /// docs/ci.md's table of profiles, as (agent, the word that matches it, the
