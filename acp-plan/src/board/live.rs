@@ -20,41 +20,13 @@ use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 use super::{BoardOptions, PlanTally, draw, state_json};
+use crate::process::handshake::{self, id};
 use crate::process::{self as agent_process, AgentProcess, Stderr};
 
-/// The id of the `authenticate` request (`--auth`).
-const AUTHENTICATE: u64 = 3;
-/// The id of the request that sets plan mode (`--plan-mode`).
-const PLAN_MODE: u64 = 5;
-
-/// The `initialize` params the board sends. v1 (the default): the stable
-/// protocol, with `clientCapabilities.plan: {}`. v2 (a draft) has no plan
-/// capability (`plan_update` is baseline there); an agent that speaks only
-/// v1 answers v1 and reads v1's keys, so the same request also carries them
-/// (v2's schema allows extra keys, and a v2 reader ignores them). The
-/// Python SDK 0.12.1 reads them; the TypeScript SDK 2.4.0 gives a v1 agent
-/// `plan: {}` for any v2 offer; the Rust SDK 5.0.0 rebuilds the request from
-/// v2's keys and drops them, so its v1 agents fall back to the v1 `plan`:
-/// why v1 is the default.
+/// The `initialize` params the board sends: the protocol and the plan
+/// capability its options say (see [`handshake::initialize_params`]).
 pub fn initialize_params(options: &BoardOptions) -> Value {
-    let info = json!({ "name": "plan-core-example-board", "version": env!("CARGO_PKG_VERSION") });
-    let mut v1_capabilities =
-        json!({ "fs": { "readTextFile": false, "writeTextFile": false }, "terminal": false });
-    if options.plan_capability {
-        v1_capabilities["plan"] = json!({});
-    }
-    match options.protocol {
-        ProtocolVersion::V1 => {
-            json!({ "protocolVersion": 1, "clientCapabilities": v1_capabilities, "clientInfo": info })
-        }
-        ProtocolVersion::V2 => json!({
-            "protocolVersion": 2,
-            "info": info,
-            "capabilities": {},
-            "clientCapabilities": v1_capabilities,
-            "clientInfo": info,
-        }),
-    }
+    handshake::initialize_params(options.protocol, options.plan_capability)
 }
 
 /// Starts `options.command` as an ACP agent and drives one prompt turn
@@ -288,7 +260,11 @@ impl<W: Write> Client<'_, W> {
     }
 
     fn initialize(&mut self) -> Result<(), String> {
-        self.request(0, "initialize", &initialize_params(self.options))
+        self.request(
+            id::INITIALIZE,
+            "initialize",
+            &initialize_params(self.options),
+        )
     }
 
     /// A response of the agent; `Some(stop reason)` when it ends the turn.
@@ -302,7 +278,7 @@ impl<W: Write> Client<'_, W> {
             Err(error) => return Err(self.refused(id, &error)),
         };
         match id.as_u64() {
-            Some(0) => {
+            Some(id::INITIALIZE) => {
                 let agreed = match result["protocolVersion"].as_u64() {
                     Some(1) => ProtocolVersion::V1,
                     Some(2) => ProtocolVersion::V2,
@@ -318,14 +294,18 @@ impl<W: Write> Client<'_, W> {
                 match &self.options.auth {
                     Some(method) => {
                         let method = method.clone();
-                        self.request(AUTHENTICATE, "authenticate", &json!({ "methodId": method }))?;
+                        self.request(
+                            id::AUTHENTICATE,
+                            "authenticate",
+                            &handshake::authenticate_params(&method),
+                        )?;
                         self.waiting = "the answer to `authenticate`";
                     }
                     None => self.new_session()?,
                 }
             }
-            Some(AUTHENTICATE) => self.new_session()?,
-            Some(1) => {
+            Some(id::AUTHENTICATE) => self.new_session()?,
+            Some(id::SESSION_NEW) => {
                 self.session.clone_from(&result["sessionId"].as_str().ok_or(
                     "the agent broke the protocol: `session/new` answered without a `sessionId`",
                 )?.to_owned());
@@ -339,7 +319,7 @@ impl<W: Write> Client<'_, W> {
                     .flatten();
                 match plan_mode {
                     Some((method, params)) => {
-                        self.request(PLAN_MODE, method, &params)?;
+                        self.request(id::PLAN_MODE, method, &params)?;
                         self.waiting = "the answer to the switch to plan mode";
                     }
                     None if self.options.plan_mode => {
@@ -351,7 +331,7 @@ impl<W: Write> Client<'_, W> {
                     None => self.prompt()?,
                 }
             }
-            Some(PLAN_MODE) => self.prompt()?,
+            Some(id::PLAN_MODE) => self.prompt()?,
             Some(2) if self.protocol == Some(ProtocolVersion::V1) => {
                 return Ok(Some(
                     result["stopReason"].as_str().unwrap_or("(none)").to_owned(),
@@ -367,14 +347,14 @@ impl<W: Write> Client<'_, W> {
     fn prompt(&mut self) -> Result<(), String> {
         let prompt = json!([{ "type": "text", "text": self.options.prompt }]);
         let params = json!({ "sessionId": self.session, "prompt": prompt });
-        self.request(2, "session/prompt", &params)?;
+        self.request(id::PROMPT, "session/prompt", &params)?;
         self.waiting = "the end of the turn";
         Ok(())
     }
 
     fn new_session(&mut self) -> Result<(), String> {
-        let cwd = std::env::current_dir().map_err(|e| format!("no current directory: {e}"))?;
-        self.request(1, "session/new", &json!({ "cwd": cwd, "mcpServers": [] }))?;
+        let params = handshake::session_new_params()?;
+        self.request(id::SESSION_NEW, "session/new", &params)?;
         self.waiting = "the answer to `session/new`";
         Ok(())
     }
@@ -384,7 +364,7 @@ impl<W: Write> Client<'_, W> {
     /// the agent offered (`--auth ID`), with their environment variables.
     fn refused(&self, id: &Value, error: &Value) -> String {
         let mut reason = format!("the agent refused request {id}: {error}");
-        if !matches!(id.as_u64(), Some(1 | AUTHENTICATE)) {
+        if !matches!(id.as_u64(), Some(id::SESSION_NEW | id::AUTHENTICATE)) {
             return reason;
         }
         reason.push_str(&agent_process::auth_help(&self.auth_methods));

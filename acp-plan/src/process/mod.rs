@@ -14,6 +14,7 @@
 //! return.) Elsewhere the agent alone is killed.
 
 mod answers;
+pub(crate) mod handshake;
 
 pub(crate) use answers::{Hint, answer_request, auth_help, hint_for, plan_mode_request};
 

@@ -263,19 +263,7 @@ fn failed(kind: ClientKind, reason: String) -> KindRun {
 /// `clientCapabilities.plan`; v2 with v1's keys too (with `plan`), so an
 /// agent that answers v1 still knows what the client reads.
 pub(crate) fn offer(kind: ClientKind) -> Value {
-    let info = json!({ "name": "acp-plan", "version": env!("CARGO_PKG_VERSION") });
-    let mut v1 =
-        json!({ "fs": { "readTextFile": false, "writeTextFile": false }, "terminal": false });
-    if kind != ClientKind::V1 {
-        v1["plan"] = json!({});
-    }
-    match kind {
-        ClientKind::V1 | ClientKind::V1Plan => {
-            json!({ "protocolVersion": 1, "clientCapabilities": v1, "clientInfo": info })
-        }
-        ClientKind::V2 => json!({ "protocolVersion": 2, "info": info, "capabilities": {},
-                                  "clientCapabilities": v1, "clientInfo": info }),
-    }
+    crate::process::handshake::initialize_params(kind.protocol(), kind != ClientKind::V1)
 }
 
 /// Drives one kind of client over `agent_out`/`agent_in` and judges what

@@ -7,21 +7,16 @@
 use std::io::Write;
 
 use plan_core::wire::ClientKind;
-use serde_json::json;
 
 use super::{Conversation, agent_process, offer, rule};
-
-/// The id of the `authenticate` request (`--auth`).
-const AUTHENTICATE: u64 = 4;
-/// The id of the request that sets plan mode (`--plan-mode`).
-const PLAN_MODE: u64 = 5;
+use crate::process::handshake::{self, id};
 
 impl<W: Write> Conversation<'_, W> {
     /// The conversation up to the first turn and the turns: `initialize`,
     /// `authenticate` (`--auth`), `session/new`, plan mode (`--plan-mode`).
     pub(super) fn drive(&mut self) -> Result<(), String> {
         let kind = self.run.kind;
-        let init = self.call(0, "initialize", &offer(kind), "`initialize`")?;
+        let init = self.call(id::INITIALIZE, "initialize", &offer(kind), "`initialize`")?;
         let answered = init["protocolVersion"].as_u64();
         self.run.answered = answered;
         self.run.judged_as = match (kind, answered) {
@@ -48,21 +43,16 @@ impl<W: Write> Conversation<'_, W> {
         self.auth_methods = init["authMethods"].clone();
         if let Some(method) = self.options.auth.clone() {
             self.call(
-                AUTHENTICATE,
+                id::AUTHENTICATE,
                 "authenticate",
-                &json!({ "methodId": method }),
+                &handshake::authenticate_params(&method),
                 "`authenticate`",
             )
             .map_err(|e| e + &agent_process::auth_help(&self.auth_methods))?;
         }
-        let cwd = std::env::current_dir().map_err(|e| format!("no current directory: {e}"))?;
+        let params = handshake::session_new_params()?;
         let new = self
-            .call(
-                1,
-                "session/new",
-                &json!({ "cwd": cwd, "mcpServers": [] }),
-                "`session/new`",
-            )
+            .call(id::SESSION_NEW, "session/new", &params, "`session/new`")
             .map_err(|e| self.what_to_do(e))?;
         let Some(session) = new["sessionId"].as_str().map(str::to_owned) else {
             return Err("the agent answered `session/new` without a `sessionId`".to_owned());
@@ -79,7 +69,7 @@ impl<W: Write> Conversation<'_, W> {
                 );
             };
             self.call(
-                PLAN_MODE,
+                id::PLAN_MODE,
                 method,
                 &params,
                 &format!("`{method}` (plan mode)"),
@@ -88,8 +78,8 @@ impl<W: Write> Conversation<'_, W> {
                 "plan mode: set with `{method}` {params}; the switch out of it approved"
             ));
         }
-        if self.turn(2, &session, false)? && self.options.cancel {
-            self.turn(3, &session, true)?;
+        if self.turn(id::PROMPT, &session, false)? && self.options.cancel {
+            self.turn(id::CANCELLED_PROMPT, &session, true)?;
         }
         Ok(())
     }
