@@ -98,6 +98,40 @@ fn check_is_files_or_an_agent_after_the_dashes() {
 }
 
 #[test]
+fn proxy_is_an_agent_after_the_dashes_or_a_link_with_none() {
+    match parse_line(&["proxy", "--", "opencode", "acp", "--x"]).unwrap() {
+        Request::Proxy(options) => {
+            assert_eq!(options.command, ["opencode", "acp", "--x"]);
+            assert!(options.plan_opt_in);
+        }
+        other => panic!("{other:?}"),
+    }
+    match parse_line(&["proxy", "--no-plan-opt-in"]).unwrap() {
+        Request::Proxy(options) => {
+            assert!(
+                options.command.is_empty(),
+                "a link of the conductor's chain"
+            );
+            assert!(!options.plan_opt_in);
+        }
+        other => panic!("{other:?}"),
+    }
+    // The scripted model's options are for an agent `check` or `board` drives.
+    let error = parse_line(&["check", "--model-env", "X=1", "a.ndjson"]).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("`--model-env` is for checking an agent"),
+        "{error}"
+    );
+    let error = parse_line(&["check", "--model-env", "X=1", "--", "agent"]).unwrap_err();
+    assert!(
+        error.to_string().contains("add `--scripted-model`"),
+        "{error}"
+    );
+}
+
+#[test]
 fn a_mistyped_option_is_claps_error_with_its_suggestion_never_the_agent() {
     for line in [
         &["check", "--tiemout", "5", "--", "codex-acp"][..],
