@@ -20,7 +20,7 @@ use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 use super::{BoardOptions, PlanTally, draw, state_json};
-use crate::process::handshake::{self, id};
+use crate::process::handshake::{self, Handshake, Next, Request, id};
 use crate::process::{self as agent_process, AgentProcess, Stderr};
 
 /// The `initialize` params the board sends: the protocol and the plan
@@ -149,6 +149,7 @@ pub fn drive<R: BufRead + Send + 'static, W: Write>(
         auth_methods: Value::Null,
         session: String::new(),
         waiting: "the answer to `initialize`",
+        handshake: None,
         updates: 0,
         other_messages: 0,
         tally: PlanTally::default(),
@@ -224,6 +225,8 @@ struct Client<'o, W> {
     session: String,
     /// What the client waits for, to say so if it does not come.
     waiting: &'static str,
+    /// The handshake, until the session is ready.
+    handshake: Option<Handshake>,
     updates: usize,
     other_messages: usize,
     /// The plan messages among the updates, and their repeats.
@@ -260,11 +263,36 @@ impl<W: Write> Client<'_, W> {
     }
 
     fn initialize(&mut self) -> Result<(), String> {
-        self.request(
-            id::INITIALIZE,
-            "initialize",
-            &initialize_params(self.options),
-        )
+        let (handshake, first) = Handshake::start(
+            initialize_params(self.options),
+            self.options.auth.clone(),
+            self.options.plan_mode,
+        );
+        self.handshake = Some(handshake);
+        self.send_request(&first)
+    }
+
+    /// A request of the handshake, sent.
+    fn send_request(&mut self, request: &Request) -> Result<(), String> {
+        self.request(request.id, request.method, &request.params)?;
+        self.waiting = request.waiting;
+        Ok(())
+    }
+
+    /// The answer to a request of the handshake: the next one, or the
+    /// prompt once the session is ready.
+    fn handshake_answered(&mut self, id: u64, result: &Value) -> Result<(), String> {
+        let Some(handshake) = self.handshake.as_mut() else {
+            return Err(format!("an answer to request {id}, which was never sent"));
+        };
+        match handshake.answered(id, result)? {
+            Next::Send(request) => self.send_request(&request),
+            Next::Ready(session) => {
+                self.handshake = None;
+                self.session = session;
+                self.prompt()
+            }
+        }
     }
 
     /// A response of the agent; `Some(stop reason)` when it ends the turn.
@@ -291,54 +319,18 @@ impl<W: Write> Client<'_, W> {
                 };
                 self.protocol = Some(agreed);
                 self.auth_methods = result["authMethods"].clone();
-                match &self.options.auth {
-                    Some(method) => {
-                        let method = method.clone();
-                        self.request(
-                            id::AUTHENTICATE,
-                            "authenticate",
-                            &handshake::authenticate_params(&method),
-                        )?;
-                        self.waiting = "the answer to `authenticate`";
-                    }
-                    None => self.new_session()?,
-                }
+                self.handshake_answered(id::INITIALIZE, &result)?;
             }
-            Some(id::AUTHENTICATE) => self.new_session()?,
-            Some(id::SESSION_NEW) => {
-                self.session.clone_from(&result["sessionId"].as_str().ok_or(
-                    "the agent broke the protocol: `session/new` answered without a `sessionId`",
-                )?.to_owned());
-                let plan_mode = self
-                    .options
-                    .plan_mode
-                    .then(|| {
-                        let v2 = self.protocol == Some(ProtocolVersion::V2);
-                        agent_process::plan_mode_request(&self.session, &result, v2)
-                    })
-                    .flatten();
-                match plan_mode {
-                    Some((method, params)) => {
-                        self.request(id::PLAN_MODE, method, &params)?;
-                        self.waiting = "the answer to the switch to plan mode";
-                    }
-                    None if self.options.plan_mode => {
-                        return Err(
-                            "`--plan-mode`: the agent advertises no mode for planning (no mode or config option `plan` in its answer to `session/new`)"
-                                .to_owned(),
-                        );
-                    }
-                    None => self.prompt()?,
-                }
+            Some(step @ (id::AUTHENTICATE | id::SESSION_NEW | id::PLAN_MODE)) => {
+                self.handshake_answered(step, &result)?;
             }
-            Some(id::PLAN_MODE) => self.prompt()?,
-            Some(2) if self.protocol == Some(ProtocolVersion::V1) => {
+            Some(id::PROMPT) if self.protocol == Some(ProtocolVersion::V1) => {
                 return Ok(Some(
                     result["stopReason"].as_str().unwrap_or("(none)").to_owned(),
                 ));
             }
             // v2: the prompt is accepted; the turn ends with an idle state.
-            Some(2) => self.accepted = true,
+            Some(id::PROMPT) => self.accepted = true,
             _ => self.other_messages += 1,
         }
         Ok(None)
@@ -349,13 +341,6 @@ impl<W: Write> Client<'_, W> {
         let params = json!({ "sessionId": self.session, "prompt": prompt });
         self.request(id::PROMPT, "session/prompt", &params)?;
         self.waiting = "the end of the turn";
-        Ok(())
-    }
-
-    fn new_session(&mut self) -> Result<(), String> {
-        let params = handshake::session_new_params()?;
-        self.request(id::SESSION_NEW, "session/new", &params)?;
-        self.waiting = "the answer to `session/new`";
         Ok(())
     }
 

@@ -66,3 +66,172 @@ pub(crate) fn session_new_params() -> Result<Value, String> {
     let cwd = std::env::current_dir().map_err(|e| format!("no current directory: {e}"))?;
     Ok(json!({ "cwd": cwd, "mcpServers": [] }))
 }
+
+/// One request of the handshake: its id, method and params.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Request {
+    pub(crate) id: u64,
+    pub(crate) method: &'static str,
+    pub(crate) params: Value,
+    /// What the client waits for while it is out, for a message that says
+    /// so ("the answer to `session/new`").
+    pub(crate) waiting: &'static str,
+}
+
+/// What the handshake does after an answer.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Next {
+    /// Send this request; give its answer to [`Handshake::answered`].
+    Send(Request),
+    /// The session is ready for its first prompt.
+    Ready(String),
+}
+
+/// The handshake both `board` and `check` drive, one step per answer:
+/// `initialize`, `authenticate` where asked (`--auth`), `session/new`, the
+/// request that sets plan mode where asked (`--plan-mode`). Each driver
+/// sends the requests its own way, judges the answers its own way (the
+/// board refuses a version it does not speak, `check` makes a finding of
+/// it) and says a refusal in its own words; the order, the ids and the
+/// params are this.
+#[derive(Debug)]
+pub(crate) struct Handshake {
+    auth: Option<String>,
+    plan_mode: bool,
+    /// Whether the agent answered `initialize` with v2.
+    v2: bool,
+    /// The session, while the switch to plan mode is out.
+    session_after_plan_mode: Option<String>,
+}
+
+impl Handshake {
+    /// The handshake and its first request: `initialize` with `offer`.
+    pub(crate) fn start(offer: Value, auth: Option<String>, plan_mode: bool) -> (Self, Request) {
+        let first = Request {
+            id: id::INITIALIZE,
+            method: "initialize",
+            params: offer,
+            waiting: "the answer to `initialize`",
+        };
+        let handshake = Self {
+            auth,
+            plan_mode,
+            v2: false,
+            session_after_plan_mode: None,
+        };
+        (handshake, first)
+    }
+
+    /// The agent's `result` for request `id`: what comes next.
+    ///
+    /// # Errors
+    /// `session/new` answered without a `sessionId`; `--plan-mode` with an
+    /// agent that advertises no mode for planning; an id that is no request
+    /// of the handshake.
+    pub(crate) fn answered(&mut self, id: u64, result: &Value) -> Result<Next, String> {
+        match id {
+            id::INITIALIZE => {
+                self.v2 = result["protocolVersion"].as_u64() == Some(2);
+                Ok(Next::Send(match &self.auth {
+                    Some(method) => Request {
+                        id: id::AUTHENTICATE,
+                        method: "authenticate",
+                        params: authenticate_params(method),
+                        waiting: "the answer to `authenticate`",
+                    },
+                    None => new_session()?,
+                }))
+            }
+            id::AUTHENTICATE => Ok(Next::Send(new_session()?)),
+            id::SESSION_NEW => {
+                let session = result["sessionId"].as_str().ok_or(
+                    "the agent broke the protocol: `session/new` answered without a `sessionId`",
+                )?;
+                if !self.plan_mode {
+                    return Ok(Next::Ready(session.to_owned()));
+                }
+                let Some((method, params)) = super::plan_mode_request(session, result, self.v2)
+                else {
+                    return Err(
+                        "`--plan-mode`: the agent advertises no mode for planning (no mode or config option `plan` in its answer to `session/new`), so its plan mode cannot be run"
+                            .to_owned(),
+                    );
+                };
+                // The session waits for the answer to the switch.
+                self.session_after_plan_mode = Some(session.to_owned());
+                Ok(Next::Send(Request {
+                    id: id::PLAN_MODE,
+                    method,
+                    params,
+                    waiting: "the answer to the switch to plan mode",
+                }))
+            }
+            id::PLAN_MODE => self
+                .session_after_plan_mode
+                .take()
+                .map(Next::Ready)
+                .ok_or_else(|| "an answer to a switch to plan mode never asked".to_owned()),
+            other => Err(format!("no request {other} of the handshake")),
+        }
+    }
+}
+
+/// The `session/new` request.
+fn new_session() -> Result<Request, String> {
+    Ok(Request {
+        id: id::SESSION_NEW,
+        method: "session/new",
+        params: session_new_params()?,
+        waiting: "the answer to `session/new`",
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_handshake_goes_initialize_authenticate_session_plan_mode_in_one_order() {
+        let (mut handshake, first) = Handshake::start(json!({}), Some("key".to_owned()), true);
+        assert_eq!((first.id, first.method), (id::INITIALIZE, "initialize"));
+        let Next::Send(auth) = handshake
+            .answered(id::INITIALIZE, &json!({ "protocolVersion": 1 }))
+            .unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (auth.id, auth.params),
+            (id::AUTHENTICATE, json!({ "methodId": "key" }))
+        );
+        let Next::Send(new) = handshake.answered(id::AUTHENTICATE, &json!({})).unwrap() else {
+            panic!()
+        };
+        assert_eq!(new.method, "session/new");
+        let modes = json!({ "sessionId": "s", "modes": { "availableModes": [{ "id": "plan" }] } });
+        let Next::Send(plan) = handshake.answered(id::SESSION_NEW, &modes).unwrap() else {
+            panic!()
+        };
+        assert_eq!((plan.id, plan.method), (id::PLAN_MODE, "session/set_mode"));
+        assert_eq!(
+            handshake.answered(id::PLAN_MODE, &json!({})).unwrap(),
+            Next::Ready("s".to_owned())
+        );
+        // Without `--auth` and `--plan-mode`: initialize, session/new, ready.
+        let (mut bare, _) = Handshake::start(json!({}), None, false);
+        let Next::Send(new) = bare.answered(id::INITIALIZE, &json!({})).unwrap() else {
+            panic!()
+        };
+        assert_eq!(new.id, id::SESSION_NEW);
+        assert_eq!(
+            bare.answered(id::SESSION_NEW, &json!({ "sessionId": "t" }))
+                .unwrap(),
+            Next::Ready("t".to_owned())
+        );
+        assert!(
+            bare.answered(id::SESSION_NEW, &json!({}))
+                .unwrap_err()
+                .contains("without a `sessionId`")
+        );
+    }
+}

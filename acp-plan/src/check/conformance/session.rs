@@ -7,18 +7,58 @@
 use std::io::Write;
 
 use plan_core::wire::ClientKind;
+use serde_json::Value;
 
 use super::{Conversation, agent_process, offer, rule};
-use crate::process::handshake::{self, id};
+use crate::process::handshake::{Handshake, Next, id};
 
 impl<W: Write> Conversation<'_, W> {
     /// The conversation up to the first turn and the turns: `initialize`,
     /// `authenticate` (`--auth`), `session/new`, plan mode (`--plan-mode`).
     pub(super) fn drive(&mut self) -> Result<(), String> {
         let kind = self.run.kind;
-        let init = self.call(id::INITIALIZE, "initialize", &offer(kind), "`initialize`")?;
+        let options = self.options;
+        let (mut handshake, mut request) =
+            Handshake::start(offer(kind), options.auth.clone(), options.plan_mode);
+        let session = loop {
+            let what = match request.id {
+                id::PLAN_MODE => format!("`{}` (plan mode)", request.method),
+                _ => format!("`{}`", request.method),
+            };
+            let result = self
+                .call(request.id, request.method, &request.params, &what)
+                .map_err(|e| match request.id {
+                    id::AUTHENTICATE => e + &agent_process::auth_help(&self.auth_methods),
+                    id::SESSION_NEW => self.what_to_do(e),
+                    _ => e,
+                })?;
+            match request.id {
+                id::INITIALIZE if !self.negotiated(kind, &result) => return Ok(()),
+                id::PLAN_MODE => self.run.notes.push(format!(
+                    "plan mode: set with `{}` {}; the switch out of it approved",
+                    request.method, request.params
+                )),
+                _ => {}
+            }
+            match handshake.answered(request.id, &result)? {
+                Next::Send(next) => request = next,
+                Next::Ready(session) => break session,
+            }
+        };
+        if self.turn(id::PROMPT, &session, false)? && self.options.cancel {
+            self.turn(id::CANCELLED_PROMPT, &session, true)?;
+        }
+        Ok(())
+    }
+
+    /// The agent's answer to `initialize` as `kind`: the version it
+    /// answered, the client it is judged as, the ways it offers to
+    /// authenticate; `false` (and a finding) when it answered a version the
+    /// client did not offer and cannot speak.
+    fn negotiated(&mut self, kind: ClientKind, init: &Value) -> bool {
         let answered = init["protocolVersion"].as_u64();
         self.run.answered = answered;
+        self.auth_methods = init["authMethods"].clone();
         self.run.judged_as = match (kind, answered) {
             // A v2 offer carries v1's keys with `plan`: a v1 answer reads them.
             (ClientKind::V2, Some(1)) => ClientKind::V1Plan,
@@ -37,51 +77,10 @@ impl<W: Write> Conversation<'_, W> {
                     message,
                     None,
                 );
-                return Ok(());
+                return false;
             }
         };
-        self.auth_methods = init["authMethods"].clone();
-        if let Some(method) = self.options.auth.clone() {
-            self.call(
-                id::AUTHENTICATE,
-                "authenticate",
-                &handshake::authenticate_params(&method),
-                "`authenticate`",
-            )
-            .map_err(|e| e + &agent_process::auth_help(&self.auth_methods))?;
-        }
-        let params = handshake::session_new_params()?;
-        let new = self
-            .call(id::SESSION_NEW, "session/new", &params, "`session/new`")
-            .map_err(|e| self.what_to_do(e))?;
-        let Some(session) = new["sessionId"].as_str().map(str::to_owned) else {
-            return Err("the agent answered `session/new` without a `sessionId`".to_owned());
-        };
-        if self.options.plan_mode {
-            let Some((method, params)) = agent_process::plan_mode_request(
-                &session,
-                &new,
-                self.run.judged_as == ClientKind::V2,
-            ) else {
-                return Err(
-                    "`--plan-mode`: the agent advertises no mode for planning (no mode or config option `plan` in its answer to `session/new`), so its plan mode cannot be judged"
-                        .to_owned(),
-                );
-            };
-            self.call(
-                id::PLAN_MODE,
-                method,
-                &params,
-                &format!("`{method}` (plan mode)"),
-            )?;
-            self.run.notes.push(format!(
-                "plan mode: set with `{method}` {params}; the switch out of it approved"
-            ));
-        }
-        if self.turn(id::PROMPT, &session, false)? && self.options.cancel {
-            self.turn(id::CANCELLED_PROMPT, &session, true)?;
-        }
-        Ok(())
+        true
     }
 
     /// A reason the agent could not be driven, with what the user can do,
