@@ -24,7 +24,8 @@ use crate::process::handshake::{self, Handshake, Next, Request, id};
 use crate::process::{self as agent_process, AgentProcess, Stderr};
 
 /// The `initialize` params the board sends: the protocol and the plan
-/// capability its options say (see [`handshake::initialize_params`]).
+/// capability its options say (the handshake module writes them for
+/// `board` and `check` alike).
 pub fn initialize_params(options: &BoardOptions) -> Value {
     handshake::initialize_params(options.protocol, options.plan_capability)
 }
