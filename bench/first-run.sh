@@ -21,7 +21,7 @@ while IFS= read -r line; do
     if [ -z "$first" ] && [[ "$line" == *"▣"* ]]; then
         first=$(date +%s.%N)
     fi
-done < <(script -qefc "cargo run -q -p acp-plan -- board -- cargo run -q --example agent" /dev/null)
+done < <(script -qefc "cargo run -q -p acp-plan -- board -- cargo run -q -p plan-examples --example agent" /dev/null)
 end=$(date +%s.%N)
 
 printf 'first plan drawn after %.1f s; the turn ended after %.1f s\n' \

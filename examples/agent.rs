@@ -6,7 +6,7 @@
 //! said in `initialize`, so every client gets only what it can read.
 //!
 //! ```text
-//! cargo run -p acp-plan -- board -- cargo run -q --example agent   # our client drives it
+//! cargo run -p acp-plan -- board -- cargo run -q -p plan-examples --example agent   # our client drives it
 //! cargo run --example agent                                     # speak JSON-RPC to it by hand
 //! cargo run --example agent -- --fast                           # no pauses between steps
 //! ```

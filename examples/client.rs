@@ -5,7 +5,7 @@
 //! the full one (timeouts, permissions, v2, `--json`).
 //!
 //! ```text
-//! cargo run --example client -- cargo run -q --example agent -- --fast
+//! cargo run -q -p plan-examples --example client -- cargo run -q -p plan-examples --example agent -- --fast
 //! ```
 
 use std::io::{BufRead, BufReader, Write};

@@ -7,7 +7,7 @@
 //! plan mode is sent as a markdown plan with its absolute `path`.
 //!
 //! ```text
-//! cargo run -p acp-plan -- board -- cargo run -q --example model_agent
+//! cargo run -p acp-plan -- board -- cargo run -q -p plan-examples --example model_agent
 //! ```
 //!
 //! The script is `examples/data/model-script.ndjson`. One JSON-RPC message

@@ -12,7 +12,7 @@ done
 for mode in "1" "1 --no-plan-capability" "2"; do
     name=$(echo "agent-v$mode" | tr ' ' '_')
     # shellcheck disable=SC2086
-    (cd .. && cargo run -q --example board -- --json --protocol $mode -- \
-        sh -c "cargo run -q --example agent -- --fast | tee fuzz/corpus/board/$name.ndjson") >/dev/null
+    (cd .. && cargo run -q -p plan-examples --example board -- --json --protocol $mode -- \
+        sh -c "cargo run -q -p plan-examples --example agent -- --fast | tee fuzz/corpus/board/$name.ndjson") >/dev/null
 done
 grep -m 1 plan_update corpus/board/agent-v1.ndjson >corpus/parse_message/agent-line.json

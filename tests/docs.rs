@@ -52,3 +52,47 @@ fn every_example_a_reader_pastes_is_a_whole_program_with_no_hidden_line() {
     }
     assert!(examples > 20, "{examples} examples");
 }
+
+/// The README's first command, as the two-commands block writes it.
+fn main_command() -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let block = readme
+        .split("## The two commands")
+        .nth(1)
+        .and_then(|rest| rest.split("```sh\n").nth(1))
+        .and_then(|rest| rest.split("```").next())
+        .expect("the README's two commands");
+    let first = block.lines().next().expect("the main command");
+    first.split('#').next().unwrap().trim().to_owned()
+}
+
+#[test]
+fn the_main_command_builds_the_agent_in_its_own_package_and_the_bench_times_it() {
+    // `cargo run --example agent` without `-p` selects the workspace's
+    // members and unifies their features: half the workspace would build
+    // twice. With `-p`, the example's package, nothing but the example.
+    let command = main_command();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let manifest = std::fs::read_to_string(root.join("examples/Cargo.toml")).unwrap();
+    let package = manifest
+        .lines()
+        .find_map(|l| l.strip_prefix("name = \""))
+        .and_then(|rest| rest.strip_suffix('"'))
+        .expect("the examples' package name");
+    assert!(
+        command.ends_with(&format!("-- cargo run -q -p {package} --example agent")),
+        "{command}"
+    );
+    assert!(
+        manifest.contains("[[example]]\nname = \"agent\""),
+        "{manifest}"
+    );
+    // The first-run bench times that very command.
+    let bench = std::fs::read_to_string(root.join("bench/first-run.sh")).unwrap();
+    let timed = command.replace("cargo run -p acp-plan", "cargo run -q -p acp-plan");
+    assert!(
+        bench.contains(&timed),
+        "bench/first-run.sh does not time `{timed}`"
+    );
+}

@@ -1,5 +1,5 @@
 //! The board example driving the agent example over ACP, as in
-//! `cargo run --example board -- --json -- cargo run -q --example agent`:
+//! `cargo run --example board -- --json -- cargo run -q -p plan-examples --example agent`:
 //! the two programs' own code, joined by OS pipes, in every protocol mode.
 //!
 //! Why one file over 500 lines: an integration test file is a binary of its
