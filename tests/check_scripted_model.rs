@@ -299,6 +299,16 @@ fn each_row_of_the_documented_profile_table_is_what_its_agent_is_given() {
     }
 }
 
+/// What `schema`, as offered, finds wrong with `arguments` (nothing, for a
+/// call the model may make).
+fn invalid(schema: &Value, arguments: &Value) -> Vec<String> {
+    jsonschema::validator_for(schema)
+        .unwrap()
+        .iter_errors(arguments)
+        .map(|e| e.to_string())
+        .collect()
+}
+
 /// The schemas real agents offer their models for their plan tools
 /// (`data/real-agents/tools/`): the tool's name and its input schema.
 fn real_plan_tools() -> Vec<(String, Value)> {
@@ -350,15 +360,10 @@ fn the_models_calls_of_each_real_agents_plan_tool_are_valid_against_its_schema()
         let tool = plan_tool::find(offered.iter().map(|(n, s)| (n.as_str(), s)))
             .unwrap_or_else(|| panic!("{name} is found as the plan tool"));
         assert_eq!(tool.name(), name);
-        let validator = jsonschema::validator_for(schema).unwrap();
         for call in 0..script.len() {
             let (arguments, said) = tool.say(script.todo_write(call).unwrap(), call);
-            let errors: Vec<String> = validator
-                .iter_errors(&arguments)
-                .map(|e| e.to_string())
-                .collect();
             assert_eq!(
-                errors,
+                invalid(schema, &arguments),
                 Vec::<String>::new(),
                 "{name}, call {call}: {arguments}"
             );
@@ -400,15 +405,10 @@ fn a_plan_tool_written_any_legal_way_is_found_and_called_validly_against_the_sch
         let offered = [(name.to_owned(), schema.clone())];
         let tool = plan_tool::find(offered.iter().map(|(n, s)| (n.as_str(), s)))
             .unwrap_or_else(|| panic!("{name} is found as the plan tool"));
-        let validator = jsonschema::validator_for(&schema).unwrap();
         for call in 0..script.len() {
             let (arguments, _) = tool.say(script.todo_write(call).unwrap(), call);
-            let errors: Vec<String> = validator
-                .iter_errors(&arguments)
-                .map(|e| e.to_string())
-                .collect();
             assert_eq!(
-                errors,
+                invalid(&schema, &arguments),
                 Vec::<String>::new(),
                 "{name}, call {call}: {arguments}"
             );

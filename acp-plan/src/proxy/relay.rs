@@ -139,7 +139,9 @@ impl Relay {
                 matches!(out.as_slice(), [Cow::Borrowed(only)] if only.as_ptr() == line.as_ptr());
             return (!same).then_some(out);
         }
-        if !self.pending.is_empty() && has(&ID, line) && !has(&METHOD, line) {
+        // An answer has an `id` and no `method` at its top (a `"method"`
+        // inside its result does not make it a request).
+        if !self.pending.is_empty() && has(&ID, line) {
             self.answered(line);
         }
         None
@@ -164,7 +166,7 @@ impl Relay {
     /// An answer of the agent's: its request is no longer pending; the
     /// answer to `initialize` says which client this is.
     fn answered(&mut self, line: &[u8]) {
-        let Some((Some(id), _)) = envelope(line) else {
+        let Some((Some(id), None)) = envelope(line) else {
             return;
         };
         let id = id.get();
