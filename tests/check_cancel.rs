@@ -13,7 +13,8 @@ mod common;
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
-use acp_plan::{self as conformance, CheckAgentOptions as Options, KindRun};
+use acp_plan::CheckAgentOptions as Options;
+use acp_plan::harness::{self as conformance, KindRun};
 use common::checking::{check_agent, rules};
 use plan_core::wire::ClientKind;
 use serde_json::{Value, json};

@@ -11,8 +11,9 @@ use std::io::{self, BufReader};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use acp_plan::FileReport;
-use acp_plan::{self as conformance, CheckAgentOptions as Options, KindRun};
+use acp_plan::CheckAgentOptions as Options;
+use acp_plan::harness::FileReport;
+use acp_plan::harness::{self as conformance, KindRun};
 use common::real_agents::{TRANSCRIPTS, replay_agent, transcript, without};
 use plan_core::wire::{ClientKind, ProtocolVersion};
 use serde_json::Value;
@@ -20,7 +21,7 @@ use serde_json::Value;
 #[test]
 fn check_finds_each_transcript_clean_from_the_file() {
     for (name, _) in TRANSCRIPTS {
-        let report = acp_plan::check_file(transcript(name).as_bytes(), None);
+        let report = acp_plan::harness::check_file(transcript(name).as_bytes(), None);
         assert_eq!(report.findings, [], "{name}");
     }
 }
@@ -77,7 +78,7 @@ fn codex_cancelled_before_inserting_the_prompt_is_clean_under_v2() {
 }
 
 fn check_text(name: &str, text: &str, protocol: Option<ProtocolVersion>) -> (FileReport, String) {
-    let report = acp_plan::check_file(text.as_bytes(), protocol);
+    let report = acp_plan::harness::check_file(text.as_bytes(), protocol);
     let mut out = Vec::new();
     report.write_text(name, &mut out).unwrap();
     (report, String::from_utf8(out).unwrap())
@@ -231,7 +232,7 @@ fn each_turn_rule_is_said_in_the_published_text_it_names() {
             _ => {}
         }
     }
-    for rule in conformance::harness::TURN_RULES {
+    for rule in conformance::TURN_RULES {
         let path = format!(
             "{}/data/sdk-ts-2.4.0/v{}-schema.json",
             env!("CARGO_MANIFEST_DIR"),

@@ -10,8 +10,9 @@ mod common;
 
 use std::time::Duration;
 
+use acp_plan::CheckAgentOptions as Options;
 use acp_plan::ModelChoice;
-use acp_plan::{self as conformance, CheckAgentOptions as Options};
+use acp_plan::harness as conformance;
 use serde_json::Value;
 
 /// `check --scripted-model --expect-plans --json -- tool-agent MODE`: the
@@ -34,7 +35,7 @@ fn check_with(args: &[&str], set: impl FnOnce(&mut Options)) -> (u8, Value) {
     options.timeout = Duration::from_secs(20);
     set(&mut options);
     let mut out = Vec::new();
-    let status = conformance::check_agent(&options, &mut out).unwrap();
+    let status = conformance::report_agent(&options, &mut out).unwrap();
     (status, serde_json::from_slice(&out).unwrap())
 }
 

@@ -13,7 +13,8 @@ mod common;
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
-use acp_plan::{self as conformance, CheckAgentOptions as Options, KindRun};
+use acp_plan::CheckAgentOptions as Options;
+use acp_plan::harness::{self as conformance, KindRun};
 use common::checking::{check_agent, rules};
 use plan_core::{
     agent::{InitializeRequest, PlanSender},
@@ -438,7 +439,7 @@ fn docs_ci_lists_every_rule_check_reports_and_no_other() {
         .iter()
         .copied()
         .chain(conformance::rule::ALL)
-        .chain([acp_plan::ACP_SPELLING])
+        .chain([acp_plan::harness::rule::ACP_SPELLING])
         .collect();
     listed.sort_unstable();
     rules.sort_unstable();

@@ -165,7 +165,7 @@ fn the_validator_finds_a_problem_in_exactly_the_bad_vectors() {
         if name.contains("client-capabilities") {
             continue;
         }
-        let findings = acp_plan::check_file(text.as_bytes(), None).findings;
+        let findings = acp_plan::harness::check_file(text.as_bytes(), None).findings;
         let expected_bad = bad.iter().any(|prefix| name.starts_with(prefix));
         assert_eq!(!findings.is_empty(), expected_bad, "{name}: {findings:#?}");
     }
@@ -182,7 +182,7 @@ fn the_validator_finds_a_problem_in_exactly_the_bad_vectors() {
             .filter(|l| l.contains("session/update") && !l.contains("state_update"))
             .fold(String::new(), |text, l| text + l + "\n");
         for rules in [None, Some(protocol)] {
-            let findings = acp_plan::check_file(updates.as_bytes(), rules).findings;
+            let findings = acp_plan::harness::check_file(updates.as_bytes(), rules).findings;
             assert_eq!(findings, [], "{rules:?}");
         }
     }
@@ -347,7 +347,7 @@ fn the_client_says_why_when_an_agent_dies_breaks_the_protocol_or_goes_quiet() {
             opts
         };
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        acp_plan::board_agent(
+        acp_plan::harness::board_agent(
             &options,
             &mut out,
             &mut err,
@@ -366,7 +366,7 @@ fn the_client_says_why_when_an_agent_dies_breaks_the_protocol_or_goes_quiet() {
     assert!(refused.contains("refused request 0"), "{refused}");
     let quiet = run("read line; sleep 5");
     assert!(quiet.contains("sent nothing for 2 s"), "{quiet}");
-    let missing = acp_plan::board_agent(
+    let missing = acp_plan::harness::board_agent(
         &{
             let mut opts = acp_plan::BoardOptions::default();
             opts.command = vec!["/no/such/agent".into()];
@@ -456,7 +456,7 @@ fn drive_authenticating(auth: Option<&str>) -> (Result<(), String>, String) {
             agent_requiring_authentication(std::io::BufReader::new(agent_reads), agent_writes);
         });
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let result = acp_plan::board_connected(
+        let result = acp_plan::harness::board_connected(
             &options,
             std::io::BufReader::new(board_reads),
             board_writes,
@@ -531,7 +531,7 @@ fn the_board_ends_its_agents_children_when_the_agent_fails_or_goes_quiet() {
         let (done, outcome) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let (mut out, mut err) = (Vec::new(), Vec::new());
-            let result = acp_plan::board_agent(
+            let result = acp_plan::harness::board_agent(
                 &options,
                 &mut out,
                 &mut err,

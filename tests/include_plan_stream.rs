@@ -86,7 +86,7 @@ fn check_and_the_file_macro_say_the_same_of_a_name() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/ui/include_plan_stream/");
     let stream = std::fs::read(format!("{dir}many_errors.ndjson")).unwrap();
     let stderr = std::fs::read_to_string(format!("{dir}many_errors.stderr")).unwrap();
-    let report = acp_plan::check_file(&stream, None);
+    let report = acp_plan::harness::check_file(&stream, None);
     let mut compared = 0;
     for error in stderr.lines().filter_map(|l| l.strip_prefix("error: ")) {
         // FILE:LINE:COLUMN: PATH: MESSAGE

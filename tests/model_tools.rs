@@ -387,7 +387,7 @@ fn plans_from_both_tools_are_read_by_every_kind_of_client() {
             stream.push_str(&message.to_json(plan_core::wire::Spelling::Acp));
             stream.push('\n');
         }
-        let report = acp_plan::check_file(stream.as_bytes(), None);
+        let report = acp_plan::harness::check_file(stream.as_bytes(), None);
         assert_eq!(report.recorded_client, Some(client.kind()), "{stream}");
         assert_eq!(report.findings, [], "{client:?}");
         assert_eq!(report.plans, 6);

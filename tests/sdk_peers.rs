@@ -200,7 +200,7 @@ fn sdk_agent_driven_by_our_board(options: acp_plan::BoardOptions) -> Value {
             opts
         };
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let outcome = acp_plan::board_connected(
+        let outcome = acp_plan::harness::board_connected(
             &options,
             BufReader::new(client_reads),
             client_writes,
@@ -523,12 +523,12 @@ fn the_sdk_agent_passes_the_conformance_check_for_every_kind_of_client() {
                         Duration::from_millis(50),
                     ))
                 });
-                acp_plan::check_kind(kind, &options, BufReader::new(from_agent), to_agent)
+                acp_plan::harness::check_kind(kind, &options, BufReader::new(from_agent), to_agent)
             })
             .collect::<Vec<_>>()
     });
-    let report = acp_plan::report_text(&acp_plan::CheckAgentOptions::default(), &runs);
-    assert_eq!(acp_plan::exit_code(&runs), 0, "{report}");
+    let report = acp_plan::harness::report_text(&acp_plan::CheckAgentOptions::default(), &runs);
+    assert_eq!(acp_plan::harness::exit_code(&runs), 0, "{report}");
     for run in &runs {
         assert_eq!(run.stop_reasons, ["end_turn", "cancelled"], "{report}");
     }

@@ -28,11 +28,15 @@ pub struct FixturesOptions {
     pub expected: bool,
 }
 
+/// Writes what `options` asks for to standard output; the exit status: 0,
+/// or 2 when writing failed (said on standard error).
+pub fn fixtures(options: &FixturesOptions) -> u8 {
+    let result = write_fixtures(options, io::stdout().lock()).map(|()| 0);
+    crate::process::exit_status("fixtures", result)
+}
+
 /// Writes what `options` asks for to `out`.
-///
-/// # Errors
-/// The writer's error.
-pub fn fixtures(options: &FixturesOptions, mut out: impl Write) -> io::Result<()> {
+pub(crate) fn write_fixtures(options: &FixturesOptions, mut out: impl Write) -> io::Result<()> {
     let stream = options.scenario.generate();
     if options.expected {
         let expected = stream.expected().to_json_value(stream.spelling());
@@ -56,7 +60,7 @@ mod tests {
             expected: false,
         };
         let mut stream = Vec::new();
-        fixtures(&options, &mut stream).unwrap();
+        write_fixtures(&options, &mut stream).unwrap();
         let mut boards = plan_core::client::SessionBoards::new().strict();
         let text = String::from_utf8(stream).unwrap();
         assert_eq!(text.lines().count(), 30);
@@ -64,7 +68,7 @@ mod tests {
             boards.apply_json(line).unwrap();
         }
         let mut expected = Vec::new();
-        fixtures(
+        write_fixtures(
             &FixturesOptions {
                 expected: true,
                 ..options

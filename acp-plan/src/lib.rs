@@ -2,21 +2,24 @@
 //! a Rust program (or test) that wants it without the command line.
 //!
 //! This file is the whole public surface. Each subcommand is one options
-//! type and one verb that runs it; the verb's result is what the command
-//! prints or its exit status:
+//! type, which carries every input, and one verb that runs it on this
+//! process's standard streams and returns the exit status (`u8`: 0 clean,
+//! 1 findings, 2 could not run, as the command's):
 //!
 //! | subcommand | options | verb |
 //! |---|---|---|
-//! | `board` | [`BoardOptions`] | [`board`] (on this process's streams); [`board_agent`] and [`board_connected`] on given ones |
-//! | `check FILE...` | [`CheckFilesOptions`] | [`check_files`]; [`check_file`] for one file's bytes |
-//! | `check -- AGENT` | [`CheckAgentOptions`] | [`check_agent`]; [`check_kind`] for one kind of client |
+//! | `board` | [`BoardOptions`] | [`board`] |
+//! | `check FILE...` | [`CheckFilesOptions`] | [`check_files`] |
+//! | `check -- AGENT` | [`CheckAgentOptions`] | [`check_agent`] |
 //! | `fixtures` | [`FixturesOptions`] | [`fixtures`] |
-//! | `tool` | [`ToolOptions`] | [`tool`] |
-//! | `model` | [`ModelOptions`] | [`serve`] |
-//! | `proxy` | [`ProxyOptions`] | [`proxy`] (on this process's streams) |
+//! | `tool` | [`ToolOptions`] (with [`Tool`]) | [`tool`] |
+//! | `model` | [`ModelOptions`] (with [`ModelChoice`], [`Script`], [`ScriptError`]) | [`serve`] |
+//! | `proxy` | [`ProxyOptions`] | [`proxy`] |
 //!
-//! The command line itself: [`parse`] a line into a [`Request`], [`run`] it,
-//! or [`main`] for both. Everything else is private to the crate, except
+//! `board` and `check -- AGENT` may start a scripted model: [`ModelSetup`]
+//! says how the agent reaches it. The command line itself: [`parse`] a line
+//! into an [`Invocation`], [`run`] it, or [`main`] for both; [`command`] is
+//! its grammar. Everything else is private to the crate, except
 //! [`harness`], what this repository's own tests reach (not an API).
 
 mod board;
@@ -30,26 +33,25 @@ mod proxy;
 mod tool;
 
 // The command line.
-pub use cli::{Request, command, main, parse, run};
+pub use cli::{Invocation, command, main, parse, run};
 
 // `board`.
-pub use board::live::{client as board_agent, drive as board_connected};
 pub use board::{BoardOptions, board};
 
-// `check`.
-pub use check::conformance::report::{exit_code, report_json, report_text};
-/// The names of the rules `check -- AGENT` reports beside the protocol's.
-pub use check::conformance::rule;
-pub use check::conformance::{CheckAgentOptions, KindRun, check_agent, run_kind as check_kind};
-pub use check::files::{FileReport, check_file};
-pub use check::{ACP_SPELLING, CheckFilesOptions, Finding, check_files};
+// `check FILE...` and `check -- AGENT`.
+pub use check::conformance::{CheckAgentOptions, check_agent};
+pub use check::{CheckFilesOptions, check_files};
 
-// `fixtures`, `tool`, `model`.
+// `fixtures`.
 pub use fixtures::{FixturesOptions, fixtures};
+
+// `model`, and the model `board` and `check` may start.
 pub use model::{ModelChoice, ModelOptions, ModelSetup, Script, ScriptError, serve};
 
 // `proxy`.
 pub use proxy::{ProxyOptions, proxy};
+
+// `tool`.
 pub use tool::{Tool, ToolOptions, tool};
 
 /// What this repository's tests reach beyond the verbs: the parts a test
@@ -58,9 +60,14 @@ pub use tool::{Tool, ToolOptions, tool};
 #[doc(hidden)]
 pub mod harness {
     pub use crate::board::live::initialize_params;
-    pub use crate::check::conformance::slug;
-    pub use crate::check::conformance::turns::ALL as TURN_RULES;
+    pub use crate::board::live::{client as board_agent, drive as board_connected};
+    pub use crate::check::conformance::kind_name;
+    pub use crate::check::conformance::report::{exit_code, report_json, report_text};
+    pub use crate::check::conformance::turns::{ALL as TURN_RULES, Level, TurnRule};
+    pub use crate::check::conformance::{KindRun, report_agent, run_kind as check_kind};
+    pub use crate::check::files::{FileReport, check_file};
+    pub use crate::check::{Finding, rule};
     pub use crate::model::plan_tool;
-    pub use crate::model::point::{PROFILES, point};
+    pub use crate::model::point::{Need, PROFILES, Pointing, Profile, point};
     pub use crate::proxy::Relay;
 }

@@ -37,6 +37,9 @@ pub struct ToolOptions {
     pub scope: Scope,
     /// One JSON object instead of lines.
     pub json: bool,
+    /// The call's arguments, the JSON text the model sent; `None` reads
+    /// them from standard input.
+    pub arguments: Option<String>,
 }
 
 impl Default for ToolOptions {
@@ -48,6 +51,7 @@ impl Default for ToolOptions {
             session: "sess_1".to_owned(),
             scope: Scope::MAIN,
             json: false,
+            arguments: None,
         }
     }
 }
@@ -63,6 +67,43 @@ fn sender(options: &ToolOptions) -> PlanSender {
     profile.sender(options.session.clone())
 }
 
+/// Plays one call of the model's plan tool on this process's streams: its
+/// arguments from `options.arguments` or standard input, what the client
+/// receives on standard output, corrections and errors on standard error.
+/// The exit status: 0 sent, 1 the model's call could not be read, 2 no
+/// call was given.
+///
+/// An error reading the input or writing the output is said on standard
+/// error (2).
+pub fn tool(options: &ToolOptions) -> u8 {
+    crate::process::exit_status("tool", play_stdio(options))
+}
+
+/// [`tool`], its I/O errors returned.
+fn play_stdio(options: &ToolOptions) -> io::Result<u8> {
+    let arguments = match &options.arguments {
+        Some(arguments) => arguments.clone(),
+        None => {
+            let mut arguments = String::new();
+            io::Read::read_to_string(&mut io::stdin(), &mut arguments)?;
+            arguments
+        }
+    };
+    // No input is no call: a wrong command line, not a model's mistake.
+    if arguments.trim().is_empty() {
+        eprintln!(
+            "tool: no call on standard input; give the arguments the model sent (JSON), e.g. `acp-plan tool todo-write < call.json`"
+        );
+        return Ok(2);
+    }
+    play(
+        options,
+        &arguments,
+        &mut io::stdout().lock(),
+        &mut io::stderr(),
+    )
+}
+
 /// Reads one call's arguments (`arguments`, the JSON text) and writes what
 /// the client receives to `out`, and what was corrected (or the error for
 /// the model) to `err`. The exit status: 0 sent, 1 the model's call could
@@ -75,7 +116,7 @@ fn sender(options: &ToolOptions) -> PlanSender {
 ///
 /// # Errors
 /// Writing to `out` or `err` failed.
-pub fn tool(
+pub(crate) fn play(
     options: &ToolOptions,
     arguments: &str,
     out: &mut impl Write,
@@ -143,7 +184,7 @@ mod tests {
 
     fn run_text(options: &ToolOptions, arguments: &str) -> (u8, String, String) {
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let code = tool(options, arguments, &mut out, &mut err).unwrap();
+        let code = play(options, arguments, &mut out, &mut err).unwrap();
         let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
         (code, text(out), text(err))
     }

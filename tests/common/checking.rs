@@ -6,7 +6,8 @@ use std::io::{self, BufReader};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use acp_plan::{self as conformance, CheckAgentOptions as Options, KindRun};
+use acp_plan::CheckAgentOptions as Options;
+use acp_plan::harness::{self as conformance, KindRun};
 use plan_core::wire::ClientKind;
 
 /// Runs `agent` (reading the client's lines, writing its own) once per kind
@@ -42,7 +43,7 @@ pub fn rules(runs: &[KindRun]) -> Vec<String> {
         .flat_map(|run| {
             run.findings
                 .iter()
-                .map(|f| format!("{}: {}", conformance::harness::slug(run.kind), f.rule))
+                .map(|f| format!("{}: {}", conformance::kind_name(run.kind), f.rule))
         })
         .collect();
     found.sort();

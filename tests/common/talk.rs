@@ -82,7 +82,7 @@ pub fn converse(client: acp_plan::BoardOptions) -> Conversation {
             agent::serve(BufReader::new(agent_reads), tee, io::sink(), options)
         });
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let outcome = acp_plan::board_connected(
+        let outcome = acp_plan::harness::board_connected(
             &client,
             BufReader::new(client_reads),
             client_writes,

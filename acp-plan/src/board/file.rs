@@ -1,13 +1,13 @@
-//! The board's file mode (a module of the `board` example): `session/update`
-//! notifications read from NDJSON, as the published SDKs read them, applied
-//! to one `PlanBoard` per session and drawn. The command line is in
-//! `board.rs`, the live conversation with an agent in `board_live.rs`.
+//! The board's file mode: `session/update` notifications read from NDJSON,
+//! as the published SDKs read them, applied to one `PlanBoard` per session
+//! and drawn. The live conversation with an agent is in `live.rs`.
 
 use std::io::{self, BufRead, Write};
 
 use plan_core::client::{Applied, SessionBoards, TerminalStyle};
 
-use super::{BoardOptions, PlanTally, draw, state_json};
+use super::draw::{PlanTally, draw, state_json};
+use super::options::BoardOptions;
 
 /// How many unreadable lines in a row make the board stop reading: not an
 /// NDJSON stream of ACP messages (a binary, say).

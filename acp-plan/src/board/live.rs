@@ -19,7 +19,8 @@ use plan_core::{
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
-use super::{BoardOptions, PlanTally, draw, state_json};
+use super::draw::{PlanTally, draw, state_json};
+use super::options::BoardOptions;
 use crate::process::handshake::{self, Handshake, Next, Request, id};
 use crate::process::{self as agent_process, AgentProcess, Stderr};
 

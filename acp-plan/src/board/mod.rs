@@ -19,73 +19,18 @@
 //! skipped; the exit status is 1 if there were any.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, IsTerminal, Write};
-use std::time::Duration;
+use std::io::{self, BufRead, BufReader, IsTerminal};
 
+mod draw;
 pub(crate) mod file;
 pub(crate) mod live;
+mod options;
+
 use file::read_stream;
 use live::client;
+pub use options::BoardOptions;
 
-use plan_core::{
-    client::{Applied, SessionBoards, TerminalStyle, render_board},
-    wire::{ProtocolVersion, Spelling},
-};
-
-/// What the command line asked for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[allow(clippy::struct_excessive_bools)] // command-line switches, each on its own
-#[non_exhaustive] // fields may be added: start from `default()` and set them
-pub struct BoardOptions {
-    /// Print the final state as JSON instead of drawing it.
-    pub json: bool,
-    /// Read this file instead of standard input.
-    pub path: Option<String>,
-    /// Refuse what lenient reading would skip or let through.
-    pub strict: bool,
-    /// The agent to start and drive (a command and its arguments).
-    pub command: Vec<String>,
-    /// The protocol version to ask the agent for.
-    pub protocol: ProtocolVersion,
-    /// Whether to advertise plan support (`clientCapabilities.plan: {}`:
-    /// protocol v1, and for a v1 agent when offering v2).
-    pub plan_capability: bool,
-    /// The prompt to send.
-    pub prompt: String,
-    /// How long to wait for each message of the agent before giving up.
-    pub timeout: Duration,
-    /// `--auth ID`: call `authenticate` with this method before `session/new`.
-    pub auth: Option<String>,
-    /// `--scripted-model`: the agent's model is a script served on loopback.
-    pub scripted_model: Option<crate::model::ModelChoice>,
-    /// `--plan-mode`: set the session's plan mode before the prompt, and
-    /// approve the agent's switch out of it (its plan).
-    pub plan_mode: bool,
-    /// How the agent is pointed at the scripted model beyond its profile
-    /// (`--model-env`, `--model-file`, `--model-port`, `--allow-network`;
-    /// its `plan_mode` is this struct's own `plan_mode`).
-    pub model_setup: crate::model::ModelSetup,
-}
-
-impl Default for BoardOptions {
-    fn default() -> Self {
-        Self {
-            json: false,
-            path: None,
-            strict: false,
-            command: Vec::new(),
-            // The stable protocol: v2 is a draft, offered only when asked.
-            protocol: ProtocolVersion::V1,
-            plan_capability: true,
-            prompt: "Refactor the auth module and show me your plan.".to_owned(),
-            timeout: Duration::from_mins(1),
-            auth: None,
-            scripted_model: None,
-            plan_mode: false,
-            model_setup: crate::model::ModelSetup::default(),
-        }
-    }
-}
+use plan_core::client::TerminalStyle;
 
 /// What the board says when it reads a terminal: where the stream comes
 /// from, how to end it, and the other ways in.
@@ -140,84 +85,4 @@ pub fn board(options: &BoardOptions) -> u8 {
             2
         }
     }
-}
-
-/// The plan messages a run saw: how many, and how many of them repeated a
-/// plan as it already was (the board does not redraw those).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct PlanTally {
-    /// Plan messages applied (`plan`, `plan_update`, `plan_removed`).
-    pub plans: usize,
-    /// Of those, updates equal to the plan as it was.
-    pub repeats: usize,
-}
-
-impl PlanTally {
-    /// Counts what applying one message did; whether the boards changed
-    /// (so a live drawing is redrawn).
-    pub(crate) fn count(&mut self, applied: &Applied) -> bool {
-        match applied {
-            Applied::Updated { .. } | Applied::Removed { .. } => {
-                self.plans += 1;
-                true
-            }
-            Applied::Unchanged { .. } => {
-                self.plans += 1;
-                self.repeats += 1;
-                false
-            }
-            Applied::RemovedUnknown { .. } => {
-                self.plans += 1;
-                false
-            }
-            _ => false,
-        }
-    }
-
-    /// What a person is told at the end: how many plan messages came and
-    /// how many were repeats, or that none came.
-    pub(crate) fn summary(self) -> String {
-        match (self.plans, self.repeats) {
-            (0, _) => {
-                "no plan came (no `plan`, `plan_update` or `plan_removed` message)".to_owned()
-            }
-            (plans, 0) => format!("{plans} plan message(s)"),
-            (plans, repeats) => format!(
-                "{plans} plan message(s), {repeats} of them the plan as it already was (not redrawn)"
-            ),
-        }
-    }
-}
-
-/// The final state as JSON: every session's board, each plan with how many
-/// of its updates were repeats where there were any.
-pub(crate) fn state_json(boards: &SessionBoards) -> serde_json::Value {
-    let sessions: Vec<serde_json::Value> = boards
-        .boards()
-        .map(|board| {
-            let mut value = board.to_json_value(Spelling::Acp);
-            for (plan, json) in board.plans().zip(
-                value["plans"]
-                    .as_array_mut()
-                    .map(Vec::as_mut_slice)
-                    .unwrap_or_default(),
-            ) {
-                if plan.repeats() > 0 {
-                    json["repeats"] = plan.repeats().into();
-                }
-            }
-            value
-        })
-        .collect();
-    serde_json::json!({ "sessions": sessions })
-}
-
-fn draw(boards: &SessionBoards, out: &mut impl Write, style: TerminalStyle) -> io::Result<()> {
-    for board in boards.boards() {
-        if boards.boards().len() > 1 {
-            writeln!(out, "session {}", board.session())?;
-        }
-        write!(out, "{}", render_board(board, style))?;
-    }
-    Ok(())
 }

@@ -12,8 +12,9 @@ use plan_core::{
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use super::finding::Finding;
 use super::message::{Line, PlanMessage, is_plan, read_line, rfd_spelling};
-use super::{Finding, conformance::rule};
+use super::rule;
 
 /// What checking one file found.
 #[derive(Debug, Clone, PartialEq, Eq)]

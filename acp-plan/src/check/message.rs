@@ -8,7 +8,7 @@ use plan_core::agent::Violation;
 use plan_core::wire::{Message, MessageCheck, Mode, Parsed, Shape, Spelling};
 use plan_core::{Error, PlanContent, SessionNotification, SessionUpdate};
 
-use super::ACP_SPELLING;
+use super::rule::ACP_SPELLING;
 
 /// One line, read once: the envelope reader routes it, and the typed reader
 /// of its form reads it.

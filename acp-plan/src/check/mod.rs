@@ -15,96 +15,20 @@
 
 pub(crate) mod conformance;
 pub(crate) mod files;
+mod finding;
 mod message;
+pub mod rule;
+
+pub use finding::Finding;
 
 use std::io::{self, Write};
 
-use std::fmt;
-
 use files::{FileReport, check_file};
-use plan_core::{agent::Violation, wire::ProtocolVersion};
+use plan_core::wire::ProtocolVersion;
 use serde_json::{Value, json};
 
-/// The rule of the RFD spelling: the plan id written `id`.
-pub const ACP_SPELLING: &str = "acp-spelling";
-
-/// One problem `check` found, in a file or in an agent's transcript.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
-    /// The rule's name: one of [`Violation::RULES`], [`ACP_SPELLING`], or
-    /// one of [`conformance::rule`].
-    pub rule: String,
-    /// The line of the file or transcript (1-based; 0: the whole of it).
-    pub line: usize,
-    /// Where in the message, as a JSON path (empty: the whole message).
-    pub path: String,
-    /// What is wrong, in one sentence.
-    pub message: String,
-    /// What a conforming agent sends instead, where `check` knows.
-    pub fix: Option<String>,
-}
-
-impl Finding {
-    /// A finding of `rule`; without a `fix` of its own, the rule's usual one.
-    pub fn new(
-        rule: &str,
-        line: usize,
-        path: String,
-        message: String,
-        fix: Option<String>,
-    ) -> Self {
-        let fix = fix.or_else(|| conformance::report::fix_for(rule).map(str::to_owned));
-        Self {
-            rule: rule.to_owned(),
-            line,
-            path,
-            message,
-            fix,
-        }
-    }
-
-    /// What a sender must not send, at `line`, with the fallback the
-    /// version table gives for it where there is one.
-    pub fn of_violation(line: usize, violation: &Violation) -> Self {
-        Self::new(
-            violation.rule(),
-            line,
-            violation.path().to_owned(),
-            violation.message().to_owned(),
-            violation.fix().map(str::to_owned),
-        )
-    }
-
-    /// A message that could not be read, as `rule`. Its path is the
-    /// error's; a JSON syntax error keeps its line and column in the message.
-    pub fn of_error(rule: &str, line: usize, error: &plan_core::Error) -> Self {
-        let message = match error.kind() {
-            plan_core::ErrorKind::Syntax { .. } => error.to_string(),
-            kind => kind.to_string(),
-        };
-        Self::new(rule, line, error.path().to_owned(), message, None)
-    }
-
-    /// The finding as a JSON object: `rule`, `line`, `path`, `message`,
-    /// `fix` (`null` where there is none).
-    pub fn to_json(&self) -> Value {
-        json!({ "rule": self.rule, "line": self.line, "path": self.path,
-                "message": self.message, "fix": self.fix })
-    }
-}
-
-/// `at `PATH`: WHAT [RULE]` (without the path where it is the whole message).
-impl fmt::Display for Finding {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if !self.path.is_empty() {
-            write!(f, "at `{}`: ", self.path)?;
-        }
-        write!(f, "{} [{}]", self.message, self.rule)
-    }
-}
-
 /// What the command line of the file mode asked for.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive] // fields may be added: start from `default()` and set them
 pub struct CheckFilesOptions {
     /// The version whose readers judge files without a recorded `initialize`.
@@ -113,6 +37,8 @@ pub struct CheckFilesOptions {
     pub expect_plans: bool,
     /// The files.
     pub paths: Vec<String>,
+    /// One JSON report instead of a line per problem (`--json`).
+    pub json: bool,
 }
 
 /// Each file of `options` judged, in order, with an [`rule::EXPECT_PLANS`]
@@ -142,7 +68,7 @@ fn judge_files(
         if report.plans == 0 {
             let message = "no plan message seen: nothing judged".to_owned();
             if options.expect_plans {
-                let rule = conformance::rule::EXPECT_PLANS;
+                let rule = rule::EXPECT_PLANS;
                 let finding = Finding::new(rule, 0, String::new(), message, None);
                 report.findings.push(finding);
             }
@@ -154,21 +80,31 @@ fn judge_files(
     Ok(Some(reports))
 }
 
+/// Checks each file of `options` on this process's streams: the problems on
+/// standard output, notes on standard error. The exit status: 0 clean, 1
+/// problems, 2 a file could not be read.
+///
+/// An error writing the report is said on standard error (2); a reader
+/// that closed the output early (`| head`) ends it quietly (0).
+pub fn check_files(options: &CheckFilesOptions) -> u8 {
+    let result = report_files(options, &mut io::stdout().lock(), &mut io::stderr());
+    crate::process::exit_status("check", result)
+}
+
 /// Checks each file of `options`; writes the problems to `out` and notes
 /// to `notes`. The exit status: 0 clean, 1 problems, 2 a file could not be
 /// read (said on `notes`, with nothing on `out`).
 ///
 /// As text, a line per problem (`FILE:LINE: at PATH: WHAT [RULE]`). As
-/// JSON (`json`), one object: `files`, each with its `path`, how many
+/// JSON (`options.json`), one object: `files`, each with its `path`, how many
 /// `plans` it held, the client it was `judgedAs` where it records one (else
 /// `null`) and its `findings` (see [`Finding::to_json`]); then `findings`
 /// (how many in all) and `clean`.
 ///
 /// # Errors
 /// Writing to `out` failed (a closed pipe is the caller's to decide).
-pub fn check_files(
+pub(crate) fn report_files(
     options: &CheckFilesOptions,
-    json: bool,
     out: &mut impl Write,
     notes: &mut impl Write,
 ) -> io::Result<u8> {
@@ -176,7 +112,7 @@ pub fn check_files(
         return Ok(2);
     };
     let code = exit_status(&reports);
-    if !json {
+    if !options.json {
         for (path, report) in &reports {
             report.write_text(path, out)?;
             if report.plans == 0 && !options.expect_plans {
@@ -208,7 +144,7 @@ pub fn check_files(
             json!({
                 "path": path,
                 "plans": report.plans,
-                "judgedAs": report.recorded_client.map(conformance::slug),
+                "judgedAs": report.recorded_client.map(conformance::kind_name),
                 "findings": findings,
             })
         })

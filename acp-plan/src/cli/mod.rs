@@ -7,52 +7,29 @@
 //! driven, a file could not be read, or the command line is wrong.
 //!
 //! Three rooms: `grammar.rs` the command's shape (its arguments, help and
-//! examples), `requests.rs` what a parsed line asks for (the options of each
+//! examples), `invocation.rs` what a parsed line asks for (the options of each
 //! subcommand, and the mistakes clap cannot see), and this file the entry
 //! points (`parse`, `run`, `main`).
 
 use std::ffi::OsString;
-use std::io::{self, IsTerminal as _, Read as _, Write as _};
+use std::io::{self, IsTerminal as _, Write as _};
 
-use crate::check::{CheckFilesOptions, conformance};
+use crate::check::conformance;
 use crate::{board, check, fixtures, model, tool};
 
 mod grammar;
-mod requests;
+mod invocation;
 
 pub use grammar::command;
-use requests::{board_options, check_request, fixtures_request, model_request, tool_request};
-
-/// What one command line asks for.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Request {
-    /// `board`: drive an agent or read a stream, and draw its plans.
-    Board(board::BoardOptions),
-    /// `check FILE...`: judge recorded transcripts.
-    CheckFiles {
-        /// The files and how to judge them.
-        options: CheckFilesOptions,
-        /// A JSON report instead of lines.
-        json: bool,
-    },
-    /// `check -- COMMAND`: judge an agent as every kind of client.
-    CheckAgent(conformance::CheckAgentOptions),
-    /// `fixtures`: a scripted stream, or the boards it ends with.
-    Fixtures(fixtures::FixturesOptions),
-    /// `tool`: what a model's plan tool call (on standard input) becomes.
-    Tool(tool::ToolOptions),
-    /// `model`: serve a scripted model until stopped.
-    Model(model::ModelOptions),
-    /// `proxy -- COMMAND`: stand between a client and the agent.
-    Proxy(crate::proxy::ProxyOptions),
-}
+pub use invocation::Invocation;
+use invocation::{board_options, check_request, fixtures_request, model_request, tool_request};
 
 /// Parses a command line (the program's name first).
 ///
 /// # Errors
 /// clap's error: a mistake in the command line, or `--help`/`--version`
 /// (which clap reports as errors that print to standard output).
-pub fn parse<I, T>(args: I) -> Result<Request, clap::Error>
+pub fn parse<I, T>(args: I) -> Result<Invocation, clap::Error>
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
@@ -76,11 +53,11 @@ where
         ));
     };
     match name {
-        "board" => board_options(m, sub).map(Request::Board),
+        "board" => board_options(m, sub).map(Invocation::Board),
         "check" => check_request(m, sub),
         "fixtures" => fixtures_request(m, sub),
         "tool" => tool_request(m, sub),
-        "proxy" => Ok(requests::proxy_request(m)),
+        "proxy" => Ok(invocation::proxy_request(m)),
         _ => Ok(model_request(m)),
     }
 }
@@ -123,75 +100,22 @@ fn agents_option(e: clap::Error, cmd: &mut clap::Command, args: &[OsString]) -> 
     sub_cmd.error(ErrorKind::UnknownArgument, message)
 }
 
-/// Does what `request` asks on this process's standard streams; the exit status.
-pub fn run(request: &Request) -> u8 {
-    let broken_pipe = |e: &io::Error| e.kind() == io::ErrorKind::BrokenPipe;
-    match request {
-        Request::Board(options) => board::board(options),
-        Request::CheckAgent(options) => {
-            let progress = io::stderr().is_terminal();
-            let options = conformance::CheckAgentOptions {
-                progress,
+/// Does what `invocation` asks on this process's standard streams; the exit
+/// status.
+pub fn run(invocation: &Invocation) -> u8 {
+    match invocation {
+        Invocation::Board(options) => board::board(options),
+        Invocation::CheckAgent(options) => {
+            check::conformance::check_agent(&conformance::CheckAgentOptions {
+                progress: io::stderr().is_terminal(),
                 ..options.clone()
-            };
-            match conformance::check_agent(&options, &mut io::stdout().lock()) {
-                Ok(code) => code,
-                Err(e) if broken_pipe(&e) => 0,
-                Err(e) => {
-                    eprintln!("check: {e}");
-                    2
-                }
-            }
+            })
         }
-        Request::CheckFiles { options, json } => {
-            let result =
-                check::check_files(options, *json, &mut io::stdout().lock(), &mut io::stderr());
-            match result {
-                Ok(code) => code,
-                Err(e) if broken_pipe(&e) => 0,
-                Err(e) => {
-                    eprintln!("check: {e}");
-                    2
-                }
-            }
-        }
-        Request::Model(options) => model::serve(options),
-        Request::Proxy(options) => crate::proxy::proxy(options),
-        Request::Tool(options) => {
-            let mut arguments = String::new();
-            if let Err(e) = io::stdin().read_to_string(&mut arguments) {
-                eprintln!("tool: cannot read the call's arguments on standard input: {e}");
-                return 2;
-            }
-            // No input is no call: a wrong command line, not a model's mistake.
-            if arguments.trim().is_empty() {
-                eprintln!(
-                    "tool: no call on standard input; give the arguments the model sent (JSON), e.g. `acp-plan tool todo-write < call.json`"
-                );
-                return 2;
-            }
-            match tool::tool(
-                options,
-                &arguments,
-                &mut io::stdout().lock(),
-                &mut io::stderr(),
-            ) {
-                Ok(code) => code,
-                Err(e) if broken_pipe(&e) => 0,
-                Err(e) => {
-                    eprintln!("tool: {e}");
-                    2
-                }
-            }
-        }
-        Request::Fixtures(options) => match fixtures::fixtures(options, io::stdout().lock()) {
-            Ok(()) => 0,
-            Err(e) if broken_pipe(&e) => 0,
-            Err(e) => {
-                eprintln!("fixtures: {e}");
-                2
-            }
-        },
+        Invocation::CheckFiles(options) => check::check_files(options),
+        Invocation::Model(options) => model::serve(options),
+        Invocation::Proxy(options) => crate::proxy::proxy(options),
+        Invocation::Tool(options) => tool::tool(options),
+        Invocation::Fixtures(options) => fixtures::fixtures(options),
     }
 }
 
@@ -204,7 +128,7 @@ where
     T: Into<OsString> + Clone,
 {
     match parse(args) {
-        Ok(request) => run(&request),
+        Ok(invocation) => run(&invocation),
         Err(e) => {
             let _ = e.print();
             let _ = io::stdout().flush();

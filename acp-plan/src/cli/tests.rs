@@ -8,13 +8,13 @@ use plan_core::wire::{ProtocolVersion, Spelling};
 
 use super::*;
 
-fn parse_line(args: &[&str]) -> Result<Request, clap::Error> {
+fn parse_line(args: &[&str]) -> Result<Invocation, clap::Error> {
     parse(std::iter::once("acp-plan").chain(args.iter().copied()))
 }
 
 fn board(args: &[&str]) -> board::BoardOptions {
     match parse_line(&[&["board"][..], args].concat()) {
-        Ok(Request::Board(options)) => options,
+        Ok(Invocation::Board(options)) => options,
         other => panic!("{args:?}: {other:?}"),
     }
 }
@@ -67,10 +67,10 @@ fn the_board_reads_a_file_and_starts_a_program_or_a_command() {
 #[test]
 fn check_is_files_or_an_agent_after_the_dashes() {
     match parse_line(&["check", "--protocol", "2", "a.ndjson", "b.ndjson"]).unwrap() {
-        Request::CheckFiles { options, json } => {
+        Invocation::CheckFiles(options) => {
             assert_eq!(options.paths, ["a.ndjson", "b.ndjson"]);
             assert_eq!(options.protocol, Some(ProtocolVersion::V2));
-            assert!(!json);
+            assert!(!options.json);
         }
         other => panic!("{other:?}"),
     }
@@ -87,7 +87,7 @@ fn check_is_files_or_an_agent_after_the_dashes() {
         "--fast",
     ]);
     match agent.unwrap() {
-        Request::CheckAgent(options) => {
+        Invocation::CheckAgent(options) => {
             assert!(options.json && options.cancel);
             assert_eq!(options.timeout, Duration::from_millis(2500));
             assert_eq!(options.record, Some("out".into()));
@@ -100,14 +100,14 @@ fn check_is_files_or_an_agent_after_the_dashes() {
 #[test]
 fn proxy_is_an_agent_after_the_dashes_or_a_link_with_none() {
     match parse_line(&["proxy", "--", "opencode", "acp", "--x"]).unwrap() {
-        Request::Proxy(options) => {
+        Invocation::Proxy(options) => {
             assert_eq!(options.command, ["opencode", "acp", "--x"]);
             assert!(options.plan_opt_in);
         }
         other => panic!("{other:?}"),
     }
     match parse_line(&["proxy", "--no-plan-opt-in"]).unwrap() {
-        Request::Proxy(options) => {
+        Invocation::Proxy(options) => {
             assert!(
                 options.command.is_empty(),
                 "a link of the conductor's chain"
@@ -167,7 +167,7 @@ fn a_mistyped_option_is_claps_error_with_its_suggestion_never_the_agent() {
 
 #[test]
 fn fixtures_build_the_scenario_the_flags_say() {
-    let Request::Fixtures(options) = parse_line(&[
+    let Invocation::Fixtures(options) = parse_line(&[
         "fixtures",
         "--seed",
         "7",
@@ -188,7 +188,7 @@ fn fixtures_build_the_scenario_the_flags_say() {
         .steps(20)
         .for_client(ClientProfile::v2());
     assert_eq!(options.scenario, v2);
-    let Request::Fixtures(rfd) = parse_line(&["fixtures", "--rfd"]).unwrap() else {
+    let Invocation::Fixtures(rfd) = parse_line(&["fixtures", "--rfd"]).unwrap() else {
         panic!("not fixtures")
     };
     assert_eq!(rfd.scenario.spelling(), Spelling::Rfd);

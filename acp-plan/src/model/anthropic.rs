@@ -9,9 +9,9 @@
 
 use serde_json::{Value, json};
 
+use super::api::{event, halves, items, named_tools, text_of};
 use super::request::{Request, Seen};
 use super::turn::{Decision, Reply};
-use super::{event, halves, items, named_tools, text_of};
 
 /// The text of a block list or a string.
 fn blocks_text(content: &Value) -> String {
@@ -147,11 +147,13 @@ pub(crate) fn write(request: &Value, decision: &Decision) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{DONE, SIDE_ANSWER, Script, Turn};
+    use crate::model::api::Turn;
+    use crate::model::script::Script;
+    use crate::model::turn::{DONE, SIDE_ANSWER};
     use plan_core::tools::TodoWrite;
 
     fn answer(script: &Script, request: &Value) -> Turn {
-        crate::model::answered_by(read, write, script, request)
+        crate::model::api::answered_by(read, write, script, request)
     }
 
     /// The events of a stream, as (name, data).

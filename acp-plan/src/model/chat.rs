@@ -11,9 +11,9 @@
 
 use serde_json::{Value, json};
 
+use super::api::{content_text, halves, items, named_tools, text_of};
 use super::request::{Request, Seen};
 use super::turn::{Decision, Reply};
-use super::{content_text, halves, items, named_tools, text_of};
 
 /// `request` read: its tools, its calls and their results, where the turn
 /// under way starts (after the user's last message), its system messages,

@@ -13,9 +13,9 @@
 
 use serde_json::{Value, json};
 
+use super::api::{items, text_of};
 use super::request::{Request, Seen};
 use super::turn::{Decision, Reply};
-use super::{items, text_of};
 
 fn parts(content: &Value) -> &[Value] {
     items(&content["parts"])

@@ -13,7 +13,7 @@ use super::turn::{Decision, Made, Reply};
 /// What the model did while serving one agent: the tools offered, the plan
 /// calls it made, and which the agent ran.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Log {
+pub(crate) struct Log {
     /// How many requests it answered.
     pub requests: usize,
     /// Every tool any request offered, by name.
@@ -38,7 +38,7 @@ pub struct Log {
 impl Log {
     /// Notes a request and the model's answer, whose call (if any) has
     /// `id`.
-    pub fn record(&mut self, request: &Request, decision: &Decision, id: &str) {
+    pub(crate) fn record(&mut self, request: &Request, decision: &Decision, id: &str) {
         self.requests += 1;
         self.offered
             .extend(request.tools.iter().map(|(name, _)| name.clone()));
@@ -83,7 +83,7 @@ impl Log {
 
     /// The plans the agent ran, in order (a plan said as text needs no
     /// run): the tool and the plan.
-    pub fn plans_run(&self) -> Vec<(&str, &Made)> {
+    pub(crate) fn plans_run(&self) -> Vec<(&str, &Made)> {
         self.made
             .iter()
             .filter(|(id, ..)| id.is_empty() || self.answered.contains(id))
@@ -92,7 +92,7 @@ impl Log {
     }
 
     /// How many of its plan calls the agent never ran: no result came back.
-    pub fn not_run(&self) -> usize {
+    pub(crate) fn not_run(&self) -> usize {
         self.made
             .iter()
             .filter(|(id, ..)| {
@@ -103,7 +103,7 @@ impl Log {
 
     /// How many of its plan calls came back from the agent as errors (and
     /// never as a result): not carried out, as a cancel ends them.
-    pub fn failed_runs(&self) -> usize {
+    pub(crate) fn failed_runs(&self) -> usize {
         self.made
             .iter()
             .filter(|(id, ..)| self.failed.contains(id) && !self.answered.contains(id))

@@ -9,9 +9,9 @@
 
 use serde_json::{Value, json};
 
+use super::api::{content_text, event, halves, items, named_tools, text_of};
 use super::request::{Request, Seen};
 use super::turn::{Decision, Reply};
-use super::{content_text, event, halves, items, named_tools, text_of};
 
 /// Whether an input item is a message of `role` (the type may be left out).
 fn message_of(item: &Value, role: &str) -> bool {
@@ -173,11 +173,13 @@ fn text(stream: &mut Stream, made: usize, text: &str) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{DONE, SIDE_ANSWER, Script, Turn};
+    use crate::model::api::Turn;
+    use crate::model::script::Script;
+    use crate::model::turn::{DONE, SIDE_ANSWER};
     use plan_core::tools::UpdatePlan;
 
     fn answer(script: &Script, request: &Value) -> Turn {
-        crate::model::answered_by(read, write, script, request)
+        crate::model::api::answered_by(read, write, script, request)
     }
 
     fn request(calls: usize, tools: bool) -> Value {

@@ -14,7 +14,7 @@ pub(crate) const EXIT_PLAN_MODE: &str = "ExitPlanMode";
 
 /// A call already in the conversation.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Seen {
+pub(crate) struct Seen {
     /// The tool called.
     pub name: String,
     /// The call's id, as the API carries it.
@@ -32,7 +32,7 @@ pub struct Seen {
 
 /// How an agent's plan mode asks its model for the plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PlanMode {
+pub(crate) enum PlanMode {
     /// Claude Code: "Plan mode is active"; the plan goes to `ExitPlanMode`.
     ExitTool,
     /// codex: the plan is a `<proposed_plan>` block of the answer.
@@ -41,7 +41,7 @@ pub enum PlanMode {
 
 /// A request, read: what the model needs of it, whatever the API.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Request {
+pub(crate) struct Request {
     /// The tools offered: name and input schema.
     pub tools: Vec<(String, Value)>,
     /// Each tool's description, by name, where it has one.
@@ -60,12 +60,12 @@ pub struct Request {
 
 impl Request {
     /// Whether `name` is offered.
-    pub fn offers(&self, name: &str) -> bool {
+    pub(crate) fn offers(&self, name: &str) -> bool {
         self.tools.iter().any(|(tool, _)| tool == name)
     }
 
     /// This turn's calls.
-    pub fn turn(&self) -> &[Seen] {
+    pub(crate) fn turn(&self) -> &[Seen] {
         &self.calls[self.turn_start.min(self.calls.len())..]
     }
 
@@ -73,7 +73,7 @@ impl Request {
     /// `plan` text among its properties, or (Claude Code's, whose declared
     /// properties are others, all optional) any key it does not forbid. A
     /// tool of that name that requires other arguments is an ordinary tool.
-    pub fn offers_exit_plan(&self) -> bool {
+    pub(crate) fn offers_exit_plan(&self) -> bool {
         self.tools.iter().any(|(name, schema)| {
             name == EXIT_PLAN_MODE && {
                 let schema = super::schema::inline(schema);
@@ -89,8 +89,8 @@ impl Request {
     }
 
     /// The plan mode the instructions ask for, if any (asked only under
-    /// `--plan-mode`: [`Script::in_plan_mode`](super::Script::in_plan_mode)).
-    pub fn plan_mode(&self) -> Option<PlanMode> {
+    /// `--plan-mode`: [`Script::in_plan_mode`](super::script::Script::in_plan_mode)).
+    pub(crate) fn plan_mode(&self) -> Option<PlanMode> {
         if self.offers_exit_plan() || self.cue_text.contains("Plan mode is active") {
             Some(PlanMode::ExitTool)
         } else if self.cue_text.contains("<proposed_plan>") {
@@ -103,7 +103,7 @@ impl Request {
     /// The tools whose description speaks of a plan or a todo list but
     /// whose input is not one the model can plan with (a `sql` tool over a
     /// todos table): named in the report as plan tools `check` cannot play.
-    pub fn unplayable(&self) -> Vec<&str> {
+    pub(crate) fn unplayable(&self) -> Vec<&str> {
         const WORDS: [&str; 5] = ["todo", "plan", "task list", "checklist", "to-do"];
         self.descriptions
             .iter()
@@ -118,7 +118,7 @@ impl Request {
     }
 
     /// The plan tool offered, if any (the task tools are found apart).
-    pub fn plan_tool(&self) -> Option<PlanTool> {
+    pub(crate) fn plan_tool(&self) -> Option<PlanTool> {
         plan_tool::find(self.tools.iter().map(|(n, s)| (n.as_str(), s)))
     }
 }

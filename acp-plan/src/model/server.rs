@@ -9,10 +9,18 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use super::{Answer, Log, PAUSE, Script, answer};
+use super::api::Answer;
+use super::log::Log;
+use super::route::answer;
+use super::script::Script;
+
+/// How long the model thinks before each answer of a planning turn but
+/// its first, as a model takes its time, so a client's `session/cancel`
+/// after the first plan lands mid-turn.
+pub(crate) const PAUSE: std::time::Duration = std::time::Duration::from_millis(300);
 
 /// The scripted model, serving on a loopback port until dropped.
-pub struct ScriptedModel {
+pub(crate) struct ScriptedModel {
     server: Arc<tiny_http::Server>,
     address: SocketAddr,
     thread: Option<JoinHandle<()>>,
@@ -40,7 +48,7 @@ impl ScriptedModel {
     ///
     /// # Errors
     /// Why the port could not be bound.
-    pub fn start(script: Script, port: u16, log: bool) -> Result<Self, String> {
+    pub(crate) fn start(script: Script, port: u16, log: bool) -> Result<Self, String> {
         let server = tiny_http::Server::http(("127.0.0.1", port))
             .map_err(|e| format!("the scripted model cannot listen on 127.0.0.1:{port}: {e}"))?;
         let address = server
@@ -80,25 +88,19 @@ impl ScriptedModel {
 
     /// What the model did since it started or was last asked, and a fresh
     /// log from here on (`check` asks after each agent it ran).
-    pub fn take_log(&self) -> Log {
+    pub(crate) fn take_log(&self) -> Log {
         std::mem::take(&mut *self.log.lock().unwrap_or_else(PoisonError::into_inner))
     }
 
     /// `http://127.0.0.1:PORT`, the base an agent is pointed at.
-    pub fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://{}", self.address)
     }
 
     /// The port it listens on.
-    pub fn port(&self) -> u16 {
+    #[cfg(test)]
+    pub(crate) fn port(&self) -> u16 {
         self.address.port()
-    }
-
-    /// Serves until the process ends.
-    pub fn wait(mut self) {
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
     }
 }
 

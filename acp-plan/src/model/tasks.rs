@@ -11,8 +11,8 @@ use plan_core::Status;
 use plan_core::tools::TodoWrite;
 use serde_json::{Value, json};
 
-use super::Script;
 use super::request::{Request, Seen};
+use super::script::Script;
 
 /// The tool that adds a task.
 pub(crate) const CREATE: &str = "TaskCreate";

@@ -3,17 +3,23 @@
 //! calls already made and answered, the cues of plan mode) and says the
 //! [`Decision`] in its own stream. The script is one; only how it is said
 //! changes with the tool ([`super::plan_tool`]).
-//! What it did goes into the [`Log`](super::Log).
+//! What it did goes into the [`Log`](super::log::Log).
 
 use plan_core::tools::{Todo, TodoWrite};
 use serde_json::{Map, Value, json};
 
 use super::request::{EXIT_PLAN_MODE, PlanMode, Request, TOOL_SEARCH};
-use super::{DONE, SIDE_ANSWER, Script, tasks};
+use super::script::Script;
+use super::tasks;
+
+/// The text the model says when it has nothing to plan, or after its plan.
+pub(crate) const DONE: &str = "Done: the plan is complete.";
+/// Its answer to a request that offers no plan tool (a title, a suggestion).
+pub(crate) const SIDE_ANSWER: &str = "Scripted plan";
 
 /// What the model says next.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Reply {
+pub(crate) enum Reply {
     /// A tool call; its id is the API's, numbered by `Decision::number`.
     Call {
         /// The tool.
@@ -27,7 +33,7 @@ pub enum Reply {
 
 /// A plan the model made: the whole plan once a call has run.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Made {
+pub(crate) enum Made {
     /// A list of steps, as the tool said them.
     Steps(Vec<Todo>),
     /// A markdown plan (plan mode).
@@ -36,7 +42,7 @@ pub enum Made {
 
 /// The model's next answer.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Decision {
+pub(crate) struct Decision {
     /// What it says.
     pub reply: Reply,
     /// In a few words, for `acp-plan model`'s log.
@@ -256,7 +262,7 @@ mod tests {
     #[test]
     fn a_request_with_no_plan_tool_gets_text_and_the_log_has_no_plan_tool() {
         let script = Script::built_in();
-        let mut log = crate::model::Log::default();
+        let mut log = crate::model::log::Log::default();
         let request = Request {
             tools: vec![("read_file".to_owned(), json!({}))],
             calls: vec![Seen::of("read_file", "x", true)],
@@ -330,7 +336,7 @@ mod tests {
             decide(&planning, &request(&other)).said,
             "calls TodoWrite (1 of 3)"
         );
-        let mut log = crate::model::Log::default();
+        let mut log = crate::model::log::Log::default();
         log.record(&request(&other), &decide(&planning, &request(&other)), "c0");
         assert!(
             !log.plan_tools.contains(EXIT_PLAN_MODE),

@@ -150,7 +150,8 @@ impl Handshake {
                 if !self.plan_mode {
                     return Ok(Next::Ready(session.to_owned()));
                 }
-                let Some((method, params)) = super::plan_mode_request(session, result, self.v2)
+                let Some((method, params)) =
+                    super::answers::plan_mode_request(session, result, self.v2)
                 else {
                     return Err(
                         "`--plan-mode`: the agent advertises no mode for planning (no mode or config option `plan` in its answer to `session/new`), so its plan mode cannot be run"

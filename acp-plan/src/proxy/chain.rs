@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 use serde_json::value::RawValue;
 
-use super::Relay;
+use super::relay::Relay;
 
 /// The one method of the successor envelope.
 const SUCCESSOR: &str = "proxy/successor";

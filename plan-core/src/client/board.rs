@@ -427,7 +427,7 @@ impl SessionBoards {
     /// # Errors
     /// A malformed message; no board changes.
     pub fn apply_slice(&mut self, line: &[u8]) -> Result<Parsed<Applied>, Error> {
-        self.apply_json(crate::codec::utf8(line)?)
+        self.apply_json(crate::codec::wire_type::utf8(line)?)
     }
 
     /// Applies one notification to its session's board.

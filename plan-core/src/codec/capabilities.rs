@@ -2,9 +2,13 @@
 
 use serde_json::Value;
 
-use crate::codec::{self, Members, Out, Readable, Reading, Spelling};
+use crate::codec::fields;
+use crate::codec::reading::Reading;
+use crate::codec::wire_type::WireType;
+use crate::codec::writer::{Members, Out};
 use crate::error::{Error, Path};
 use crate::protocol::capabilities::{ClientCapabilities, PlanCapabilities};
+use crate::protocol::spelling::Spelling;
 
 impl Members for ClientCapabilities {
     fn members<O: Out>(&self, spelling: Spelling, out: &mut O) -> Result<(), O::Error> {
@@ -19,7 +23,7 @@ impl Members for ClientCapabilities {
             Spelling::Rfd.capability_key(),
             Spelling::Acp.capability_key(),
         ];
-        for (key, value) in codec::SortedMap(other).entries() {
+        for (key, value) in crate::codec::sorted::SortedMap(other).entries() {
             if !plan_keys.contains(&key.as_str()) {
                 out.value(key, value)?;
             }
@@ -39,9 +43,9 @@ impl Members for PlanCapabilities {
     }
 }
 
-impl Readable for ClientCapabilities {
+impl WireType for ClientCapabilities {
     fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
-        let mut other = codec::expect_object(value, at)?;
+        let mut other = fields::expect_object(value, at)?;
         let mut caps = Self::default();
         // The RFD key first, so that the ACP key wins when both are present.
         for spelling in [Spelling::Rfd, Spelling::Acp] {
@@ -67,11 +71,11 @@ fn read_capability(
 ) -> Result<Option<PlanCapabilities>, Error> {
     match value {
         Value::Object(mut map) => {
-            let meta = codec::take_meta(&mut map, reading, at)?;
+            let meta = fields::take_meta(&mut map, reading, at)?;
             Ok(Some(PlanCapabilities { meta }))
         }
-        other => reading.skip_or_fail(codec::type_error(at, "an object or null", &other)),
+        other => reading.skip_or_fail(crate::error::type_error(at, "an object or null", &other)),
     }
 }
 
-codec::wire_methods!(ClientCapabilities, "client capabilities");
+super::wire_type::wire_methods!(ClientCapabilities, "client capabilities");

@@ -1,4 +1,4 @@
-//! Plan content: written (`Members`) and read (`Readable`, the one
+//! Plan content: written (`Members`) and read (`WireType`, the one
 //! reader's visitor, by `type`).
 
 use std::fmt;
@@ -8,11 +8,14 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::codec::entry::EntriesSeed;
+use crate::codec::fields;
 use crate::codec::read::shared::{
     KeySeed, ObjectKey as _, Seen, StrSeed, fallback, insert, next_str, plan_id, read_meta, wrong,
 };
-use crate::codec::read::{self, ReadState};
-use crate::codec::{self, Members, Out, Readable, Reading};
+use crate::codec::read::{self, shared::ReadState};
+use crate::codec::reading::Reading;
+use crate::codec::wire_type::WireType;
+use crate::codec::writer::{Members, Out};
 use crate::error::{Error, Path};
 use crate::protocol::content::{OWN_KEYS, PlanContent};
 use crate::protocol::naming::{self, TypeName};
@@ -66,7 +69,7 @@ impl Members for PlanContent {
                 fields,
                 meta: _,
             } => {
-                for (key, value) in codec::SortedMap(fields).entries() {
+                for (key, value) in crate::codec::sorted::SortedMap(fields).entries() {
                     if !OWN_KEYS.contains(&key.as_str()) {
                         out.value(key, value)?;
                     }
@@ -77,7 +80,7 @@ impl Members for PlanContent {
     }
 }
 
-impl Readable for PlanContent {
+impl WireType for PlanContent {
     fn read_str(json: &str, reading: &mut Reading) -> Result<Self, Error> {
         content(json, reading)
     }
@@ -87,14 +90,14 @@ impl Readable for PlanContent {
     }
 }
 
-codec::wire_methods!(
+super::wire_type::wire_methods!(
     PlanContent,
     "plan content (the `plan` object of a `plan_update`)"
 );
 
 // ---- reading: the one reader's visitors for this message, and its ways in ----
 
-/// [`Readable::read`] of plan content.
+/// [`WireType::read`] of plan content.
 pub(in crate::codec) fn content_value(
     value: Value,
     reading: &mut Reading,
@@ -198,27 +201,29 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
                 (None, Some(Value::Array(items))) => {
                     crate::codec::entry::entries_value(items, self.state.reading, &entries_at)
                 }
-                (None, Some(other)) => Err(codec::type_error(&entries_at, "an array", &other)),
+                (None, Some(other)) => {
+                    Err(crate::error::type_error(&entries_at, "an array", &other))
+                }
                 (None, None) => Err(at.missing(crate::rules::KEY_ENTRIES)),
             }
             .map(|entries| PlanContent::Items { id, entries, meta }),
             TypeName::Known(PlanType::File) => text
                 .ok_or_else(|| at.missing(crate::rules::KEY_URI))
-                .and_then(|uri| codec::expect_string(uri, &at.key(crate::rules::KEY_URI)))
+                .and_then(|uri| fields::expect_string(uri, &at.key(crate::rules::KEY_URI)))
                 .and_then(|uri| {
-                    codec::file_uri(uri, self.state.reading, &at.key(crate::rules::KEY_URI))
+                    fields::file_uri(uri, self.state.reading, &at.key(crate::rules::KEY_URI))
                 })
                 .map(|uri| PlanContent::File { id, uri, meta }),
             TypeName::Known(PlanType::Markdown) => text
                 .ok_or_else(|| at.missing(crate::rules::KEY_CONTENT))
                 .and_then(|content| {
-                    codec::expect_string(content, &at.key(crate::rules::KEY_CONTENT))
+                    fields::expect_string(content, &at.key(crate::rules::KEY_CONTENT))
                 })
                 .and_then(|content| {
-                    let path = codec::markdown_path(path, self.state.reading, at)?;
+                    let path = fields::markdown_path(path, self.state.reading, at)?;
                     Ok(PlanContent::Markdown {
                         id,
-                        content: codec::owned(content),
+                        content: fields::owned(content),
                         path,
                         meta,
                     })

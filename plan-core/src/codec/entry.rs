@@ -1,5 +1,5 @@
 //! Plan entries, priorities and statuses: written (`Members`) and read
-//! (`Readable`, the one reader's visitors: an entry and a list of them).
+//! (`WireType`, the one reader's visitors: an entry and a list of them).
 
 use std::fmt;
 
@@ -7,12 +7,16 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use crate::codec::fields;
 use crate::codec::read::shared::{KeySeed, Seen, read_meta, wrong};
-use crate::codec::read::{self, ReadState};
-use crate::codec::{self, Members, Out, Readable, Reading, Spelling};
+use crate::codec::read::{self, shared::ReadState};
+use crate::codec::reading::Reading;
+use crate::codec::wire_type::WireType;
+use crate::codec::writer::{Members, Out};
 use crate::error::{Error, ErrorKind, Path};
 use crate::protocol::entry::{PlanEntry, Priority, Status};
 use crate::protocol::meta::Meta;
+use crate::protocol::spelling::Spelling;
 
 impl Members for PlanEntry {
     fn members<O: Out>(&self, _: Spelling, out: &mut O) -> Result<(), O::Error> {
@@ -36,17 +40,17 @@ impl Members for PlanEntry {
     }
 }
 
-impl Readable for PlanEntry {
+impl WireType for PlanEntry {
     fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
         entry_value(value, reading, at)
     }
 }
 
-codec::wire_methods!(PlanEntry, "a plan entry");
+super::wire_type::wire_methods!(PlanEntry, "a plan entry");
 
 // ---- reading: the one reader's visitors for this message, and its ways in ----
 
-/// [`Readable::read`] of one entry.
+/// [`WireType::read`] of one entry.
 pub(in crate::codec) fn entry_value(
     value: Value,
     reading: &mut Reading,
@@ -172,7 +176,7 @@ impl<'de> Visitor<'de> for EntrySeed<'_, '_, '_> {
         let field = |value: Option<Value>, key: &'static str| {
             value
                 .ok_or_else(|| at.missing(key))
-                .and_then(|v| codec::expect_string(v, &at.key(key)))
+                .and_then(|v| fields::expect_string(v, &at.key(key)))
         };
         let entry = (|| {
             let content = field(content, "content")?;
@@ -192,7 +196,7 @@ impl<'de> Visitor<'de> for EntrySeed<'_, '_, '_> {
 /// An entry from its three wire strings, as the reader found them.
 fn from_wire(content: String, priority: String, status: String, meta: Option<Meta>) -> PlanEntry {
     PlanEntry {
-        content: crate::codec::owned(content),
+        content: fields::owned(content),
         priority: Priority::from_wire(priority),
         status: Status::from_wire(status),
         meta,

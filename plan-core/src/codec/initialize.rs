@@ -4,7 +4,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::codec::{self, Mode, Reading, Skipped};
+use crate::codec::fields;
+use crate::codec::reading::{Mode, Reading, Skipped};
 use crate::error::{Error, Path};
 use crate::protocol::capabilities::ClientCapabilities;
 use crate::protocol::version::ProtocolVersion;
@@ -77,12 +78,12 @@ impl InitializeRequest {
     /// As [`from_json`](Self::from_json).
     pub fn from_value(value: Value) -> Result<Self, Error> {
         let root = Path::Root;
-        let mut object = codec::expect_object(value, &root)?;
+        let mut object = fields::expect_object(value, &root)?;
         if !object.contains_key(KEY_JSONRPC) {
             return read_params(object, &root);
         }
         // A whole message: its envelope by the rules of every message reader.
-        match codec::envelope::method_of_object(&object)? {
+        match super::envelope::method_of_object(&object)? {
             Some(INITIALIZE) => {}
             Some(method) => {
                 return Err(root.key(crate::rules::KEY_METHOD).invalid(format_args!(
@@ -95,7 +96,7 @@ impl InitializeRequest {
         let params = object
             .remove(KEY_PARAMS)
             .ok_or_else(|| root.missing(KEY_PARAMS))?;
-        read_params(codec::expect_object(params, &at)?, &at)
+        read_params(fields::expect_object(params, &at)?, &at)
     }
 }
 
@@ -108,7 +109,7 @@ fn read_params(mut params: Map<String, Value>, at: &Path<'_>) -> Result<Initiali
         Some(Value::Number(n)) => n.as_u64().ok_or_else(|| {
             version_at.invalid(format_args!("expected a whole number from 0, found {n}"))
         })?,
-        Some(other) => return Err(codec::type_error(&version_at, "a number", &other)),
+        Some(other) => return Err(crate::error::type_error(&version_at, "a number", &other)),
         None => return Err(at.missing(KEY_PROTOCOL_VERSION)),
     };
     let keys = if ProtocolVersion::negotiate(protocol_version) == ProtocolVersion::V1 {
@@ -126,9 +127,14 @@ fn read_params(mut params: Map<String, Value>, at: &Path<'_>) -> Result<Initiali
         let read = match value {
             Value::Null => Ok(None),
             value @ Value::Object(_) => {
-                <ClientCapabilities as codec::Readable>::read(value, &mut reading, &at).map(Some)
+                <ClientCapabilities as crate::codec::wire_type::WireType>::read(
+                    value,
+                    &mut reading,
+                    &at,
+                )
+                .map(Some)
             }
-            other => Err(codec::type_error(&at, "an object", &other)),
+            other => Err(crate::error::type_error(&at, "an object", &other)),
         };
         match read {
             Ok(Some(read)) => capabilities = read,

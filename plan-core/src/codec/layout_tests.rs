@@ -7,12 +7,13 @@
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-use crate::codec::{Spelled, Spelling};
+use crate::codec::writer::Spelled;
 use crate::protocol::content::PlanContent;
 use crate::protocol::entry::{PlanEntry, Priority, Status};
 use crate::protocol::id::{AbsolutePath, FileUri, PlanId};
 use crate::protocol::meta::Meta;
 use crate::protocol::notification::SessionNotification;
+use crate::protocol::spelling::Spelling;
 use crate::protocol::update::{Plan, SessionUpdate};
 use crate::rules::layout::{self, Field};
 use crate::rules::{KEY_PLAN_ID, KEY_PLAN_ID_RFD};

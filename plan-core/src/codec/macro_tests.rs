@@ -12,9 +12,9 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::codec::Spelling;
 use crate::codec::layout_tests::{keys_not_written, keys_written};
 use crate::protocol::notification::SessionNotification;
+use crate::protocol::spelling::Spelling;
 use crate::protocol::update::SessionUpdate;
 use crate::rules::layout::{self, Field};
 use crate::rules::{KEY_PLAN_ID, KEY_PLAN_ID_RFD};

@@ -1,5 +1,5 @@
 //! The `session/update` notification: written (`Members`, `write_line`)
-//! and read (`Readable`, the one reader's visitors: its envelope, then its
+//! and read (`WireType`, the one reader's visitors: its envelope, then its
 //! `params`).
 
 use std::fmt;
@@ -9,16 +9,19 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use crate::codec::read::shared::{KeySeed, Seen, StrSeed, next_str, read_meta, wrong};
-use crate::codec::read::{self, ReadState};
+use crate::codec::read::{self, shared::ReadState};
+use crate::codec::reading::Reading;
 use crate::codec::update::UpdateSeed;
-use crate::codec::{self, Members, Out, Readable, Reading, Spelling};
+use crate::codec::wire_type::WireType;
+use crate::codec::writer::{Members, Out};
 use crate::error::{Error, ErrorKind, Path};
 use crate::protocol::id::SessionId;
 use crate::protocol::notification::{METHOD, SessionNotification};
+use crate::protocol::spelling::Spelling;
 use crate::protocol::update::SessionUpdate;
 use crate::rules::{EnvelopeProblem, JSONRPC_VERSION, SESSION_UPDATE, check_envelope};
 
-/// Framing, beside the `Readable` methods every type has.
+/// Framing, beside the `WireType` methods every type has.
 impl SessionNotification {
     /// Writes the notification as one NDJSON line (compact JSON and `\n`),
     /// the framing ACP uses over stdio, and flushes.
@@ -61,7 +64,7 @@ impl Members for SessionNotification {
     }
 }
 
-impl Readable for SessionNotification {
+impl WireType for SessionNotification {
     fn read_str(json: &str, reading: &mut Reading) -> Result<Self, Error> {
         notification(json, reading)
     }
@@ -71,11 +74,11 @@ impl Readable for SessionNotification {
     }
 }
 
-codec::wire_methods!(SessionNotification, "a whole `session/update` notification");
+super::wire_type::wire_methods!(SessionNotification, "a whole `session/update` notification");
 
 // ---- reading: the one reader's visitors for this message, and its ways in ----
 
-/// [`Readable::read`] of a notification: the visitors over a `Value`.
+/// [`WireType::read`] of a notification: the visitors over a `Value`.
 pub(in crate::codec) fn notification_value(
     value: Value,
     reading: &mut Reading,
@@ -99,7 +102,7 @@ pub(crate) fn params_value(
     })
 }
 
-/// A notification from JSON text: [`Readable::read_str`]'s way in.
+/// A notification from JSON text: [`WireType::read_str`]'s way in.
 pub(in crate::codec) fn notification(
     json: &str,
     reading: &mut Reading,

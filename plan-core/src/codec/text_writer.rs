@@ -8,7 +8,7 @@ use std::io::{self, Write};
 
 use serde_json::Value;
 
-use crate::codec::Sorted;
+use crate::codec::sorted::Sorted;
 use crate::codec::writer::{Members, Out};
 use crate::protocol::meta::Meta;
 use crate::protocol::spelling::Spelling;
@@ -340,7 +340,7 @@ mod tests {
     fn the_size_is_the_texts_length_but_for_escapes() {
         for message in crate::codec::layout_tests::samples() {
             for spelling in [Spelling::Acp, Spelling::Rfd] {
-                let text = crate::codec::to_json(&message, spelling);
+                let text = crate::codec::wire_type::to_json(&message, spelling);
                 let reserved = size(&message, spelling);
                 let escapes = text.matches('\\').count() * 5;
                 assert!(

@@ -1,4 +1,4 @@
-//! Session updates: written (`Members`) and read (`Readable`, the one
+//! Session updates: written (`Members`) and read (`WireType`, the one
 //! reader's visitor: `plan`, `plan_update`, `plan_removed`, or another
 //! update kept whole).
 
@@ -13,9 +13,12 @@ use crate::codec::entry::EntriesSeed;
 use crate::codec::read::shared::{
     KeySeed, ObjectKey as _, Seen, StrSeed, fallback, insert, next_str, plan_id, read_meta, wrong,
 };
-use crate::codec::read::{self, ReadState};
-use crate::codec::{self, Members, Out, Readable, Reading, Spelling};
+use crate::codec::read::{self, shared::ReadState};
+use crate::codec::reading::Reading;
+use crate::codec::wire_type::WireType;
+use crate::codec::writer::{Members, Out};
 use crate::error::{Error, ErrorKind, Path};
+use crate::protocol::spelling::Spelling;
 use crate::protocol::update::{OtherUpdate, Plan, SessionUpdate};
 use crate::rules::KEY_SESSION_UPDATE;
 
@@ -23,7 +26,7 @@ impl Members for SessionUpdate {
     fn members<O: Out>(&self, spelling: Spelling, out: &mut O) -> Result<(), O::Error> {
         let meta = match self {
             SessionUpdate::Other(other) => {
-                for (key, value) in codec::SortedMap(&other.0).entries() {
+                for (key, value) in crate::codec::sorted::SortedMap(&other.0).entries() {
                     out.value(key, value)?;
                 }
                 return Ok(());
@@ -49,7 +52,7 @@ impl Members for SessionUpdate {
     }
 }
 
-impl Readable for SessionUpdate {
+impl WireType for SessionUpdate {
     fn read_str(json: &str, reading: &mut Reading) -> Result<Self, Error> {
         update(json, reading)
     }
@@ -59,11 +62,11 @@ impl Readable for SessionUpdate {
     }
 }
 
-codec::wire_methods!(SessionUpdate, "a session update (the `update` object)");
+super::wire_type::wire_methods!(SessionUpdate, "a session update (the `update` object)");
 
 // ---- reading: the one reader's visitors for this message, and its ways in ----
 
-/// [`Readable::read`] of an update.
+/// [`WireType::read`] of an update.
 pub(in crate::codec) fn update_value(
     value: Value,
     reading: &mut Reading,

@@ -14,8 +14,9 @@ use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 
-use crate::codec::{Sorted, Spelling};
+use crate::codec::sorted::Sorted;
 use crate::protocol::meta::Meta;
+use crate::protocol::spelling::Spelling;
 
 /// One object's members, in order, in a spelling: the whole of a type's writer.
 pub(crate) trait Members {

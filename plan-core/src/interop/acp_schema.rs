@@ -161,7 +161,7 @@ fn our_text(text: impl TakePart<String>) -> Cow<'static, str> {
 
 /// A plan id from theirs (any string) checked as our strict reader checks it.
 fn our_plan_id(id: &str, at: &Path<'_>) -> Result<PlanId, ConversionError> {
-    Ok(crate::codec::plan_id(
+    Ok(crate::codec::fields::plan_id(
         id.to_owned(),
         &mut Reading::strict(),
         at,
@@ -170,7 +170,7 @@ fn our_plan_id(id: &str, at: &Path<'_>) -> Result<PlanId, ConversionError> {
 
 #[cfg(feature = "acp")]
 fn our_uri(uri: &str, at: &Path<'_>) -> Result<FileUri, ConversionError> {
-    Ok(crate::codec::file_uri(
+    Ok(crate::codec::fields::file_uri(
         uri.to_owned(),
         &mut Reading::strict(),
         at,
@@ -225,7 +225,7 @@ fn our_path(
             format_args!("the path {path:?} is not UTF-8, which JSON cannot carry"),
         ));
     };
-    Ok(crate::codec::markdown_path(
+    Ok(crate::codec::fields::markdown_path(
         Some(Value::String(text.to_owned())),
         &mut Reading::strict(),
         at,

@@ -89,7 +89,7 @@ impl PlanType {
     pub(crate) const fn name(self) -> &'static str {
         match self {
             Self::Items => "items",
-            Self::File => super::PRE_STABLE_PLAN_TYPE,
+            Self::File => super::versions::PRE_STABLE_PLAN_TYPE,
             Self::Markdown => "markdown",
         }
     }

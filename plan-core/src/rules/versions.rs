@@ -62,7 +62,7 @@ pub(crate) const V1: Row = Row {
     updates: &[TAG_PLAN],
     plan_types: &[],
     custom_types: false,
-    statuses: &super::V1_STATUSES,
+    statuses: &super::names::V1_STATUSES,
     custom_values: false,
 };
 
@@ -74,7 +74,7 @@ pub(crate) const V1_PLAN: Row = Row {
     updates: &[TAG_PLAN, TAG_PLAN_UPDATE, TAG_PLAN_REMOVED],
     plan_types: &STABLE_PLAN_TYPES,
     custom_types: false,
-    statuses: &super::V1_STATUSES,
+    statuses: &super::names::V1_STATUSES,
     custom_values: false,
 };
 
@@ -86,7 +86,7 @@ pub(crate) const V2: Row = Row {
     updates: &[TAG_PLAN_UPDATE, TAG_PLAN_REMOVED],
     plan_types: &STABLE_PLAN_TYPES,
     custom_types: true,
-    statuses: &super::KNOWN_STATUSES,
+    statuses: &super::names::KNOWN_STATUSES,
     custom_values: true,
 };
 
@@ -112,7 +112,8 @@ impl Row {
 
     /// Whether this priority may be sent.
     pub(crate) fn allows_priority(&self, name: &str) -> bool {
-        super::KNOWN_PRIORITIES.contains(&name) || (self.custom_values && name.starts_with('_'))
+        super::names::KNOWN_PRIORITIES.contains(&name)
+            || (self.custom_values && name.starts_with('_'))
     }
 }
 

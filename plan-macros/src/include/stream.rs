@@ -12,7 +12,8 @@ use quote::quote;
 use syn::LitStr;
 
 use super::ast::{DocumentSite, field};
-use super::{read_text, valid};
+use super::source::read_text;
+use super::valid;
 use crate::errors::Errors;
 use crate::json_reader::{self, NodeKind};
 use crate::rules;

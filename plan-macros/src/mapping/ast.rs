@@ -6,7 +6,7 @@ use syn::ext::IdentExt;
 use syn::parse::{ParseStream, Parser};
 use syn::{Attribute, Data, DeriveInput, Fields, Ident, LitStr};
 
-use super::MappingKind;
+use super::kind::MappingKind;
 use crate::attrs::{self, Args};
 
 /// What the enum says, unjudged.

@@ -3,7 +3,7 @@
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 
-use super::MappingKind;
+use super::kind::MappingKind;
 use super::valid::Mapping;
 use crate::name_check::Name;
 

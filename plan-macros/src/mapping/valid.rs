@@ -4,8 +4,8 @@ use crate::symbol;
 use proc_macro2::Span;
 use syn::{Fields, Ident};
 
-use super::MappingKind;
 use super::ast::Input;
+use super::kind::MappingKind;
 use crate::attrs::{self, ArgValue};
 use crate::errors::Errors;
 use crate::name_check::{self, Name};

@@ -6,7 +6,7 @@
 //! offered named, and a tool that speaks of a plan but takes something
 //! else named as such). Never a finding: nothing the agent did is known.
 
-use super::KindRun;
+use super::kind_run::KindRun;
 use super::mapping::listed;
 use crate::model::Log;
 
@@ -105,7 +105,7 @@ mod tests {
     use plan_core::wire::ClientKind;
 
     fn run_of(lines: &[&str]) -> KindRun {
-        let mut run = super::super::failed(ClientKind::V1Plan, String::new());
+        let mut run = KindRun::failed(ClientKind::V1Plan, String::new());
         run.failure = None;
         run.transcript = lines.iter().map(|l| (*l).to_owned()).collect();
         run

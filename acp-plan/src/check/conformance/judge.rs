@@ -8,8 +8,11 @@ use plan_core::wire::{Message, Mode};
 use plan_core::{ErrorKind, SessionNotification, SessionUpdate, client::Applied};
 use serde_json::Value;
 
-use super::{Conversation, Event, Finding, agent_process, rule};
+use super::conversation::{Conversation, Event};
+use crate::check::finding::Finding;
 use crate::check::message;
+use crate::check::rule;
+use crate::process as agent_process;
 
 impl<W: Write> Conversation<'_, W> {
     /// Records a line of the agent's and judges it.

@@ -16,8 +16,9 @@ use plan_core::tools::Todo;
 use plan_core::wire::ClientKind;
 use plan_core::{PlanEntry, SessionNotification, SessionUpdate, Status};
 
-use super::{KindRun, rule};
-use crate::check::Finding;
+use super::kind_run::KindRun;
+use crate::check::finding::Finding;
+use crate::check::rule;
 use crate::model::Log;
 use crate::model::turn::Made;
 
@@ -314,7 +315,7 @@ mod tests {
 
     /// A run of `kind` whose transcript is what `lines` made.
     fn run_of(kind: ClientKind, lines: Vec<String>) -> KindRun {
-        let mut run = super::super::failed(kind, String::new());
+        let mut run = KindRun::failed(kind, String::new());
         run.failure = None;
         run.transcript = lines;
         run

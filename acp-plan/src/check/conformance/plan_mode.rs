@@ -15,8 +15,9 @@ use plan_core::wire::ClientKind;
 use plan_core::{PlanContent, SessionUpdate};
 use serde_json::Value;
 
-use super::{KindRun, rule};
-use crate::check::Finding;
+use super::kind_run::KindRun;
+use crate::check::finding::Finding;
+use crate::check::rule;
 use crate::model::Log;
 use crate::model::turn::Made;
 
@@ -211,7 +212,7 @@ mod tests {
     use super::*;
 
     fn run_of(kind: ClientKind, lines: &[String]) -> KindRun {
-        let mut run = super::super::failed(kind, String::new());
+        let mut run = KindRun::failed(kind, String::new());
         run.failure = None;
         run.transcript = lines.to_vec();
         run

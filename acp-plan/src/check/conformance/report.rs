@@ -7,7 +7,9 @@ use std::io::{self, Write};
 
 use serde_json::{Value, json};
 
-use super::{CheckAgentOptions, KindRun, rule, slug};
+use super::kind_run::{KindRun, kind_name};
+use super::options::CheckAgentOptions;
+use crate::check::rule;
 
 /// The exit status of a run: 2 if a kind could not be driven, else 1 if
 /// anything was found, else 0.
@@ -33,7 +35,7 @@ pub(crate) fn finish(
         for run in runs {
             let mut text = run.transcript.join("\n");
             text.push('\n');
-            std::fs::write(dir.join(format!("{}.ndjson", slug(run.kind))), text)?;
+            std::fs::write(dir.join(format!("{}.ndjson", kind_name(run.kind))), text)?;
         }
     }
     if options.json {
@@ -60,7 +62,7 @@ pub fn report_text(options: &CheckAgentOptions, runs: &[KindRun]) -> String {
         // A transcript file is named only where `--record` wrote one.
         let (file, at) = match &options.record {
             Some(dir) => {
-                let file = dir.join(format!("{}.ndjson", slug(run.kind)));
+                let file = dir.join(format!("{}.ndjson", kind_name(run.kind)));
                 let file = file.display().to_string();
                 (format!(" ({file})"), format!("{file}:"))
             }
@@ -124,7 +126,7 @@ pub fn report_text(options: &CheckAgentOptions, runs: &[KindRun]) -> String {
     // Each kind ran at once: the check took about its slowest kind.
     let times: Vec<String> = runs
         .iter()
-        .map(|r| format!("{} {:.1} s", slug(r.kind), r.elapsed.as_secs_f64()))
+        .map(|r| format!("{} {:.1} s", kind_name(r.kind), r.elapsed.as_secs_f64()))
         .collect();
     let _ = writeln!(text, "check: time per kind of client: {}", times.join(", "));
     let not_driven = runs.iter().filter(|r| r.failure.is_some()).count();
@@ -171,12 +173,16 @@ pub fn report_json(options: &CheckAgentOptions, runs: &[KindRun]) -> Value {
     let kinds: Vec<Value> = runs
         .iter()
         .map(|run| {
-            let findings: Vec<Value> = run.findings.iter().map(super::Finding::to_json).collect();
+            let findings: Vec<Value> = run
+                .findings
+                .iter()
+                .map(crate::check::finding::Finding::to_json)
+                .collect();
             json!({
-                "kind": slug(run.kind),
+                "kind": kind_name(run.kind),
                 "label": run.kind.to_string(),
-                "judgedAs": slug(run.judged_as),
-                "record": format!("{}.ndjson", slug(run.kind)),
+                "judgedAs": kind_name(run.judged_as),
+                "record": format!("{}.ndjson", kind_name(run.kind)),
                 "answered": run.answered,
                 "stopReasons": run.stop_reasons,
                 "failure": run.failure,

@@ -9,7 +9,9 @@ use std::io::Write;
 use plan_core::wire::ClientKind;
 use serde_json::Value;
 
-use super::{Conversation, agent_process, offer, rule};
+use super::conversation::Conversation;
+use crate::check::rule;
+use crate::process as agent_process;
 use crate::process::handshake::{Handshake, Next, id};
 
 impl<W: Write> Conversation<'_, W> {
@@ -111,4 +113,11 @@ impl<W: Write> Conversation<'_, W> {
         }
         reason
     }
+}
+
+/// What the client offers in `initialize` as `kind`: v1 without or with
+/// `clientCapabilities.plan`; v2 with v1's keys too (with `plan`), so an
+/// agent that answers v1 still knows what the client reads.
+fn offer(kind: ClientKind) -> Value {
+    crate::process::handshake::initialize_params(kind.protocol(), kind != ClientKind::V1)
 }

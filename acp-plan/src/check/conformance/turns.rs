@@ -17,7 +17,8 @@ use std::time::Instant;
 use plan_core::wire::ClientKind;
 use serde_json::json;
 
-use super::{Conversation, Event, Next, rule};
+use super::conversation::{Conversation, Event, Next};
+use crate::check::rule;
 
 /// How strongly the source says it: a broken MUST is a finding; a SHOULD
 /// not followed is a note (the protocol allows it).

@@ -26,31 +26,14 @@
 use serde::de::{self, DeserializeSeed};
 use serde_json::Value;
 
-use crate::codec::Reading;
+use crate::codec::reading::Reading;
 use crate::error::{Error, Path};
 
 // First: its macros (the seed shape) are for the visitors in `codec/`.
 #[macro_use]
 pub(in crate::codec) mod shared;
 
-/// Reading state: the mode, and the first rule broken (which stops the parse).
-pub(in crate::codec) struct ReadState<'c> {
-    pub(in crate::codec) reading: &'c mut Reading,
-    broken: Option<Error>,
-}
-
-impl ReadState<'_> {
-    /// Records `err` and returns the serde error that stops the parse.
-    pub(in crate::codec) fn fail<E: de::Error>(&mut self, err: Error) -> E {
-        self.broken.get_or_insert(err);
-        E::custom("plan-core: rule broken")
-    }
-
-    /// In lenient mode records a skip and returns `None`; in strict mode fails.
-    pub(in crate::codec) fn skip<T, E: de::Error>(&mut self, err: Error) -> Result<Option<T>, E> {
-        self.reading.skip_or_fail(err).map_err(|err| self.fail(err))
-    }
-}
+use shared::ReadState;
 
 /// Runs `seed` over the whole text.
 pub(in crate::codec) fn run<T>(

@@ -6,16 +6,34 @@
 use std::borrow::Cow;
 use std::fmt;
 
+/// Reading state: the mode, and the first rule broken (which stops the parse).
+pub(in crate::codec) struct ReadState<'c> {
+    pub(in crate::codec) reading: &'c mut Reading,
+    pub(in crate::codec) broken: Option<Error>,
+}
+
+impl ReadState<'_> {
+    /// Records `err` and returns the serde error that stops the parse.
+    pub(in crate::codec) fn fail<E: de::Error>(&mut self, err: Error) -> E {
+        self.broken.get_or_insert(err);
+        E::custom("plan-core: rule broken")
+    }
+
+    /// In lenient mode records a skip and returns `None`; in strict mode fails.
+    pub(in crate::codec) fn skip<T, E: de::Error>(&mut self, err: Error) -> Result<Option<T>, E> {
+        self.reading.skip_or_fail(err).map_err(|err| self.fail(err))
+    }
+}
+
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-use crate::codec::{self, Reading};
+use crate::codec::fields;
+use crate::codec::reading::Reading;
 use crate::error::{Error, ErrorKind, Path};
 use crate::protocol::id::PlanId;
 use crate::protocol::meta::Meta;
 use serde_json::value::RawValue;
-
-use super::ReadState;
 
 /// The keys of one kind of object: each known key with its bit (to find a
 /// key read twice), and `Other` for the rest.
@@ -290,7 +308,7 @@ pub(in crate::codec) fn read_meta<E: de::Error>(
     match meta.map(|raw| Meta::from_raw(&raw, max_depth)) {
         None => Ok(None),
         Some(Some(Ok(meta))) => Ok(Some(meta)),
-        Some(Some(Err(found))) => state.skip(codec::type_error(
+        Some(Some(Err(found))) => state.skip(crate::error::type_error(
             &at.key(crate::rules::KEY_META),
             "an object or null",
             &found,
@@ -311,11 +329,11 @@ pub(in crate::codec) fn plan_id(
     reading: &mut Reading,
     at: &Path<'_>,
 ) -> Result<PlanId, Error> {
-    let (spelling, value) = codec::one_plan_id(rfd, acp, at)?;
+    let (spelling, value) = fields::one_plan_id(rfd, acp, at)?;
     let at = at.key(spelling.plan_id_key());
     reading.saw_plan_id(&at, spelling);
     match value {
-        Ok(id) => codec::plan_id(id.into_owned(), reading, &at),
+        Ok(id) => fields::plan_id(id.into_owned(), reading, &at),
         Err(found) => Err(at.error(ErrorKind::Type {
             expected: "a string",
             found,

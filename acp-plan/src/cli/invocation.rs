@@ -9,15 +9,33 @@ use plan_core::fixtures::{ClientProfile, Scenario};
 use plan_core::tools::Scope;
 use plan_core::wire::{ProtocolVersion, Spelling};
 
-use super::Request;
 use super::grammar::id;
 use crate::check::{CheckFilesOptions, conformance};
 use crate::model::{ModelChoice, ModelSetup};
 use crate::{board, fixtures, model, tool};
 
+/// What one command line asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Invocation {
+    /// `board`: drive an agent or read a stream, and draw its plans.
+    Board(board::BoardOptions),
+    /// `check FILE...`: judge recorded transcripts.
+    CheckFiles(CheckFilesOptions),
+    /// `check -- COMMAND`: judge an agent as every kind of client.
+    CheckAgent(conformance::CheckAgentOptions),
+    /// `fixtures`: a scripted stream, or the boards it ends with.
+    Fixtures(fixtures::FixturesOptions),
+    /// `tool`: what a model's plan tool call (on standard input) becomes.
+    Tool(tool::ToolOptions),
+    /// `model`: serve a scripted model until stopped.
+    Model(model::ModelOptions),
+    /// `proxy -- COMMAND`: stand between a client and the agent.
+    Proxy(crate::proxy::ProxyOptions),
+}
+
 /// `model`'s options.
-pub(super) fn model_request(m: &ArgMatches) -> Request {
-    Request::Model(model::ModelOptions {
+pub(super) fn model_request(m: &ArgMatches) -> Invocation {
+    Invocation::Model(model::ModelOptions {
         port: m.get_one::<u16>(id::PORT).copied().unwrap_or(0),
         script: m
             .get_one::<String>(id::SCRIPT)
@@ -27,8 +45,8 @@ pub(super) fn model_request(m: &ArgMatches) -> Request {
 }
 
 /// `proxy`'s options.
-pub(super) fn proxy_request(m: &ArgMatches) -> Request {
-    Request::Proxy(crate::proxy::ProxyOptions {
+pub(super) fn proxy_request(m: &ArgMatches) -> Invocation {
+    Invocation::Proxy(crate::proxy::ProxyOptions {
         command: strings(m, id::COMMAND),
         plan_opt_in: !m.get_flag(id::NO_PLAN_OPT_IN),
     })
@@ -146,7 +164,7 @@ pub(super) fn board_options(
     Ok(options)
 }
 
-pub(super) fn check_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request, clap::Error> {
+pub(super) fn check_request(m: &ArgMatches, cmd: &mut Command) -> Result<Invocation, clap::Error> {
     let (files, command) = (strings(m, id::FILES), strings(m, id::COMMAND));
     if !files.is_empty() && !command.is_empty() {
         return Err(invalid(
@@ -179,7 +197,7 @@ pub(super) fn check_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request
         if let Some(timeout) = m.get_one::<Duration>(id::TIMEOUT) {
             options.timeout = *timeout;
         }
-        return Ok(Request::CheckAgent(options));
+        return Ok(Invocation::CheckAgent(options));
     }
     for agent_only in [
         id::CANCEL,
@@ -203,17 +221,18 @@ pub(super) fn check_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request
             ));
         }
     }
-    Ok(Request::CheckFiles {
-        options: CheckFilesOptions {
-            protocol: version(m),
-            expect_plans: m.get_flag(id::EXPECT_PLANS),
-            paths: files,
-        },
+    Ok(Invocation::CheckFiles(CheckFilesOptions {
+        protocol: version(m),
+        expect_plans: m.get_flag(id::EXPECT_PLANS),
+        paths: files,
         json: m.get_flag(id::JSON),
-    })
+    }))
 }
 
-pub(super) fn fixtures_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request, clap::Error> {
+pub(super) fn fixtures_request(
+    m: &ArgMatches,
+    cmd: &mut Command,
+) -> Result<Invocation, clap::Error> {
     let number = |name: &str| m.get_one::<u64>(name).copied();
     let count = |cmd: &mut Command, name: &str| {
         number(name)
@@ -242,7 +261,7 @@ pub(super) fn fixtures_request(m: &ArgMatches, cmd: &mut Command) -> Result<Requ
     let client = ClientProfile::of(version(m).unwrap_or(ProtocolVersion::V1))
         .plan_capability(capability)
         .pre_stable_file(m.get_flag(id::PRE_STABLE_FILE));
-    Ok(Request::Fixtures(fixtures::FixturesOptions {
+    Ok(Invocation::Fixtures(fixtures::FixturesOptions {
         scenario: scenario
             .custom_values(!m.get_flag(id::NO_CUSTOM))
             .for_client(client),
@@ -250,7 +269,7 @@ pub(super) fn fixtures_request(m: &ArgMatches, cmd: &mut Command) -> Result<Requ
     }))
 }
 
-pub(super) fn tool_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request, clap::Error> {
+pub(super) fn tool_request(m: &ArgMatches, cmd: &mut Command) -> Result<Invocation, clap::Error> {
     let scope = match m.get_one::<String>(id::SCOPE).map(String::as_str) {
         None | Some("main") => Scope::MAIN,
         Some("plan-mode") => Scope::PLAN_MODE,
@@ -280,7 +299,7 @@ pub(super) fn tool_request(m: &ArgMatches, cmd: &mut Command) -> Result<Request,
     if let Some(session) = m.get_one::<String>(id::SESSION) {
         options.session.clone_from(session);
     }
-    Ok(Request::Tool(options))
+    Ok(Invocation::Tool(options))
 }
 
 fn version(m: &ArgMatches) -> Option<ProtocolVersion> {

@@ -1,5 +1,9 @@
-//! The rules of a conversation, beside `check`'s rules of a message: their
-//! names, as the report and docs/ci.md give them.
+//! The names of the rules `check` reports beside the protocol's
+//! ([`plan_core::agent::Violation::RULES`]): the RFD spelling, and the rules
+//! of a conversation, as the report and docs/ci.md give them.
+
+/// The rule of the RFD spelling: the plan id written `id`.
+pub const ACP_SPELLING: &str = "acp-spelling";
 
 /// A line that is not JSON-RPC 2.0, or an envelope that is malformed.
 pub const JSON_RPC: &str = "json-rpc";

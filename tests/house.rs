@@ -1,0 +1,357 @@
+//! The house's rules that the compiler does not keep, read from the source
+//! as text: a folder's `mod.rs` routes down and is never imported back by
+//! the files under it; a function fits in one view (80 lines) or says at
+//! its top why not; acp-plan's root names what docs/design.md says it does.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// The workspace root (this package lives in `tests/`).
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// The crates' source folders.
+const SOURCES: [&str; 3] = ["plan-core/src", "plan-macros/src", "acp-plan/src"];
+
+/// Every `.rs` file under `dir`, as (path, module path from the crate
+/// root: `a/b.rs` and `a/b/mod.rs` are both `["a", "b"]`).
+fn modules(dir: &Path, at: &[String], out: &mut Vec<(PathBuf, Vec<String>)>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        if path.is_dir() {
+            let mut inner = at.to_vec();
+            inner.push(name);
+            modules(&path, &inner, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let mut module = at.to_vec();
+            if !["mod", "lib", "main"].contains(&name.as_str()) {
+                module.push(name);
+            }
+            out.push((path, module));
+        }
+    }
+}
+
+/// A file's code before its tests (`#[cfg(test)]` on a line of its own),
+/// and whether the file is a test module itself (`tests.rs`, `*_tests.rs`).
+fn code_of(path: &Path) -> Option<String> {
+    let stem = path.file_stem().unwrap().to_string_lossy();
+    if stem == "tests" || stem.ends_with("_tests") {
+        return None;
+    }
+    let text = std::fs::read_to_string(path).unwrap();
+    let end = text.find("\n#[cfg(test)]\n").unwrap_or(text.len());
+    Some(text[..end].to_owned())
+}
+
+/// The names a path prefix leads to in `code` (comments and doc comments
+/// are prose): `prefix` then a name, or a `{...}` group's first segments
+/// (over as many lines as it takes), each with its line.
+fn names_after(code: &str, prefix: &str) -> Vec<(usize, String)> {
+    let prose_blanked: String = code
+        .lines()
+        .map(|line| {
+            if line.trim_start().starts_with("//") {
+                ""
+            } else {
+                line
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let code = prose_blanked.as_str();
+    let mut found = Vec::new();
+    for (at, _) in code.match_indices(prefix) {
+        let before = &code[..at];
+        if before.ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == ':') {
+            continue; // `my_crate::`, or a longer `super::super::` chain
+        }
+        let line = before.matches('\n').count() + 1;
+        let rest = &code[at + prefix.len()..];
+        let items: Vec<&str> = match rest.strip_prefix('{') {
+            Some(group) => split_group(group),
+            None => vec![rest],
+        };
+        for item in items {
+            let end = item
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(item.len());
+            if end > 0 {
+                found.push((line, item[..end].to_owned()));
+            }
+        }
+    }
+    found
+}
+
+/// The top-level items of a `use` group's text after its `{`.
+fn split_group(group: &str) -> Vec<&str> {
+    let mut items = Vec::new();
+    let (mut depth, mut start) = (0, 0);
+    for (i, c) in group.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => {
+                items.push(group[start..i].trim());
+                return items;
+            }
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(group[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(group[start..].trim());
+    items
+}
+
+#[test]
+fn no_file_imports_its_own_folders_hub_back() {
+    let mut back = Vec::new();
+    for src in SOURCES {
+        let crate_root = root().join(src);
+        let mut files = Vec::new();
+        modules(&crate_root, &[], &mut files);
+        let all: BTreeSet<Vec<String>> = files.iter().map(|(_, m)| m.clone()).collect();
+        // The folders with a hub (`mod.rs`).
+        let hubs: BTreeSet<Vec<String>> = files
+            .iter()
+            .filter(|(p, _)| p.ends_with("mod.rs"))
+            .map(|(_, m)| m.clone())
+            .collect();
+        for (path, module) in &files {
+            let Some(code) = code_of(path) else { continue };
+            // The folders above this file, nearest first: `super::` once
+            // is the first (a hub's own folder is the hub: not above it).
+            for up in 1..module.len() {
+                let folder = &module[..module.len() - up];
+                if !hubs.contains(folder) {
+                    continue;
+                }
+                let full = format!("crate::{}", folder.join("::"));
+                let mut prefixes = vec!["super::".repeat(up), format!("{full}::")];
+                // A hub imported by name (`use crate::a::{self, ..}`) is
+                // then reached as `a::item`.
+                let last = folder.last().unwrap();
+                if code.contains(&format!("use {full}::{{self"))
+                    || code.contains(&format!("use {full};"))
+                {
+                    prefixes.push(format!("{last}::"));
+                }
+                for prefix in &prefixes {
+                    for (line, name) in names_after(&code, prefix) {
+                        let mut child = folder.to_vec();
+                        child.push(name.clone());
+                        if name == "super" || name == "self" || all.contains(&child) {
+                            continue;
+                        }
+                        let path = path.strip_prefix(root()).unwrap().display().to_string();
+                        back.push(format!(
+                            "{path}:{line}: `{name}` from {}/mod.rs",
+                            folder.join("/")
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        back.is_empty(),
+        "a file imports its folder's hub back (move the item to the file it belongs to):\n{}",
+        back.join("\n")
+    );
+}
+
+/// Where each function of `code` starts and how many lines it spans, by
+/// its braces (strings, characters and comments skipped); a declaration
+/// without a body is none.
+fn functions(code: &str) -> Vec<(usize, String, usize)> {
+    let lines: Vec<&str> = code.lines().collect();
+    let mut found = Vec::new();
+    for (start, line) in lines.iter().enumerate() {
+        let Some(name) = fn_name(line) else { continue };
+        let mut depth = 0usize;
+        let mut opened = false;
+        let mut state = Lex::Code;
+        'body: for (offset, text) in lines[start..].iter().enumerate() {
+            let mut chars = text.chars().peekable();
+            while let Some(c) = chars.next() {
+                state = match (state, c) {
+                    (Lex::Code, '/') if chars.peek() == Some(&'/') => break,
+                    (Lex::Code, '"') => Lex::Str,
+                    (Lex::Code, '\'') => {
+                        // A character literal, not a lifetime: `'x'` or `'\..'`.
+                        let rest: String = chars.clone().take(3).collect();
+                        if rest.starts_with('\\') || rest.chars().nth(1) == Some('\'') {
+                            Lex::Char
+                        } else {
+                            Lex::Code
+                        }
+                    }
+                    (Lex::Code, '{') => {
+                        depth += 1;
+                        opened = true;
+                        Lex::Code
+                    }
+                    (Lex::Code, '}') => {
+                        depth = depth.saturating_sub(1);
+                        if opened && depth == 0 {
+                            found.push((start + 1, name.clone(), offset + 1));
+                            break 'body;
+                        }
+                        Lex::Code
+                    }
+                    (Lex::Code, ';') if !opened && depth == 0 => break 'body,
+                    (Lex::Str | Lex::Char, '\\') => {
+                        chars.next();
+                        state
+                    }
+                    (Lex::Str, '"') | (Lex::Char, '\'') => Lex::Code,
+                    (state, _) => state,
+                };
+            }
+        }
+    }
+    found
+}
+
+/// Where the lexer of [`functions`] is.
+#[derive(Clone, Copy)]
+enum Lex {
+    Code,
+    Str,
+    Char,
+}
+
+/// The name of the function a line declares, if it does.
+fn fn_name(line: &str) -> Option<String> {
+    let code = line.trim_start();
+    if code.starts_with("//") {
+        return None;
+    }
+    let at = code.find("fn ")?;
+    let before = &code[..at];
+    let words_ok = before.split_whitespace().all(|w| {
+        w.starts_with("pub") || ["const", "async", "unsafe", "extern", "default"].contains(&w)
+    });
+    if !words_ok || (at > 0 && !before.ends_with(' ')) {
+        return None;
+    }
+    let rest = &code[at + 3..];
+    let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_'))?;
+    Some(rest[..end].to_owned())
+}
+
+/// How many lines a function may span before its top must say why.
+const ONE_VIEW: usize = 80;
+
+#[test]
+fn every_function_fits_in_one_view_or_says_why() {
+    let mut long = Vec::new();
+    let folders = SOURCES.iter().copied().chain(["examples", "bench"]);
+    for folder in folders {
+        let mut files = Vec::new();
+        modules(&root().join(folder), &[], &mut files);
+        for (path, _) in files {
+            let Some(code) = code_of(&path) else { continue };
+            let lines: Vec<&str> = code.lines().collect();
+            for (line, name, span) in functions(&code) {
+                // The reason is a comment in the lines just above or at its top.
+                let top = &lines[line.saturating_sub(4)..(line + 2).min(lines.len())];
+                let says_why = top.iter().any(|l| l.contains("over 80 lines"));
+                if span > ONE_VIEW && !says_why {
+                    let path = path.strip_prefix(root()).unwrap().display().to_string();
+                    long.push(format!("{path}:{line}: `{name}`, {span} lines"));
+                }
+            }
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "split these along their steps, or say at their top why they are \
+         over 80 lines:\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn the_lexer_counts_a_function_by_its_braces_not_its_strings() {
+    let code = "fn a() {\n    let s = \"}}{\";\n    let c = '}';\n    // }\n}\nfn b();\n";
+    assert_eq!(functions(code), [(1, "a".to_owned(), 5)]);
+    let nested = "pub(crate) fn outer<'a>(x: &'a str) {\n    if x.is_empty() {\n    }\n}\n";
+    assert_eq!(functions(nested), [(1, "outer".to_owned(), 4)]);
+}
+
+#[test]
+fn the_hub_check_sees_a_name_taken_from_the_hub_and_not_a_sibling() {
+    let code = "use super::{Finding, kind_run::KindRun};\nuse super::report;\n// super::Prose\n";
+    let names: Vec<String> = names_after(code, "super::")
+        .into_iter()
+        .map(|(_, n)| n)
+        .collect();
+    assert_eq!(names, ["Finding", "kind_run", "report"]);
+}
+
+/// The names acp-plan's root makes public: each `pub use` item (its alias
+/// where it has one) and each `pub mod`.
+fn acp_plan_root_names() -> BTreeSet<String> {
+    let lib = std::fs::read_to_string(root().join("acp-plan/src/lib.rs")).unwrap();
+    let mut names = BTreeSet::new();
+    let mut depth = 0usize;
+    for line in lib.lines() {
+        let code = line.trim();
+        if depth == 0 {
+            if let Some(path) = code
+                .strip_prefix("pub use ")
+                .and_then(|p| p.strip_suffix(';'))
+            {
+                let items = match path.find('{') {
+                    Some(at) => path[at + 1..].trim_end_matches('}').split(',').collect(),
+                    None => vec![path.rsplit("::").next().unwrap()],
+                };
+                for item in items.iter().map(|i| i.trim()).filter(|i| !i.is_empty()) {
+                    let name = item.rsplit(" as ").next().unwrap();
+                    names.insert(name.trim().to_owned());
+                }
+            } else if let Some(module) = code.strip_prefix("pub mod ") {
+                names.insert(module.trim_end_matches([' ', '{', ';']).to_owned());
+            }
+        }
+        depth += code.matches('{').count();
+        depth = depth.saturating_sub(code.matches('}').count());
+    }
+    names
+}
+
+/// The names docs/design.md says acp-plan's root holds: each backticked
+/// name of its paragraph that starts `**acp-plan's surface.**`.
+fn documented_root_names() -> BTreeSet<String> {
+    let design = std::fs::read_to_string(root().join("docs/design.md")).unwrap();
+    let at = design
+        .find("**acp-plan's surface.**")
+        .expect("docs/design.md has a paragraph `**acp-plan's surface.**`");
+    let paragraph = design[at..].split("\n\n").next().unwrap();
+    paragraph
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|name| name.chars().all(|c| c.is_alphanumeric() || c == '_'))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn acp_plans_root_names_what_the_design_says_and_nothing_else() {
+    assert_eq!(acp_plan_root_names(), documented_root_names());
+}
