@@ -183,57 +183,7 @@ pub fn point(url: &str, command: &[String], setup: &ModelSetup) -> io::Result<Po
     let text = |path: &Path| path.to_string_lossy().into_owned();
     let mut env: Vec<(&str, String)> = Vec::new();
     for need in needs {
-        match need {
-            Need::Claude => env.extend([
-                // The Messages API at the model, its `TodoWrite` offered
-                // (not the task tools), nothing else sent. (Unless the
-                // caller chose: `CLAUDE_CODE_ENABLE_TASKS=1` in its
-                // environment has the model plan with the task tools.)
-                ("ANTHROPIC_BASE_URL", url.to_owned()),
-                ("ANTHROPIC_API_KEY", KEY.to_owned()),
-                ("CLAUDE_CODE_ENABLE_TODO_TOOLS", "1".to_owned()),
-                ("CLAUDE_CODE_ENABLE_TASKS", "0".to_owned()),
-                ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1".to_owned()),
-                ("DISABLE_TELEMETRY", "1".to_owned()),
-                ("DISABLE_AUTOUPDATER", "1".to_owned()),
-                // Claude Code refuses to start as root (CI containers)
-                // unless told it is in a sandbox; the scripted model calls
-                // no tool but plan tools, so nothing the agent runs touches
-                // the machine.
-                ("IS_SANDBOX", "1".to_owned()),
-            ]),
-            Need::Codex => {
-                let codex_home = pointing.home.join(".codex");
-                std::fs::create_dir_all(&codex_home)?;
-                std::fs::write(codex_home.join("config.toml"), codex_config(url))?;
-                env.extend([
-                    ("CODEX_HOME", text(&codex_home)),
-                    ("OPENAI_API_KEY", KEY.to_owned()),
-                ]);
-            }
-            Need::Qwen => {
-                let qwen_home = pointing.home.join(".qwen");
-                std::fs::create_dir_all(&qwen_home)?;
-                std::fs::write(qwen_home.join("settings.json"), QWEN_SETTINGS)?;
-                env.extend([
-                    ("QWEN_HOME", text(&qwen_home)),
-                    ("OPENAI_BASE_URL", format!("{url}/v1")),
-                    ("OPENAI_API_KEY", KEY.to_owned()),
-                    ("OPENAI_MODEL", MODEL.to_owned()),
-                ]);
-            }
-            Need::Gemini => env.extend([
-                ("GOOGLE_GEMINI_BASE_URL", url.to_owned()),
-                ("GEMINI_API_KEY", KEY.to_owned()),
-                ("GEMINI_MODEL", "gemini-2.5-pro".to_owned()),
-            ]),
-            Need::Opencode => env.extend([
-                ("OPENAI_BASE_URL", format!("{url}/v1")),
-                ("OPENAI_API_KEY", KEY.to_owned()),
-                ("OPENCODE_CONFIG_CONTENT", OPENCODE_CONFIG.to_owned()),
-                ("OPENCODE_DISABLE_MODELS_FETCH", "1".to_owned()),
-            ]),
-        }
+        env.extend(need_env(*need, url, &pointing.home)?);
     }
     env.extend(network(setup));
     env.extend([
@@ -267,6 +217,63 @@ pub fn point(url: &str, command: &[String], setup: &ModelSetup) -> io::Result<Po
         write_file(&pointing.home, path, template, url)?;
     }
     Ok(pointing)
+}
+
+/// The variables (and files in `home`) one need of an agent's sets, to
+/// reach the model at `url`.
+fn need_env(need: Need, url: &str, home: &Path) -> io::Result<Vec<(&'static str, String)>> {
+    let text = |path: &Path| path.to_string_lossy().into_owned();
+    Ok(match need {
+        Need::Claude => vec![
+            // The Messages API at the model, its `TodoWrite` offered
+            // (not the task tools), nothing else sent. (Unless the
+            // caller chose: `CLAUDE_CODE_ENABLE_TASKS=1` in its
+            // environment has the model plan with the task tools.)
+            ("ANTHROPIC_BASE_URL", url.to_owned()),
+            ("ANTHROPIC_API_KEY", KEY.to_owned()),
+            ("CLAUDE_CODE_ENABLE_TODO_TOOLS", "1".to_owned()),
+            ("CLAUDE_CODE_ENABLE_TASKS", "0".to_owned()),
+            ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1".to_owned()),
+            ("DISABLE_TELEMETRY", "1".to_owned()),
+            ("DISABLE_AUTOUPDATER", "1".to_owned()),
+            // Claude Code refuses to start as root (CI containers)
+            // unless told it is in a sandbox; the scripted model calls
+            // no tool but plan tools, so nothing the agent runs touches
+            // the machine.
+            ("IS_SANDBOX", "1".to_owned()),
+        ],
+        Need::Codex => {
+            let codex_home = home.join(".codex");
+            std::fs::create_dir_all(&codex_home)?;
+            std::fs::write(codex_home.join("config.toml"), codex_config(url))?;
+            vec![
+                ("CODEX_HOME", text(&codex_home)),
+                ("OPENAI_API_KEY", KEY.to_owned()),
+            ]
+        }
+        Need::Qwen => {
+            let qwen_home = home.join(".qwen");
+            std::fs::create_dir_all(&qwen_home)?;
+            std::fs::write(qwen_home.join("settings.json"), QWEN_SETTINGS)?;
+            vec![
+                ("QWEN_HOME", text(&qwen_home)),
+                ("OPENAI_BASE_URL", format!("{url}/v1")),
+                ("OPENAI_API_KEY", KEY.to_owned()),
+                ("OPENAI_MODEL", MODEL.to_owned()),
+            ]
+        }
+        Need::Gemini => vec![
+            ("GOOGLE_GEMINI_BASE_URL", url.to_owned()),
+            ("GEMINI_API_KEY", KEY.to_owned()),
+            ("GEMINI_MODEL", "gemini-2.5-pro".to_owned()),
+        ],
+        Need::Opencode => vec![
+            ("OPENAI_BASE_URL", format!("{url}/v1")),
+            ("OPENAI_API_KEY", KEY.to_owned()),
+            ("OPENCODE_CONFIG_CONTENT", OPENCODE_CONFIG.to_owned()),
+            ("OPENCODE_DISABLE_MODELS_FETCH", "1".to_owned()),
+        ],
+    })
 }
 
 /// qwen-code's settings: its `todo_write` on (it is off by default).

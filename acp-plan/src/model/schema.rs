@@ -58,21 +58,7 @@ fn resolve(node: &Value, root: &Value, stack: &mut Vec<String>, depth: usize) ->
                     .map(|a| resolve(a, root, stack, depth + 1))
                     .filter(|a| !is_null(a))
                     .collect();
-                match constants(&alternatives) {
-                    Some(words) => {
-                        merge(
-                            &mut out,
-                            serde_json::json!({ "type": "string", "enum": words }),
-                        );
-                    }
-                    None if alternatives.len() == 1 => {
-                        let only = alternatives.into_iter().next().unwrap_or(Value::Null);
-                        merge(&mut out, only);
-                    }
-                    None => {
-                        out.insert(key.clone(), Value::Array(alternatives));
-                    }
-                }
+                union(&mut out, key, alternatives);
             }
             "allOf" => {
                 for part in value.as_array().map(Vec::as_slice).unwrap_or_default() {
@@ -108,6 +94,21 @@ fn resolve(node: &Value, root: &Value, stack: &mut Vec<String>, depth: usize) ->
         }
     }
     Value::Object(out)
+}
+
+/// A union's alternatives (`null` already left out) into `out`: constants
+/// as one string enum, a single alternative as itself, else the union kept.
+fn union(out: &mut Map<String, Value>, key: &str, alternatives: Vec<Value>) {
+    match constants(&alternatives) {
+        Some(words) => merge(out, json!({ "type": "string", "enum": words })),
+        None if alternatives.len() == 1 => {
+            let only = alternatives.into_iter().next().unwrap_or(Value::Null);
+            merge(out, only);
+        }
+        None => {
+            out.insert(key.to_owned(), Value::Array(alternatives));
+        }
+    }
 }
 
 /// A JSON pointer's `~1` and `~0`, and a URI fragment's `%24` (`$`), read.

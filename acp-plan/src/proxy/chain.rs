@@ -55,82 +55,89 @@ impl Link {
             .get("method")
             .and_then(|m| serde_json::from_str::<String>(m.get()).ok());
         match (method.as_deref(), id) {
-            // From the agent, through the conductor.
-            (Some(SUCCESSOR), id) => {
-                let Ok(inner) = serde_json::from_str::<HashMap<String, &RawValue>>(params) else {
-                    return Vec::new();
-                };
-                let method = inner.get("method").map_or("null", |m| m.get());
-                let params = inner.get("params").map_or("null", |p| p.get());
-                match id {
-                    // A request of the agent's: to the client, as ours.
-                    Some(id) => {
-                        let ours = self.id("c");
-                        self.to_client.insert(ours.clone(), id);
-                        vec![request(&ours, method, params).into_bytes()]
-                    }
-                    None => {
-                        let plain = notification(method, params);
-                        let mut out = Vec::new();
-                        self.relay.downstream(plain.as_bytes(), &mut out);
-                        out.into_iter().map(std::borrow::Cow::into_owned).collect()
-                    }
-                }
-            }
-            // From the client: to the agent, wrapped.
-            (Some(method), id) => {
-                let method = if method == PROXY_INITIALIZE {
-                    "initialize"
-                } else {
-                    method
-                };
-                let method_json = serde_json::to_string(method).unwrap_or_default();
-                let plain = match &id {
-                    Some(id) => request(id, &method_json, params),
-                    None => notification(&method_json, params),
-                };
-                let sent = self.relay.upstream(plain.as_bytes()).into_owned();
-                let params = serde_json::from_slice::<HashMap<String, &RawValue>>(&sent)
-                    .ok()
-                    .and_then(|m| m.get("params").map(|p| p.get().to_owned()))
-                    .unwrap_or_else(|| params.to_owned());
-                let inner = format!(r#"{{"method":{method_json},"params":{params}}}"#);
-                let quoted = serde_json::to_string(SUCCESSOR).unwrap_or_default();
-                match id {
-                    Some(id) => {
-                        let ours = self.id("a");
-                        self.to_agent.insert(ours.clone(), id);
-                        vec![request(&ours, &quoted, &inner).into_bytes()]
-                    }
-                    None => vec![notification(&quoted, &inner).into_bytes()],
-                }
-            }
-            // An answer: to one of our requests.
-            (None, Some(id)) => {
-                let outcome = members
-                    .iter()
-                    .find(|(key, _)| *key == "result" || *key == "error")
-                    .map(|(key, value)| (key.clone(), value.get()));
-                let Some((key, value)) = outcome else {
-                    return Vec::new();
-                };
-                if let Some(client) = self.to_agent.remove(&id) {
-                    let plain = format!(r#"{{"jsonrpc":"2.0","id":{client},"{key}":{value}}}"#);
-                    let mut out = Vec::new();
-                    self.relay.downstream(plain.as_bytes(), &mut out);
-                    return out.into_iter().map(std::borrow::Cow::into_owned).collect();
-                }
-                match self.to_client.remove(&id) {
-                    Some(conductor) => {
-                        vec![
-                            format!(r#"{{"jsonrpc":"2.0","id":{conductor},"{key}":{value}}}"#)
-                                .into_bytes(),
-                        ]
-                    }
-                    None => Vec::new(),
-                }
-            }
+            (Some(SUCCESSOR), id) => self.from_agent(id, params),
+            (Some(method), id) => self.from_client(method, id, params),
+            (None, Some(id)) => self.answer(&id, &members),
             (None, None) => Vec::new(),
+        }
+    }
+
+    /// A message of the agent's, through the conductor (`params` holds it):
+    /// a request goes to the client as ours, a notification through the relay.
+    fn from_agent(&mut self, id: Option<String>, params: &str) -> Vec<Vec<u8>> {
+        let Ok(inner) = serde_json::from_str::<HashMap<String, &RawValue>>(params) else {
+            return Vec::new();
+        };
+        let method = inner.get("method").map_or("null", |m| m.get());
+        let params = inner.get("params").map_or("null", |p| p.get());
+        match id {
+            Some(id) => {
+                let ours = self.id("c");
+                self.to_client.insert(ours.clone(), id);
+                vec![request(&ours, method, params).into_bytes()]
+            }
+            None => {
+                let plain = notification(method, params);
+                let mut out = Vec::new();
+                self.relay.downstream(plain.as_bytes(), &mut out);
+                out.into_iter().map(std::borrow::Cow::into_owned).collect()
+            }
+        }
+    }
+
+    /// A message of the client's: through the relay, then to the agent,
+    /// wrapped in `proxy/successor` (`proxy/initialize` is `initialize`).
+    fn from_client(&mut self, method: &str, id: Option<String>, params: &str) -> Vec<Vec<u8>> {
+        let method = if method == PROXY_INITIALIZE {
+            "initialize"
+        } else {
+            method
+        };
+        let method_json = serde_json::to_string(method).unwrap_or_default();
+        let plain = match &id {
+            Some(id) => request(id, &method_json, params),
+            None => notification(&method_json, params),
+        };
+        let sent = self.relay.upstream(plain.as_bytes()).into_owned();
+        let params = serde_json::from_slice::<HashMap<String, &RawValue>>(&sent)
+            .ok()
+            .and_then(|m| m.get("params").map(|p| p.get().to_owned()))
+            .unwrap_or_else(|| params.to_owned());
+        let inner = format!(r#"{{"method":{method_json},"params":{params}}}"#);
+        let quoted = serde_json::to_string(SUCCESSOR).unwrap_or_default();
+        match id {
+            Some(id) => {
+                let ours = self.id("a");
+                self.to_agent.insert(ours.clone(), id);
+                vec![request(&ours, &quoted, &inner).into_bytes()]
+            }
+            None => vec![notification(&quoted, &inner).into_bytes()],
+        }
+    }
+
+    /// An answer to one of our requests: to the client through the relay,
+    /// or to the conductor under its own id.
+    fn answer(&mut self, id: &str, members: &HashMap<String, &RawValue>) -> Vec<Vec<u8>> {
+        let outcome = members
+            .iter()
+            .find(|(key, _)| *key == "result" || *key == "error")
+            .map(|(key, value)| (key.clone(), value.get()));
+        let Some((key, value)) = outcome else {
+            return Vec::new();
+        };
+        if let Some(client) = self.to_agent.remove(id) {
+            let plain = format!(r#"{{"jsonrpc":"2.0","id":{client},"{key}":{value}}}"#);
+            let mut out = Vec::new();
+            self.relay.downstream(plain.as_bytes(), &mut out);
+            return out.into_iter().map(std::borrow::Cow::into_owned).collect();
+        }
+        match self.to_client.remove(id) {
+            Some(conductor) => {
+                vec![
+                    format!(r#"{{"jsonrpc":"2.0","id":{conductor},"{key}":{value}}}"#).into_bytes(),
+                ]
+            }
+            None => Vec::new(),
         }
     }
 

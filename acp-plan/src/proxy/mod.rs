@@ -67,49 +67,7 @@ pub fn proxy(options: &ProxyOptions) -> u8 {
             }
         };
     let relay = Arc::new(Mutex::new(Relay::new(options.plan_opt_in)));
-    let upstream = Arc::clone(&relay);
-    // The client's lines to the agent, on a thread of their own; the
-    // agent's input closes when the client's does.
-    std::thread::spawn(move || {
-        let stdin = BufReader::with_capacity(BUFFER, io::stdin());
-        let _ = relay_lines(stdin, agent_in, |line| {
-            let sent = upstream
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .upstream(line);
-            match sent {
-                Cow::Borrowed(_) => None,
-                changed @ Cow::Owned(_) => Some(vec![changed]),
-            }
-        });
-    });
-    // The agent's lines to the client, on a thread of their own too: the
-    // agent may exit while a child of its holds its output open.
-    let downstream_relay = Arc::clone(&relay);
-    let (done, downstream) = std::sync::mpsc::channel();
-    let reader = std::thread::spawn(move || {
-        let agent_out = BufReader::with_capacity(BUFFER, agent_out);
-        let result = relay_lines(agent_out, io::stdout().lock(), |line| {
-            downstream_relay
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .changed(line)
-        });
-        let _ = done.send(result);
-    });
-    // Until the agent's output ends, or the agent exits (then what it
-    // wrote has a moment to arrive).
-    let mut ended = None;
-    while ended.is_none() {
-        match downstream.recv_timeout(Duration::from_millis(50)) {
-            Ok(result) => ended = Some(result),
-            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => ended = Some(Ok(())),
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) if agent.exited() => {
-                ended = downstream.recv_timeout(DRAIN).ok().or(Some(Ok(())));
-            }
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
-        }
-    }
+    let (ended, reader, downstream) = relay_both_ways(&relay, &mut agent, agent_in, agent_out);
     let status = agent.wait_status(Duration::from_secs(5));
     // Its whole group goes now: what it started no longer holds its output.
     agent.end(Duration::ZERO);
@@ -139,6 +97,66 @@ pub fn proxy(options: &ProxyOptions) -> u8 {
         Some(code) => u8::try_from(code).unwrap_or(1),
         None => 1,
     }
+}
+
+/// Relays the client's lines to the agent and the agent's to the client,
+/// each way on a thread of its own, until the agent's output ends or the
+/// agent exits; how the client's side ended, the reader thread, and the
+/// channel that says when it ends.
+fn relay_both_ways(
+    relay: &Arc<Mutex<Relay>>,
+    agent: &mut AgentProcess,
+    agent_in: impl Write + Send + 'static,
+    agent_out: impl Read + Send + 'static,
+) -> (
+    Option<io::Result<()>>,
+    std::thread::JoinHandle<()>,
+    std::sync::mpsc::Receiver<io::Result<()>>,
+) {
+    let upstream = Arc::clone(relay);
+    // The client's lines to the agent, on a thread of their own; the
+    // agent's input closes when the client's does.
+    std::thread::spawn(move || {
+        let stdin = BufReader::with_capacity(BUFFER, io::stdin());
+        let _ = relay_lines(stdin, agent_in, |line| {
+            let sent = upstream
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .upstream(line);
+            match sent {
+                Cow::Borrowed(_) => None,
+                changed @ Cow::Owned(_) => Some(vec![changed]),
+            }
+        });
+    });
+    // The agent's lines to the client, on a thread of their own too: the
+    // agent may exit while a child of its holds its output open.
+    let downstream_relay = Arc::clone(relay);
+    let (done, downstream) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let agent_out = BufReader::with_capacity(BUFFER, agent_out);
+        let result = relay_lines(agent_out, io::stdout().lock(), |line| {
+            downstream_relay
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .changed(line)
+        });
+        let _ = done.send(result);
+    });
+    // Until the agent's output ends, or the agent exits (then what it
+    // wrote has a moment to arrive).
+    let mut ended = None;
+    while ended.is_none() {
+        match downstream.recv_timeout(Duration::from_millis(50)) {
+            Ok(result) => ended = Some(result),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => ended = Some(Ok(())),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) if agent.exited() => {
+                ended = downstream.recv_timeout(DRAIN).ok().or(Some(Ok(())));
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+        }
+    }
+    (ended, reader, downstream)
 }
 
 /// No agent command: a link of the SDK's conductor chain, the conductor on

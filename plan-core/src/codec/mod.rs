@@ -8,7 +8,6 @@
 //! public surface (`from_json`, `to_json`, `Serialize`, `Deserialize`, ...).
 
 pub(crate) use crate::protocol::spelling::Spelling;
-pub(crate) use reading::Reading;
 pub use reading::{Mode, Parsed, PlanIdKey, Skipped};
 
 // First: the reading engine's macros (the seed shape) are for the message
@@ -34,5 +33,3 @@ pub(crate) mod text_writer;
 pub(crate) mod update;
 pub(crate) mod wire_type;
 pub(crate) mod writer;
-
-pub(crate) use writer::Spelled;

@@ -121,8 +121,9 @@ use agent_client_protocol::{
 use serde_json::Value;
 
 use crate::agent::run::StepError;
+use crate::codec::Spelling;
 use crate::codec::initialize::InitializeRequest;
-use crate::codec::{Reading, Spelling};
+use crate::codec::reading::Reading;
 use crate::error::Error;
 use crate::error::Path;
 use crate::interop::acp_schema::ConversionError;
@@ -144,7 +145,7 @@ impl JsonRpcMessage for SessionNotification {
     fn to_untyped_message(&self) -> Result<UntypedMessage, SdkError> {
         UntypedMessage::new(
             METHOD,
-            crate::codec::Spelled(&crate::codec::notification::Params(self), Spelling::Acp),
+            crate::codec::writer::Spelled(&crate::codec::notification::Params(self), Spelling::Acp),
         )
     }
 

@@ -59,7 +59,8 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::codec::{Reading, Spelling};
+use crate::codec::Spelling;
+use crate::codec::reading::Reading;
 use crate::error::Error;
 use crate::error::Path;
 #[cfg(feature = "acp")]

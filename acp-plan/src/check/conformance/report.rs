@@ -57,71 +57,9 @@ pub fn report_text(options: &CheckAgentOptions, runs: &[KindRun]) -> String {
     if let Some(profile) = scripted_profile(options) {
         let _ = writeln!(text, "  scripted model: {profile}");
     }
-    let mut total = 0;
+    let total: usize = runs.iter().map(|run| run.findings.len()).sum();
     for run in runs {
-        // A transcript file is named only where `--record` wrote one.
-        let (file, at) = match &options.record {
-            Some(dir) => {
-                let file = dir.join(format!("{}.ndjson", kind_name(run.kind)));
-                let file = file.display().to_string();
-                (format!(" ({file})"), format!("{file}:"))
-            }
-            None => (String::new(), "line ".to_owned()),
-        };
-        let _ = write!(text, "{}{file}: ", run.kind);
-        if let Some(failure) = &run.failure {
-            let _ = writeln!(
-                text,
-                "could not be driven: {}",
-                failure.replace('\n', "\n  ")
-            );
-            if !run.stderr_tail.is_empty() {
-                text.push_str("  the agent's last words on its standard error:\n");
-                for line in &run.stderr_tail {
-                    let _ = writeln!(text, "    {line}");
-                }
-            }
-            continue;
-        }
-        if let Some(answered) = run.answered {
-            let _ = write!(text, "answered v{answered}");
-            if run.judged_as != run.kind {
-                let _ = write!(text, " (judged as {})", run.judged_as);
-            }
-            text.push_str("; ");
-        }
-        if !run.stop_reasons.is_empty() {
-            let _ = write!(text, "turns ended: {}; ", run.stop_reasons.join(", "));
-        }
-        if run.plans > 0 {
-            let _ = write!(text, "{} plan message(s) judged; ", run.plans);
-        }
-        match run.findings.len() {
-            0 if run.plans == 0 => text.push_str("no plan message seen: nothing judged\n"),
-            0 => text.push_str("clean\n"),
-            n => {
-                total += n;
-                let _ = writeln!(text, "{n} finding(s)");
-            }
-        }
-        for note in run
-            .notes
-            .iter()
-            .filter(|n| !n.starts_with("no plan message"))
-        {
-            let _ = writeln!(text, "  note: {note}");
-        }
-        for finding in &run.findings {
-            let _ = write!(text, "  {at}{}: ", finding.line);
-            if !finding.path.is_empty() {
-                let _ = write!(text, "at `{}`: ", finding.path);
-            }
-            let _ = write!(text, "{} [{}]", finding.message, finding.rule);
-            if let Some(fix) = &finding.fix {
-                let _ = write!(text, "; fix: {fix}");
-            }
-            text.push('\n');
-        }
+        kind_text(&mut text, options, run);
     }
     // Each kind ran at once: the check took about its slowest kind.
     let times: Vec<String> = runs
@@ -152,6 +90,73 @@ pub fn report_text(options: &CheckAgentOptions, runs: &[KindRun]) -> String {
         exit_code(runs)
     );
     text
+}
+
+/// One kind's part of [`report_text`]: how its run went, its notes, and
+/// each finding on its own line.
+fn kind_text(text: &mut String, options: &CheckAgentOptions, run: &KindRun) {
+    // A transcript file is named only where `--record` wrote one.
+    let (file, at) = match &options.record {
+        Some(dir) => {
+            let file = dir.join(format!("{}.ndjson", kind_name(run.kind)));
+            let file = file.display().to_string();
+            (format!(" ({file})"), format!("{file}:"))
+        }
+        None => (String::new(), "line ".to_owned()),
+    };
+    let _ = write!(text, "{}{file}: ", run.kind);
+    if let Some(failure) = &run.failure {
+        let _ = writeln!(
+            text,
+            "could not be driven: {}",
+            failure.replace('\n', "\n  ")
+        );
+        if !run.stderr_tail.is_empty() {
+            text.push_str("  the agent's last words on its standard error:\n");
+            for line in &run.stderr_tail {
+                let _ = writeln!(text, "    {line}");
+            }
+        }
+        return;
+    }
+    if let Some(answered) = run.answered {
+        let _ = write!(text, "answered v{answered}");
+        if run.judged_as != run.kind {
+            let _ = write!(text, " (judged as {})", run.judged_as);
+        }
+        text.push_str("; ");
+    }
+    if !run.stop_reasons.is_empty() {
+        let _ = write!(text, "turns ended: {}; ", run.stop_reasons.join(", "));
+    }
+    if run.plans > 0 {
+        let _ = write!(text, "{} plan message(s) judged; ", run.plans);
+    }
+    match run.findings.len() {
+        0 if run.plans == 0 => text.push_str("no plan message seen: nothing judged\n"),
+        0 => text.push_str("clean\n"),
+        n => {
+            let _ = writeln!(text, "{n} finding(s)");
+        }
+    }
+    for note in run
+        .notes
+        .iter()
+        .filter(|n| !n.starts_with("no plan message"))
+    {
+        let _ = writeln!(text, "  note: {note}");
+    }
+    for finding in &run.findings {
+        let _ = write!(text, "  {at}{}: ", finding.line);
+        if !finding.path.is_empty() {
+            let _ = write!(text, "at `{}`: ", finding.path);
+        }
+        let _ = write!(text, "{} [{}]", finding.message, finding.rule);
+        if let Some(fix) = &finding.fix {
+            let _ = write!(text, "; fix: {fix}");
+        }
+        text.push('\n');
+    }
 }
 
 /// With `--scripted-model`, how the agent was pointed at the model: the

@@ -148,6 +148,20 @@ pub const ALL: [TurnRule; 7] = [
     V2_HELD_PROMPT,
 ];
 
+/// Where a turn stands when the prompt's answer comes.
+struct Turn {
+    /// The prompt's id.
+    id: u64,
+    /// Judged as v1 (the answer ends the turn) or v2 (`idle` does).
+    v1: bool,
+    /// Whether `session/cancel` was sent.
+    cancel_sent: bool,
+    /// Whether the `idle` state update came.
+    idle: bool,
+    /// What the agent provably read of the cancel.
+    known: Cancel,
+}
+
 impl<W: Write> Conversation<'_, W> {
     /// One turn; whether it ended (so another may follow). A cancelled
     /// turn holds the scripted model's answers until the cancel is sent,
@@ -216,38 +230,18 @@ impl<W: Write> Conversation<'_, W> {
                 Next::Line(Event::Response(answered, _)) if answered == probe => {
                     probe_answered = true;
                 }
-                Next::Line(Event::Response(answered, result)) if answered == id => match result {
-                    // v2: `session/cancel` also cancels a prompt not yet
-                    // inserted, answered -32800; the `idle` ends the turn.
-                    Err(error)
-                        if !v1
-                            && cancel_sent
-                            && error["code"].as_i64() == Some(REQUEST_CANCELLED) =>
-                    {
-                        if idle.is_some() {
-                            return Ok(true);
-                        }
+                Next::Line(Event::Response(answered, result)) if answered == id => {
+                    let turn = Turn {
+                        id,
+                        v1,
+                        cancel_sent,
+                        idle: idle.is_some(),
+                        known,
+                    };
+                    if let Some(end) = self.prompt_answered(&turn, result) {
+                        return end;
                     }
-                    // An agent that cannot work (no key, no model) refuses
-                    // the prompt: not a protocol fault, but nothing to judge.
-                    Err(error) => {
-                        self.pending.remove(&id);
-                        return Err(
-                            self.what_to_do(format!("the agent refused the prompt: {error}"))
-                        );
-                    }
-                    Ok(result) if v1 => {
-                        self.ended(
-                            result["stopReason"].as_str(),
-                            known,
-                            "the prompt's response",
-                        );
-                        return Ok(true);
-                    }
-                    // v2: the prompt is accepted; the turn ends with `idle`.
-                    Ok(_) if idle.is_some() => return Ok(true),
-                    Ok(_) => {}
-                },
+                }
                 Next::Line(Event::Idle(stop)) if !v1 && idle.is_none() => {
                     self.ended(
                         Some(&stop).filter(|s| !s.is_empty()).map(String::as_str),
@@ -261,35 +255,73 @@ impl<W: Write> Conversation<'_, W> {
                 }
                 Next::Line(_) => {}
                 Next::Timeout if idle.is_some() => return Ok(true), // the prompt stays unanswered
-                Next::Timeout => {
-                    // The prompt's missing answer is this finding, not a second one.
-                    self.pending.remove(&id);
-                    // Nothing from its model at all: it could not work (a
-                    // model it cannot reach, retried), which is no fault of
-                    // its protocol.
-                    if !self.progress {
-                        return Err(self.what_to_do(format!(
-                            "the turn made no progress within {} s: no message, tool call or plan came from the agent's model, which it may not reach",
-                            self.options.timeout.as_secs_f32()
-                        )));
-                    }
-                    let how = if v1 {
-                        "the prompt's response with a `stopReason`"
-                    } else {
-                        "a `state_update` to `idle`"
-                    };
-                    self.turn_problem(format!(
-                        "the turn did not end within {} s; under v{} it ends with {how}",
-                        self.options.timeout.as_secs_f32(),
-                        self.run.judged_as.protocol().number()
-                    ));
-                    return Ok(false);
-                }
+                Next::Timeout => return self.timed_out(id, v1),
                 Next::Closed => {
                     return Err("the agent exited (closed its output) during the turn".to_owned());
                 }
             }
         }
+    }
+
+    /// The prompt's answer: the turn's end (`Some`), or `None` while it
+    /// goes on (v2 ends with `idle`).
+    fn prompt_answered(
+        &mut self,
+        turn: &Turn,
+        result: Result<serde_json::Value, serde_json::Value>,
+    ) -> Option<Result<bool, String>> {
+        match result {
+            // v2: `session/cancel` also cancels a prompt not yet inserted,
+            // answered -32800; the `idle` ends the turn.
+            Err(error)
+                if !turn.v1
+                    && turn.cancel_sent
+                    && error["code"].as_i64() == Some(REQUEST_CANCELLED) =>
+            {
+                turn.idle.then_some(Ok(true))
+            }
+            // An agent that cannot work (no key, no model) refuses the
+            // prompt: not a protocol fault, but nothing to judge.
+            Err(error) => {
+                self.pending.remove(&turn.id);
+                Some(Err(self.what_to_do(format!(
+                    "the agent refused the prompt: {error}"
+                ))))
+            }
+            Ok(result) if turn.v1 => {
+                let stop = result["stopReason"].as_str();
+                self.ended(stop, turn.known, "the prompt's response");
+                Some(Ok(true))
+            }
+            // v2: the prompt is accepted; the turn ends with `idle`.
+            Ok(_) => turn.idle.then_some(Ok(true)),
+        }
+    }
+
+    /// No end of the turn in time: the agent could not work (nothing came
+    /// from its model: exit 2), or a `turn-end` finding.
+    fn timed_out(&mut self, id: u64, v1: bool) -> Result<bool, String> {
+        // The prompt's missing answer is this finding, not a second one.
+        self.pending.remove(&id);
+        // Nothing from its model at all: it could not work (a model it
+        // cannot reach, retried), which is no fault of its protocol.
+        if !self.progress {
+            return Err(self.what_to_do(format!(
+                "the turn made no progress within {} s: no message, tool call or plan came from the agent's model, which it may not reach",
+                self.options.timeout.as_secs_f32()
+            )));
+        }
+        let how = if v1 {
+            "the prompt's response with a `stopReason`"
+        } else {
+            "a `state_update` to `idle`"
+        };
+        self.turn_problem(format!(
+            "the turn did not end within {} s; under v{} it ends with {how}",
+            self.options.timeout.as_secs_f32(),
+            self.run.judged_as.protocol().number()
+        ));
+        Ok(false)
     }
 
     /// The turn ended with `stop` (from `source`): a stop reason is there
