@@ -55,8 +55,8 @@ impl Link {
             .get("method")
             .and_then(|m| serde_json::from_str::<String>(m.get()).ok());
         match (method.as_deref(), id) {
-            (Some(SUCCESSOR), id) => self.from_agent(id, params),
-            (Some(method), id) => self.from_client(method, id, params),
+            (Some(SUCCESSOR), id) => self.agents_message(id, params),
+            (Some(method), id) => self.clients_message(method, id, params),
             (None, Some(id)) => self.answer(&id, &members),
             (None, None) => Vec::new(),
         }
@@ -64,7 +64,7 @@ impl Link {
 
     /// A message of the agent's, through the conductor (`params` holds it):
     /// a request goes to the client as ours, a notification through the relay.
-    fn from_agent(&mut self, id: Option<String>, params: &str) -> Vec<Vec<u8>> {
+    fn agents_message(&mut self, id: Option<String>, params: &str) -> Vec<Vec<u8>> {
         let Ok(inner) = serde_json::from_str::<HashMap<String, &RawValue>>(params) else {
             return Vec::new();
         };
@@ -87,7 +87,7 @@ impl Link {
 
     /// A message of the client's: through the relay, then to the agent,
     /// wrapped in `proxy/successor` (`proxy/initialize` is `initialize`).
-    fn from_client(&mut self, method: &str, id: Option<String>, params: &str) -> Vec<Vec<u8>> {
+    fn clients_message(&mut self, method: &str, id: Option<String>, params: &str) -> Vec<Vec<u8>> {
         let method = if method == PROXY_INITIALIZE {
             "initialize"
         } else {

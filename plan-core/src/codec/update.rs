@@ -11,7 +11,8 @@ use serde_json::{Map, Value};
 use crate::codec::content::ContentSeed;
 use crate::codec::entry::EntriesSeed;
 use crate::codec::read::shared::{
-    KeySeed, ObjectKey as _, Seen, StrSeed, fallback, insert, next_str, plan_id, read_meta, wrong,
+    KeySeed, ObjectKey as _, Seen, StrSeed, insert, next_str, plan_id, read_late_tag, read_meta,
+    wrong,
 };
 use crate::codec::read::{self, shared::ReadState};
 use crate::codec::reading::Reading;
@@ -123,7 +124,7 @@ impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
                 self.state,
                 &at.key(crate::rules::KEY_SESSION_UPDATE),
             )?,
-            other => return fallback(self.state, at, &other, map, SessionUpdate::read),
+            other => return read_late_tag(self.state, at, &other, map, SessionUpdate::read),
         };
         match &*kind {
             crate::rules::TAG_PLAN

@@ -26,6 +26,7 @@ enum Rename {
     UnderscoreSnake,
 }
 
+// Over 80 lines: not yet split along its steps (the house issue's list).
 pub(crate) fn check<'a>(input: &Input<'a>, kind: &MappingKind) -> Result<Mapping<'a>, syn::Error> {
     let mut errors = Errors::new(Vec::new());
     if let Some(span) = input.not_enum {

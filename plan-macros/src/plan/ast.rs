@@ -219,6 +219,7 @@ fn parse_entries(input: ParseStream<'_>, notes: &mut Notes) -> syn::Result<Vec<E
     })
 }
 
+// Over 80 lines: not yet split along its steps (the house issue's list).
 fn parse_entry(input: ParseStream<'_>, seen: &mut Vec<Seen>) -> syn::Result<Entry> {
     // `"Fix the bug" high pending`: the text first. (A string priority is
     // followed by a status and then text, never by two names.)

@@ -75,6 +75,17 @@ impl<W: Write> Conversation<'_, W> {
                 }
             }
         }
+        self.update(line, read);
+        Event::Update
+    }
+
+    /// A `session/update` as read (or why it could not be): counted,
+    /// applied to the boards, and judged for this client.
+    fn update(
+        &mut self,
+        line: usize,
+        read: Result<plan_core::wire::Parsed<SessionNotification>, plan_core::Error>,
+    ) {
         match read {
             Err(e) => self.find(
                 rule::UNREADABLE,
@@ -92,9 +103,9 @@ impl<W: Write> Conversation<'_, W> {
                 }
                 for skipped in read.skipped.iter().filter(|s| !s.kept()) {
                     self.find(rule::LENIENT_DROPS, line, skipped.path().to_owned(), format!(
-                        "a lenient client (every published SDK) drops this without a word, and a strict one refuses the message: {}",
-                        skipped.reason()
-                    ), None);
+                    "a lenient client (every published SDK) drops this without a word, and a strict one refuses the message: {}",
+                    skipped.reason()
+                ), None);
                 }
                 for v in read
                     .value
@@ -106,7 +117,6 @@ impl<W: Write> Conversation<'_, W> {
                 }
             }
         }
-        Event::Update
     }
 
     /// A message other than a `session/update`: responses are matched with

@@ -157,6 +157,30 @@ pub(super) fn judge(run: &mut KindRun, log: &Log) {
         .collect();
     let tools: std::collections::BTreeSet<String> =
         steps.iter().map(|(tool, _)| (*tool).to_owned()).collect();
+    calls_not_carried_out(run, log);
+    if steps.is_empty() {
+        return;
+    }
+    let received = received(run);
+    if received.is_empty() {
+        sent_none(run, steps.len(), &tools);
+        return;
+    }
+    let before = run.findings.len();
+    in_order(run, &received, &steps);
+    if run.findings.len() == before {
+        run.notes.push(format!(
+            "the model's {} plan(s) with {} reached this client whole: in order, every step, each status as its version says it",
+            steps.len(),
+            listed(tools.iter())
+        ));
+    }
+    notes(run, &received, &steps);
+}
+
+/// Notes on the model's plan calls the agent did not carry out: not run,
+/// or run into an error.
+fn calls_not_carried_out(run: &mut KindRun, log: &Log) {
     if log.not_run() > 0 {
         run.notes.push(format!(
             "{} of the model's plan call(s) were not run by the agent (no result came back, as when a turn is cancelled): not judged",
@@ -169,16 +193,12 @@ pub(super) fn judge(run: &mut KindRun, log: &Log) {
             log.failed_runs()
         ));
     }
-    if steps.is_empty() {
-        return;
-    }
+}
+
+/// Each of the model's plans (`steps`) found among what the client
+/// `received`, in order; a finding for each that is missing or changed.
+fn in_order(run: &mut KindRun, received: &[Received], steps: &[(&str, &[Todo])]) {
     let kind = run.judged_as;
-    let received = received(run);
-    if received.is_empty() {
-        sent_none(run, steps.len(), &tools);
-        return;
-    }
-    let before = run.findings.len();
     let mut next = 0;
     for (call, (_, todos)) in steps.iter().enumerate() {
         let found = received[next..]
@@ -219,14 +239,6 @@ pub(super) fn judge(run: &mut KindRun, log: &Log) {
             next += 1;
         }
     }
-    if run.findings.len() == before {
-        run.notes.push(format!(
-            "the model's {} plan(s) with {} reached this client whole: in order, every step, each status as its version says it",
-            steps.len(),
-            listed(tools.iter())
-        ));
-    }
-    notes(run, &received, &steps);
 }
 
 /// The model made `plans` plans with `tools` and the client got none: one

@@ -118,41 +118,12 @@ fn v1_fallback(run: &mut KindRun, tool: &str, plan: &str) {
     });
 }
 
-/// Judges `run` against the markdown plans in the model's `log`.
-pub(super) fn judge(run: &mut KindRun, log: &Log) {
-    let made: Vec<(&str, &str)> = log
-        .plans_run()
-        .into_iter()
-        .filter_map(|(tool, made)| match made {
-            Made::Markdown(text) => Some((tool, text.as_str())),
-            Made::Steps(_) => None,
-        })
-        .collect();
-    let Some(&(tool, plan)) = made.last() else {
-        return;
-    };
-    let plans = received(run);
-    if run.judged_as == ClientKind::V1 {
-        if plans.is_empty() {
-            v1_fallback(run, tool, plan);
-        }
-        return;
-    }
-    let Some(last) = plans.last() else {
-        let line = run.transcript.len();
-        run.findings.push(Finding::new(
-            rule::MODEL_PLAN,
-            line,
-            String::new(),
-            format!(
-                "plan mode: the model's markdown plan (`{tool}`) never reached this client, which reads plan operations"
-            ),
-            Some("send the plan as a `plan_update` with `markdown` content, the whole plan each time, under one `planId`".to_owned()),
-        ));
-        return;
-    };
+/// The last plan the client was sent is the model's `plan` (from `tool`),
+/// and every version on the way to it came under one plan id; a finding
+/// for each that is not so.
+fn whole_under_one_id(run: &mut KindRun, plans: &[Markdown], tool: &str, plan: &str) {
+    let Some(last) = plans.last() else { return };
     let same = |content: &str| content.trim_end() == plan.trim_end();
-    let before = run.findings.len();
     match plans.iter().rposition(|p| same(&p.content)) {
         None => run.findings.push(Finding::new(
             rule::MODEL_PLAN,
@@ -189,6 +160,43 @@ pub(super) fn judge(run: &mut KindRun, log: &Log) {
             }
         }
     }
+}
+
+/// Judges `run` against the markdown plans in the model's `log`.
+pub(super) fn judge(run: &mut KindRun, log: &Log) {
+    let made: Vec<(&str, &str)> = log
+        .plans_run()
+        .into_iter()
+        .filter_map(|(tool, made)| match made {
+            Made::Markdown(text) => Some((tool, text.as_str())),
+            Made::Steps(_) => None,
+        })
+        .collect();
+    let Some(&(tool, plan)) = made.last() else {
+        return;
+    };
+    let plans = received(run);
+    if run.judged_as == ClientKind::V1 {
+        if plans.is_empty() {
+            v1_fallback(run, tool, plan);
+        }
+        return;
+    }
+    let Some(last) = plans.last() else {
+        let line = run.transcript.len();
+        run.findings.push(Finding::new(
+            rule::MODEL_PLAN,
+            line,
+            String::new(),
+            format!(
+                "plan mode: the model's markdown plan (`{tool}`) never reached this client, which reads plan operations"
+            ),
+            Some("send the plan as a `plan_update` with `markdown` content, the whole plan each time, under one `planId`".to_owned()),
+        ));
+        return;
+    };
+    let before = run.findings.len();
+    whole_under_one_id(run, &plans, tool, plan);
     if run.findings.len() == before {
         let versions = plans.iter().filter(|p| p.id == last.id).count();
         run.notes.push(format!(

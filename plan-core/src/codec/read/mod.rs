@@ -18,7 +18,7 @@
 //! This folder is the engine alone: the reading state ([`ReadState`]),
 //! [`run`] over text, [`from_value`] over a `Value`, and in `shared.rs` what
 //! every visitor shares (the keys, the seed shape, the "found X" errors,
-//! `_meta`, the plan id and the late-tag fallback). Each message's visitors
+//! `_meta`, the plan id and an object whose tag comes late, read again). Each message's visitors
 //! sit beside its writer, in `codec/notification.rs`, `codec/update.rs`,
 //! `codec/content.rs` and `codec/entry.rs`; they reach the engine only
 //! through what is `pub(in crate::codec)` here.

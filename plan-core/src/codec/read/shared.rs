@@ -1,6 +1,6 @@
 //! What the visitors of every message type share: the keys they know, the
 //! seed shape (`seed!`), the "found X" errors, a `_meta` value, the plan id
-//! under its two spellings, and the fallback for an object whose tag is not
+//! under its two spellings, and the second reading of an object whose tag is not
 //! its first key.
 
 use std::borrow::Cow;
@@ -343,7 +343,7 @@ pub(in crate::codec) fn plan_id(
 
 /// The tag was not the first key: collect the object and read it again with
 /// the same visitors, its tag first (`read` is one of the `*_value` readers).
-pub(in crate::codec) fn fallback<'de, A: MapAccess<'de>, T>(
+pub(in crate::codec) fn read_late_tag<'de, A: MapAccess<'de>, T>(
     state: &mut ReadState<'_>,
     at: &Path<'_>,
     first: &impl ObjectKey,
