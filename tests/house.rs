@@ -41,15 +41,18 @@ fn modules(dir: &Path, at: &[String], out: &mut Vec<(PathBuf, Vec<String>)>) {
     }
 }
 
-/// A file's code before its tests (`#[cfg(test)]` on a line of its own),
-/// and whether the file is a test module itself (`tests.rs`, `*_tests.rs`).
+/// A file's code before its test module (`#[cfg(test)] mod tests { .. }`,
+/// always last); `None` for a test module's own file (`tests.rs`,
+/// `*_tests.rs`).
 fn code_of(path: &Path) -> Option<String> {
     let stem = path.file_stem().unwrap().to_string_lossy();
     if stem == "tests" || stem.ends_with("_tests") {
         return None;
     }
     let text = std::fs::read_to_string(path).unwrap();
-    let end = text.find("\n#[cfg(test)]\n").unwrap_or(text.len());
+    let end = text
+        .find("\n#[cfg(test)]\nmod tests {")
+        .unwrap_or(text.len());
     Some(text[..end].to_owned())
 }
 

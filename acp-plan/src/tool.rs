@@ -85,7 +85,12 @@ fn play_stdio(options: &ToolOptions) -> io::Result<u8> {
         Some(arguments) => arguments.clone(),
         None => {
             let mut arguments = String::new();
-            io::Read::read_to_string(&mut io::stdin(), &mut arguments)?;
+            io::Read::read_to_string(&mut io::stdin(), &mut arguments).map_err(|e| {
+                io::Error::new(
+                    e.kind(),
+                    format!("cannot read the call's arguments on standard input: {e}"),
+                )
+            })?;
             arguments
         }
     };

@@ -1,10 +1,9 @@
-//! The board's side of an ACP conversation (a module of the `board`
-//! example): start the agent, `initialize`, `session/new`, one
+//! The board's side of an ACP conversation: start the agent, `initialize`, `session/new`, one
 //! `session/prompt` turn (and `session/cancel` on request), every
 //! `session/update` applied to the boards and drawn as it arrives, the
 //! agent's requests answered, and the agent ended with its process group
-//! however the turn ends. The command line and the file mode are in
-//! `board.rs`.
+//! however the turn ends. Running it is `mod.rs`'s; the file mode is
+//! `file.rs`.
 
 use std::io::{self, BufRead, BufReader, Write};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -75,7 +74,7 @@ pub fn client(
     );
     // `drive` closed the agent's input. After a good turn the agent should
     // exit on its own; one that failed gets a moment. Then its process group
-    // goes (see `agent_process.rs`).
+    // goes (see `process/mod.rs`).
     let grace = if outcome.is_ok() {
         Duration::from_secs(5)
     } else {

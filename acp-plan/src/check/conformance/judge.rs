@@ -1,6 +1,6 @@
-//! How `check -- AGENT` judges each line an agent writes (a module of
-//! `conformance.rs`): the JSON-RPC envelope, the version table's rules for
-//! the kind of client, what a lenient reader would drop, and the turn's end.
+//! How `check -- AGENT` judges each line an agent writes: the JSON-RPC
+//! envelope, the version table's rules for the kind of client, what a
+//! lenient reader would drop, and the turn's end.
 
 use std::io::Write;
 

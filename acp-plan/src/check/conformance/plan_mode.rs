@@ -77,6 +77,14 @@ fn plan_file(run: &KindRun) -> Option<String> {
         .find_map(|v| find(&v["params"]["update"]))
 }
 
+/// The model's plan reached this client in no form: a `model-plan`
+/// finding at the end of the transcript, with its `fix`.
+fn not_sent(run: &mut KindRun, message: String, fix: String) {
+    let line = run.transcript.len();
+    let finding = Finding::new(rule::MODEL_PLAN, line, String::new(), message, Some(fix));
+    run.findings.push(finding);
+}
+
 /// A v1 client without `plan` and the model's markdown `plan` (by `tool`):
 /// it reads no markdown plan, so the agent must fall back to the v1 `plan`
 /// update ("When absent, the agent must fall back to the existing plan
@@ -90,20 +98,17 @@ fn v1_fallback(run: &mut KindRun, tool: &str, plan: &str) {
         })
         .collect();
     let Some((_, last)) = sent.last() else {
-        let line = run.transcript.len();
-        run.findings.push(Finding::new(
-            rule::MODEL_PLAN,
-            line,
-            String::new(),
+        not_sent(
+            run,
             format!(
                 "plan mode: the model's markdown plan (`{tool}`) reached this client in no form; a v1 client without `clientCapabilities.plan` reads no markdown plan, so the agent must fall back to the `plan` update (the seeds: \"When absent, the agent must fall back to the existing plan session update type\")"
             ),
-            Some(format!(
+            format!(
                 "send this client a v1 `plan` whose entries are the markdown plan's checklist ({} entr{} here), as plan-core's `Fallback` does: `- [ ] step` pending, `- [x] step` completed",
                 expected.len(),
                 if expected.len() == 1 { "y" } else { "ies" }
-            )),
-        ));
+            ),
+        );
         return;
     };
     let same = last.len() == expected.len()
@@ -183,16 +188,13 @@ pub(super) fn judge(run: &mut KindRun, log: &Log) {
         return;
     }
     let Some(last) = plans.last() else {
-        let line = run.transcript.len();
-        run.findings.push(Finding::new(
-            rule::MODEL_PLAN,
-            line,
-            String::new(),
+        not_sent(
+            run,
             format!(
                 "plan mode: the model's markdown plan (`{tool}`) never reached this client, which reads plan operations"
             ),
-            Some("send the plan as a `plan_update` with `markdown` content, the whole plan each time, under one `planId`".to_owned()),
-        ));
+            "send the plan as a `plan_update` with `markdown` content, the whole plan each time, under one `planId`".to_owned(),
+        );
         return;
     };
     let before = run.findings.len();

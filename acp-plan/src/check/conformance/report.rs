@@ -1,6 +1,6 @@
-//! The reports of `check -- AGENT` (a module of `conformance.rs`): the
-//! text for people, the JSON for programs, the exit status, the recorded
-//! transcripts, and the fix of each rule that carries none of its own.
+//! The reports of `check -- AGENT`: the text for people, the JSON for
+//! programs, the exit status, the recorded transcripts, and the fix of each
+//! rule that carries none of its own.
 
 use std::fmt::Write as _;
 use std::io::{self, Write};

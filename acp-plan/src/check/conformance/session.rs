@@ -1,7 +1,6 @@
-//! The conversation of `check -- AGENT` up to its turns (a module of
-//! `conformance.rs`): `initialize` and the version the agent answers,
-//! `authenticate` where asked, `session/new`, the session's plan mode where
-//! asked; then the turns ([`turns`](super::turns)). And what to tell the
+//! The conversation of `check -- AGENT` up to its turns: `initialize` and
+//! the version the agent answers, `authenticate` where asked,
+//! `session/new`, the session's plan mode where asked; then the turns ([`turns`](super::turns)). And what to tell the
 //! user when the agent refuses one of them.
 
 use std::io::Write;

@@ -1,9 +1,8 @@
 //! How a prompt turn ends and how it is cancelled, by protocol version: the
-//! rules `check -- AGENT` judges a turn by (a module of `conformance.rs`),
-//! each with where the published text says it, and the client's side of a
-//! turn that applies them. The plan rules are the
-//! version table's (`plan_core`'s `rules/versions.rs`); these are the ones
-//! only a checker of whole conversations needs.
+//! rules `check -- AGENT` judges a turn by, each with where the published
+//! text says it, and the client's side of a turn that applies them. The
+//! plan rules are the version table's (`plan_core`'s `rules/versions.rs`);
+//! these are the ones only a checker of whole conversations needs.
 //!
 //! The sources are the JSON Schemas the TypeScript SDK 2.4.0 publishes
 //! (`@agentclientprotocol/sdk`, `schema/v1/schema.json` and
@@ -149,7 +148,7 @@ pub const ALL: [TurnRule; 7] = [
 ];
 
 /// Where a turn stands when the prompt's answer comes.
-struct Turn {
+struct TurnSoFar {
     /// The prompt's id.
     id: u64,
     /// Judged as v1 (the answer ends the turn) or v2 (`idle` does).
@@ -231,7 +230,7 @@ impl<W: Write> Conversation<'_, W> {
                     probe_answered = true;
                 }
                 Next::Line(Event::Response(answered, result)) if answered == id => {
-                    let turn = Turn {
+                    let turn = TurnSoFar {
                         id,
                         v1,
                         cancel_sent,
@@ -267,7 +266,7 @@ impl<W: Write> Conversation<'_, W> {
     /// goes on (v2 ends with `idle`).
     fn prompt_answered(
         &mut self,
-        turn: &Turn,
+        turn: &TurnSoFar,
         result: Result<serde_json::Value, serde_json::Value>,
     ) -> Option<Result<bool, String>> {
         match result {
