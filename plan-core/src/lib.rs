@@ -42,6 +42,7 @@ pub use interop::acp_schema;
 pub mod wire {
     pub use crate::codec::custom::{CustomContentError, UnmappedValue};
     pub use crate::codec::envelope::{Message, MessageCheck, Shape};
+    pub use crate::codec::line::{Line, PlanMessage};
     pub use crate::codec::{Mode, Parsed, PlanIdKey, Skipped};
     pub use crate::protocol::capabilities::{ClientCapabilities, PlanCapabilities};
     pub use crate::protocol::id::{FileUri, InvalidPath, InvalidPlanId, InvalidUri};

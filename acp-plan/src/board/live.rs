@@ -9,7 +9,7 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
-use plan_core::wire::{Message, Mode};
+use plan_core::wire::{Line, Message, Mode, Parsed};
 use plan_core::{
     SessionNotification, SessionUpdate,
     client::{SessionBoards, TerminalStyle},
@@ -86,29 +86,43 @@ pub fn client(
 
 /// What one line from the agent is.
 enum FromAgent {
-    /// A notification's method (its params are read where it is handled,
-    /// by the typed reader, once).
-    Notification(String),
+    /// A `session/update`, read (or why it could not be).
+    Update(Result<Parsed<SessionNotification>, plan_core::Error>),
+    /// Another notification.
+    Notification,
     Request(Value, String, Value),
     Response(Value, Result<Value, Value>),
 }
 
-/// Reads one line from the agent, with plan-core's reader of messages.
-fn from_agent(line: &[u8]) -> Result<FromAgent, String> {
+/// Reads one line from the agent once, with plan-core's reader of lines: a
+/// `session/update`'s params by the notification's reader (strictly, or as
+/// the SDKs read them).
+fn from_agent(line: &[u8], strict: bool) -> Result<FromAgent, String> {
+    let mode = if strict { Mode::Strict } else { Mode::Lenient };
     let text = String::from_utf8_lossy(line);
-    let message =
-        Message::parse(&text).map_err(|e| format!("the agent broke the protocol: {e}: {text}"))?;
+    let read = Line::read_message(&text, mode);
+    let broke = |e: &dyn std::fmt::Display| format!("the agent broke the protocol: {e}: {text}");
+    if let Some(problem) = read.envelope.problems.first() {
+        return Err(broke(problem));
+    }
+    if let Some(plan) = read.plan {
+        return match plan.map(Parsed::into_notification) {
+            Ok(Some(read)) => Ok(FromAgent::Update(Ok(read))),
+            Err(e) => Ok(FromAgent::Update(Err(e))),
+            Ok(None) => Err(broke(&"not a message")),
+        };
+    }
     let value = |raw: &RawValue| serde_json::from_str::<Value>(raw.get()).unwrap_or(Value::Null);
-    Ok(match message {
-        Message::Notification { method, .. } => FromAgent::Notification(method.into_owned()),
-        Message::Request {
+    Ok(match read.envelope.message {
+        Some(Message::Notification { .. }) => FromAgent::Notification,
+        Some(Message::Request {
             id, method, params, ..
-        } => FromAgent::Request(
+        }) => FromAgent::Request(
             value(id),
             method.into_owned(),
             params.map_or(Value::Null, value),
         ),
-        Message::Response { id, outcome, .. } => {
+        Some(Message::Response { id, outcome, .. }) => {
             FromAgent::Response(value(id), outcome.map(value).map_err(value))
         }
         // `Message` may grow; what this client does not know it cannot serve.
@@ -136,25 +150,7 @@ pub fn drive<R: BufRead + Send + 'static, W: Write>(
     style: TerminalStyle,
     live: bool,
 ) -> Result<(), String> {
-    let mut client = Client {
-        options,
-        inbox: agent_process::lines(agent_out),
-        agent_in,
-        boards: if options.strict {
-            SessionBoards::new().strict()
-        } else {
-            SessionBoards::new()
-        },
-        protocol: None,
-        accepted: false,
-        auth_methods: Value::Null,
-        session: String::new(),
-        waiting: "the answer to `initialize`",
-        handshake: None,
-        updates: 0,
-        other_messages: 0,
-        tally: PlanTally::default(),
-    };
+    let mut client = Client::new(options, agent_out, agent_in);
     client.initialize()?;
     let mut drawn = 0_usize;
     let stop = loop {
@@ -162,14 +158,18 @@ pub fn drive<R: BufRead + Send + 'static, W: Write>(
         if bytes.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let ended = match from_agent(&bytes)? {
+        let ended = match from_agent(&bytes, options.strict)? {
             FromAgent::Response(id, result) => client.on_response(&id, result)?,
             FromAgent::Request(id, method, params) => {
                 client.on_request(&id, &method, &params, err)?;
                 None
             }
-            FromAgent::Notification(method) => {
-                let (ended, changed) = client.on_notification(&method, &bytes, err)?;
+            FromAgent::Notification => {
+                client.other_messages += 1;
+                None
+            }
+            FromAgent::Update(read) => {
+                let (ended, changed) = client.on_update(read, err)?;
                 // On a terminal the drawing is redrawn in place as plans
                 // change; piped (a log, a file), the board is drawn once,
                 // at the end, as the board of a recorded stream is: a reader
@@ -234,7 +234,35 @@ struct Client<'o, W> {
     tally: PlanTally,
 }
 
-impl<W: Write> Client<'_, W> {
+impl<'o, W: Write> Client<'o, W> {
+    /// A client that reads the agent's lines from `agent_out` and writes
+    /// its own to `agent_in`; nothing sent yet.
+    fn new<R: BufRead + Send + 'static>(
+        options: &'o BoardOptions,
+        agent_out: R,
+        agent_in: W,
+    ) -> Self {
+        Client {
+            options,
+            inbox: agent_process::lines(agent_out),
+            agent_in,
+            boards: if options.strict {
+                SessionBoards::new().strict()
+            } else {
+                SessionBoards::new()
+            },
+            protocol: None,
+            accepted: false,
+            auth_methods: Value::Null,
+            session: String::new(),
+            waiting: "the answer to `initialize`",
+            handshake: None,
+            updates: 0,
+            other_messages: 0,
+            tally: PlanTally::default(),
+        }
+    }
+
     fn send(&mut self, message: &Value) -> Result<(), String> {
         let mut line = message.to_string();
         line.push('\n');
@@ -383,25 +411,16 @@ impl<W: Write> Client<'_, W> {
         self.send(&answer)
     }
 
-    /// A notification of the agent: plan updates go on the board; v2's idle
-    /// state after the prompt ends the turn (`Some(stop reason)`). Also
-    /// whether the boards changed (a repeated plan changes nothing).
-    fn on_notification(
+    /// A `session/update` of the agent, as read: plan updates go on the
+    /// board; v2's idle state after the prompt ends the turn (`Some(stop
+    /// reason)`). Also whether the boards changed (a repeated plan changes
+    /// nothing).
+    fn on_update(
         &mut self,
-        method: &str,
-        bytes: &[u8],
+        read: Result<Parsed<SessionNotification>, plan_core::Error>,
         err: &mut impl Write,
     ) -> Result<(Option<String>, bool), String> {
-        if method != "session/update" {
-            self.other_messages += 1;
-            return Ok((None, false));
-        }
-        let mode = if self.options.strict {
-            Mode::Strict
-        } else {
-            Mode::Lenient
-        };
-        let read = match SessionNotification::parse(&String::from_utf8_lossy(bytes), mode) {
+        let read = match read {
             Ok(read) => read,
             Err(e) if self.options.strict => {
                 return Err(format!("the agent broke the protocol: {e}"));

@@ -7,13 +7,16 @@ use std::io::{self, Write};
 
 use plan_core::{
     SessionNotification,
-    wire::{ClientCapabilities, ClientKind, Message, MessageCheck, Mode, ProtocolVersion},
+    wire::{
+        ClientCapabilities, ClientKind, Line, Message, MessageCheck, Mode, PlanMessage,
+        ProtocolVersion,
+    },
 };
 use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::finding::Finding;
-use super::message::{Line, PlanMessage, is_plan, read_line, rfd_spelling};
+use super::message::{is_plan, rfd_spelling};
 use super::rule;
 
 /// What checking one file found.
@@ -43,7 +46,7 @@ enum Judge {
 }
 
 /// Checks one file's bytes: each problem, and what was judged. Each
-/// message is read once (`message::read_line`), and nothing is built of it
+/// message is read once (plan-core's `Line`), and nothing is built of it
 /// but what the readers give.
 pub fn check_file(bytes: &[u8], protocol: Option<ProtocolVersion>) -> FileReport {
     let Ok(text) = std::str::from_utf8(bytes) else {
@@ -60,7 +63,7 @@ pub fn check_file(bytes: &[u8], protocol: Option<ProtocolVersion>) -> FileReport
     };
     let lines: Vec<(usize, Line<'_>)> = messages(text)
         .into_iter()
-        .map(|(line, message)| (line, read_line(message, Mode::Strict)))
+        .map(|(line, message)| (line, Line::read(message, Mode::Strict)))
         .collect();
     let recorded_client = recorded_client(&lines);
     let judge = recorded_client.map_or(Judge::Version(protocol), Judge::Client);
@@ -123,10 +126,15 @@ impl FileReport {
 fn recorded_client(lines: &[(usize, Line<'_>)]) -> Option<ClientKind> {
     let mut request: Option<(&RawValue, Option<&RawValue>)> = None;
     for (_, line) in lines {
-        let Line::Other(MessageCheck {
-            message: Some(message),
+        let Line {
+            envelope:
+                MessageCheck {
+                    message: Some(message),
+                    ..
+                },
+            plan: None,
             ..
-        }) = line
+        } = line
         else {
             continue;
         };
@@ -179,10 +187,10 @@ const KEY_PROTOCOL_VERSION: &str = "protocolVersion";
 /// conversation (responses, requests, other notifications) have their
 /// envelope checked, as `board` and `include_plan_stream!` read them.
 fn judge_line(read: &Line<'_>, line: usize, judge: Judge, found: &mut Vec<Finding>) -> bool {
-    let read = match read {
-        Line::Other(envelope) => {
+    let read = match &read.plan {
+        None => {
             found.extend(
-                envelope
+                read.envelope
                     .problems
                     .iter()
                     .map(|e| Finding::of_error(rule::JSON_RPC, line, e)),
@@ -190,11 +198,11 @@ fn judge_line(read: &Line<'_>, line: usize, judge: Judge, found: &mut Vec<Findin
             return false;
         }
         // An unreadable message counts as judged: it was meant as a plan.
-        Line::Plan(Err(err)) => {
+        Some(Err(err)) => {
             found.push(Finding::of_error(rule::UNREADABLE, line, err));
             return true;
         }
-        Line::Plan(Ok(read)) => read,
+        Some(Ok(read)) => read,
     };
     let result = match &read.value {
         // The notification's own checks: the update's paths under `params.update`.

@@ -24,9 +24,10 @@ use std::sync::LazyLock;
 use memchr::memmem::Finder;
 
 use plan_core::agent::PlanSender;
-use plan_core::wire::{ClientCapabilities, ClientKind, ProtocolVersion};
-use plan_core::{PlanContent, PlanId, SessionNotification, SessionUpdate};
-use serde_json::value::RawValue;
+use plan_core::wire::{
+    ClientCapabilities, ClientKind, Line, Message, Mode, Parsed, ProtocolVersion,
+};
+use plan_core::{PlanContent, PlanId, SessionUpdate};
 use serde_json::{Value, json};
 
 use super::todos::todo_list;
@@ -56,17 +57,6 @@ struct Session {
     own_plans: bool,
 }
 
-/// The parts of a JSON-RPC envelope the relay reads: its `id` as it was
-/// written, and its `method`; `None` for a line that is no JSON object.
-fn envelope(line: &[u8]) -> Option<(Option<&RawValue>, Option<String>)> {
-    let members: HashMap<Cow<'_, str>, &RawValue> = serde_json::from_slice(line).ok()?;
-    let id = members.get("id").copied();
-    let method = members
-        .get("method")
-        .and_then(|m| serde_json::from_str::<String>(m.get()).ok());
-    Some((id, method))
-}
-
 /// The error an unanswered request gets when the agent is gone.
 pub(crate) const AGENT_GONE: i64 = -32603;
 
@@ -88,22 +78,23 @@ impl Relay {
         if !has(&METHOD, line) || !has(&ID, line) {
             return Cow::Borrowed(line);
         }
-        let Some((Some(id), Some(method))) = envelope(line) else {
+        let text = line_text(line);
+        let Some(Message::Request { id, method, params }) = Message::check(text).message else {
             return Cow::Borrowed(line);
         };
         let id = id.get().to_owned();
         self.pending.insert(id.clone());
-        if method != "initialize" {
-            return Cow::Borrowed(line);
-        }
-        let Ok(mut request) = serde_json::from_slice::<Value>(line) else {
+        let Some(raw) = params.filter(|_| method == "initialize") else {
             return Cow::Borrowed(line);
         };
-        let params = &mut request["params"];
+        // The params read once, as a value this may change.
+        let Ok(mut params) = serde_json::from_str::<Value>(raw.get()) else {
+            return Cow::Borrowed(line);
+        };
         let version = params["protocolVersion"].as_u64().unwrap_or(1);
         let sent = &params["clientCapabilities"];
         let capabilities = if sent.is_object() {
-            ClientCapabilities::from_json(&sent.to_string()).unwrap_or_default()
+            ClientCapabilities::from_value(sent.clone()).unwrap_or_default()
         } else {
             ClientCapabilities::default()
         };
@@ -116,7 +107,15 @@ impl Relay {
             params["clientCapabilities"] = json!({});
         }
         params["clientCapabilities"]["plan"] = json!({});
-        Cow::Owned(request.to_string().into_bytes())
+        // Only the params change: every other byte of the line stays.
+        let start = raw.get().as_ptr().addr() - text.as_ptr().addr();
+        let end = start + raw.get().len();
+        let params = params.to_string();
+        let mut changed = Vec::with_capacity(line.len() + params.len() - raw.get().len());
+        changed.extend_from_slice(&line[..start]);
+        changed.extend_from_slice(params.as_bytes());
+        changed.extend_from_slice(&line[end..]);
+        Cow::Owned(changed)
     }
 
     /// A line from the agent: what goes to the client, in order, into `out`
@@ -166,7 +165,8 @@ impl Relay {
     /// An answer of the agent's: its request is no longer pending; the
     /// answer to `initialize` says which client this is.
     fn answered(&mut self, line: &[u8]) {
-        let Some((Some(id), None)) = envelope(line) else {
+        let Some(Message::Response { id, outcome }) = Message::check(line_text(line)).message
+        else {
             return;
         };
         let id = id.get();
@@ -179,9 +179,11 @@ impl Relay {
         if initialize != id {
             return;
         }
-        let answered = serde_json::from_slice::<Value>(line)
+        // The result read once; the envelope reader only found it.
+        let answered = outcome
             .ok()
-            .and_then(|v| v["result"]["protocolVersion"].as_u64())
+            .and_then(|result| serde_json::from_str::<Value>(result.get()).ok())
+            .and_then(|result| result["protocolVersion"].as_u64())
             .unwrap_or(*offered);
         let (kind, version) = if answered >= 2 {
             (ClientKind::V2, ProtocolVersion::V2)
@@ -199,13 +201,20 @@ impl Relay {
         let Some((kind, version, capabilities)) = self.client.clone() else {
             return; // no handshake seen: nothing is known of the client
         };
-        let Ok(message) = serde_json::from_slice::<Value>(line) else {
+        // Read once: the envelope reader splits the line, the
+        // notification's reader reads its params.
+        let Some(Ok(read)) = Line::read_message(line_text(line), Mode::Lenient).plan else {
             return;
         };
-        let Some(session_id) = message["params"]["sessionId"].as_str() else {
+        let Some(Parsed {
+            value: notification,
+            skipped,
+            ..
+        }) = read.into_notification()
+        else {
             return;
         };
-        let update = &message["params"]["update"];
+        let session_id = notification.session_id.as_str();
         let session = self
             .sessions
             .entry(session_id.to_owned())
@@ -213,20 +222,22 @@ impl Relay {
                 sender: PlanSender::with_protocol(session_id.to_owned(), version, &capabilities),
                 own_plans: false,
             });
-        match update["sessionUpdate"].as_str() {
-            Some("plan" | "plan_update" | "plan_removed") => {
+        let update = match &notification.update {
+            SessionUpdate::Other(other) if other.kind().starts_with("tool_call") => {
+                other.as_object()
+            }
+            SessionUpdate::Other(_) => return,
+            _ => {
                 session.own_plans = true;
-                // What the client reads passes unchanged; the rest is sent
-                // as the sender sends it to this client.
-                let Ok(read) = SessionNotification::from_json(line_text(line)) else {
-                    return;
-                };
-                if read.check_for_client(kind).is_ok() {
+                // What the client reads passes unchanged, and what a strict
+                // reader refuses (lenient reading said why); the rest is
+                // sent as the sender sends it to this client.
+                if !skipped.is_empty() || notification.check_for_client(kind).is_ok() {
                     return;
                 }
                 out.pop();
                 let spelling = session.sender.spelling();
-                let sent = match read.update {
+                let sent = match notification.update {
                     SessionUpdate::Plan(plan) => Some(session.sender.update(PlanContent::items(
                         PlanId::new("main").expect("a valid id"),
                         plan.entries,
@@ -236,35 +247,44 @@ impl Relay {
                     SessionUpdate::Other(_) => None,
                 };
                 out.extend(sent.map(|n| Cow::Owned(n.to_json(spelling).into_bytes())));
+                return;
             }
-            Some(kind @ ("tool_call" | "tool_call_update")) => {
-                let call = update["toolCallId"].as_str().unwrap_or_default();
-                if kind == "tool_call"
-                    && let Some(title) = update["title"].as_str()
-                {
-                    self.titles.insert(call.to_owned(), title.to_owned());
-                }
-                if session.own_plans {
-                    return;
-                }
-                let Some(entries) = todo_list(&update["rawInput"]) else {
-                    return;
-                };
-                let tool = self
-                    .titles
-                    .get(call)
-                    .map_or("todos", String::as_str)
-                    .to_ascii_lowercase();
-                let id = plan_id(&tool);
-                let spelling = session.sender.spelling();
-                let plan = PlanContent::items(id, entries);
-                if let Some(sent) = session.sender.update_if_changed(plan) {
-                    out.push(Cow::Owned(sent.to_json(spelling).into_bytes()));
-                }
-            }
-            _ => {}
-        }
+        };
+        // A tool call: its todo list, if it holds one, becomes a plan.
+        let tool_call = notification.update.kind() == "tool_call";
+        out.extend(todo_plan(&mut self.titles, session, update, tool_call).map(Cow::Owned));
     }
+}
+
+/// The plan a tool call's todo list makes (its `rawInput`), for a session
+/// where the agent sends no plan of its own, unless it is the plan as it
+/// already was. A `tool_call` names its tool (`titles` keeps it, by the
+/// call's id), for a stable plan id.
+fn todo_plan(
+    titles: &mut HashMap<String, String>,
+    session: &mut Session,
+    update: &serde_json::Map<String, Value>,
+    tool_call: bool,
+) -> Option<Vec<u8>> {
+    let call = update
+        .get("toolCallId")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    if tool_call && let Some(title) = update.get("title").and_then(Value::as_str) {
+        titles.insert(call.to_owned(), title.to_owned());
+    }
+    if session.own_plans {
+        return None;
+    }
+    let entries = update.get("rawInput").and_then(todo_list)?;
+    let tool = titles
+        .get(call)
+        .map_or("todos", String::as_str)
+        .to_ascii_lowercase();
+    let spelling = session.sender.spelling();
+    let plan = PlanContent::items(plan_id(&tool), entries);
+    let sent = session.sender.update_if_changed(plan)?;
+    Some(sent.to_json(spelling).into_bytes())
 }
 
 /// The plan id of a tool's todo list: its name, kept to the characters a

@@ -8,6 +8,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::codec::entry::EntriesSeed;
+use crate::codec::envelope::Member;
 use crate::codec::fields;
 use crate::codec::read::shared::{
     KeySeed, ObjectKey as _, Seen, StrSeed, insert, next_str, plan_id, read_late_tag, read_meta,
@@ -117,6 +118,21 @@ pub(in crate::codec) fn content(json: &str, reading: &mut Reading) -> Result<Pla
             at: &Path::Root,
         }
         .deserialize(de)
+    })
+}
+
+/// Plan content alone on its line, from the members the line's router
+/// split it into (`codec/line.rs`).
+pub(in crate::codec) fn content_members(
+    members: Vec<Member<'_>>,
+    reading: &mut Reading,
+) -> Result<PlanContent, Error> {
+    read::from_members(members, reading, Some(KEY_TYPE), |state, input| {
+        ContentSeed {
+            state,
+            at: &Path::Root,
+        }
+        .deserialize(input)
     })
 }
 

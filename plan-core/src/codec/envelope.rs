@@ -167,13 +167,26 @@ impl<'a> Message<'a> {
 /// its shape. An object is read once, its members other than the
 /// envelope's skipped unread.
 fn read(text: &str) -> MessageCheck<'_> {
+    read_keeping(text, None)
+}
+
+/// A member of an object as it came: its key, and its value's text.
+pub(in crate::codec) type Member<'a> = (Cow<'a, str>, &'a RawValue);
+
+/// [`read`], keeping every member of the object in `members` (in the text's
+/// order) when given: the parts a typed reader reads next, so the line is
+/// not read again.
+pub(in crate::codec) fn read_keeping<'a>(
+    text: &'a str,
+    members: Option<&mut Vec<Member<'a>>>,
+) -> MessageCheck<'a> {
     let broken = |problem: Error| MessageCheck {
         message: None,
         id: None,
         problems: vec![problem],
         shape: Shape::Unknown,
     };
-    let fields = match Fields::read(text) {
+    let fields = match Fields::read(text, members) {
         Ok(fields) => fields,
         // An object that is not JSON: what the one reading said.
         Err(e) if text.trim_start().starts_with('{') => return broken(Error::syntax(&e)),
@@ -300,7 +313,7 @@ fn seen<'s>(read: Option<&'s Result<Cow<'_, str>, &'static str>>) -> Seen<'s> {
 /// Whether an `error` is an object with a whole-number `code`, and whether
 /// its `message` is a string.
 fn error_shape(raw: &RawValue) -> (bool, bool) {
-    let Ok([code, message]) = pick(raw.get(), &["code", "message"]) else {
+    let Ok([code, message]) = pick(raw.get(), &["code", "message"], None) else {
         return (false, false);
     };
     let code = code.is_some_and(|code| serde_json::from_str::<i64>(code.get()).is_ok());
@@ -348,9 +361,12 @@ struct Fields<'a> {
 }
 
 impl<'a> Fields<'a> {
-    fn read(object: &'a str) -> Result<Self, serde_json::Error> {
+    fn read(
+        object: &'a str,
+        members: Option<&mut Vec<Member<'a>>>,
+    ) -> Result<Self, serde_json::Error> {
         // In the order of `ENVELOPE_KEYS`.
-        let picked = pick(object, &ENVELOPE_KEYS)?;
+        let picked = pick(object, &ENVELOPE_KEYS, members)?;
         Ok(Self {
             jsonrpc: picked[0],
             method: picked[1],
@@ -365,22 +381,25 @@ impl<'a> Fields<'a> {
 }
 
 /// The raw values of `keys` in a JSON object, in the order of `keys`; every
-/// other key is skipped unread. A key given twice keeps its last value, as
-/// `serde_json`'s own map does.
+/// other key is skipped unread, or kept in `members` with the rest when
+/// given. A key given twice keeps its last value, as `serde_json`'s own map
+/// does.
 fn pick<'a, const N: usize>(
     object: &'a str,
     keys: &[&str; N],
+    members: Option<&mut Vec<Member<'a>>>,
 ) -> Result<[Option<&'a RawValue>; N], serde_json::Error> {
     let mut reader = serde_json::Deserializer::from_str(object);
-    let picked = de::DeserializeSeed::deserialize(Pick(keys), &mut reader)?;
+    let picked = de::DeserializeSeed::deserialize(Pick(keys, members), &mut reader)?;
     reader.end()?;
     Ok(picked)
 }
 
-/// The seed [`pick`] reads an object with.
-struct Pick<'k, const N: usize>(&'k [&'k str; N]);
+/// The seed [`pick`] reads an object with: the keys it picks, and where it
+/// keeps every member, if anywhere.
+struct Pick<'k, 'm, 'de, const N: usize>(&'k [&'k str; N], Option<&'m mut Vec<Member<'de>>>);
 
-impl<'de, const N: usize> de::DeserializeSeed<'de> for Pick<'_, N> {
+impl<'de, const N: usize> de::DeserializeSeed<'de> for Pick<'_, '_, 'de, N> {
     type Value = [Option<&'de RawValue>; N];
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
@@ -388,7 +407,7 @@ impl<'de, const N: usize> de::DeserializeSeed<'de> for Pick<'_, N> {
     }
 }
 
-impl<'de, const N: usize> Visitor<'de> for Pick<'_, N> {
+impl<'de, const N: usize> Visitor<'de> for Pick<'_, '_, 'de, N> {
     type Value = [Option<&'de RawValue>; N];
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -396,11 +415,20 @@ impl<'de, const N: usize> Visitor<'de> for Pick<'_, N> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let Pick(keys, mut members) = self;
         let mut slots = [None; N];
         while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
-            match self.0.iter().position(|k| *k == key) {
-                Some(i) => slots[i] = Some(map.next_value()?),
-                None => {
+            let slot = keys.iter().position(|k| *k == key);
+            match (slot, members.as_deref_mut()) {
+                (slot, Some(members)) => {
+                    let value: &'de RawValue = map.next_value()?;
+                    if let Some(i) = slot {
+                        slots[i] = Some(value);
+                    }
+                    members.push((key, value));
+                }
+                (Some(i), None) => slots[i] = Some(map.next_value()?),
+                (None, None) => {
                     map.next_value::<IgnoredAny>()?;
                 }
             }

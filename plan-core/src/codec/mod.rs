@@ -24,6 +24,7 @@ pub(crate) mod fields;
 pub(crate) mod initialize;
 #[cfg(test)]
 pub(crate) mod layout_tests;
+pub(crate) mod line;
 #[cfg(all(test, feature = "macros"))]
 mod macro_tests;
 pub(crate) mod notification;

@@ -8,6 +8,7 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use crate::codec::envelope::Member;
 use crate::codec::read::shared::{KeySeed, Seen, StrSeed, next_str, read_meta, wrong};
 use crate::codec::read::{self, shared::ReadState};
 use crate::codec::reading::Reading;
@@ -113,6 +114,34 @@ pub(in crate::codec) fn notification(
             at: &Path::Root,
         }
         .deserialize(de)
+    })
+}
+
+/// A notification's `params` from their text, which the line's router took
+/// from the envelope it read (`codec/line.rs`): the envelope is not read
+/// again.
+pub(in crate::codec) fn params_text(
+    json: &str,
+    reading: &mut Reading,
+) -> Result<SessionNotification, Error> {
+    let at = Path::Root.key(crate::rules::KEY_PARAMS);
+    read::run(json, reading, |state, de| {
+        ParamsSeed { state, at: &at }.deserialize(de)
+    })
+}
+
+/// An object of no known form, from the members the line's router split it
+/// into, read as a notification: its error says what a notification misses.
+pub(in crate::codec) fn notification_members(
+    members: Vec<Member<'_>>,
+    reading: &mut Reading,
+) -> Result<SessionNotification, Error> {
+    read::from_members(members, reading, None, |state, input| {
+        NotificationSeed {
+            state,
+            at: &Path::Root,
+        }
+        .deserialize(input)
     })
 }
 

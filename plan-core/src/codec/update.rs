@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::codec::content::ContentSeed;
 use crate::codec::entry::EntriesSeed;
+use crate::codec::envelope::Member;
 use crate::codec::read::shared::{
     KeySeed, ObjectKey as _, Seen, StrSeed, insert, next_str, plan_id, read_late_tag, read_meta,
     wrong,
@@ -91,6 +92,26 @@ pub(in crate::codec) fn update(json: &str, reading: &mut Reading) -> Result<Sess
         }
         .deserialize(de)
     })
+}
+
+/// An update alone on its line, from the members the line's router split
+/// it into (`codec/line.rs`).
+pub(in crate::codec) fn update_members(
+    members: Vec<Member<'_>>,
+    reading: &mut Reading,
+) -> Result<SessionUpdate, Error> {
+    read::from_members(
+        members,
+        reading,
+        Some(KEY_SESSION_UPDATE),
+        |state, input| {
+            UpdateSeed {
+                state,
+                at: &Path::Root,
+            }
+            .deserialize(input)
+        },
+    )
 }
 
 object_keys! {

@@ -69,22 +69,21 @@ fn never_asked(run: &KindRun, given: &[(String, String)]) -> String {
 /// The text the agent said in its last turn (its `agent_message_chunk`s
 /// after the last prompt), trimmed to a few hundred characters.
 fn last_words(run: &KindRun) -> Option<String> {
+    // The last prompt's line (1-based), or 0: our own lines, searched.
     let start = run
         .transcript
         .iter()
         .rposition(|line| line.contains("\"session/prompt\""))
-        .unwrap_or(0);
+        .map_or(0, |i| i + 1);
     let mut said = String::new();
-    for line in &run.transcript[start..] {
-        if !line.contains("agent_message_chunk") {
-            continue;
-        }
-        let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {
-            continue;
-        };
-        let update = &message["params"]["update"];
-        if update["sessionUpdate"] == "agent_message_chunk"
-            && let Some(text) = update["content"]["text"].as_str()
+    for (_, update) in run.updates.iter().filter(|(line, _)| *line > start) {
+        if let plan_core::SessionUpdate::Other(other) = update
+            && other.kind() == "agent_message_chunk"
+            && let Some(text) = other
+                .as_object()
+                .get("content")
+                .and_then(|content| content.get("text"))
+                .and_then(serde_json::Value::as_str)
         {
             said.push_str(text);
         }
@@ -104,13 +103,6 @@ mod tests {
     use super::*;
     use plan_core::wire::ClientKind;
 
-    fn run_of(lines: &[&str]) -> KindRun {
-        let mut run = KindRun::failed(ClientKind::V1Plan, String::new());
-        run.failure = None;
-        run.transcript = lines.iter().map(|l| (*l).to_owned()).collect();
-        run
-    }
-
     fn offered(requests: usize, tools: &[&str]) -> Log {
         let mut log = Log {
             requests,
@@ -122,7 +114,12 @@ mod tests {
 
     #[test]
     fn an_agent_that_offered_no_plan_tool_is_not_driven_and_its_tools_are_listed() {
-        let failure = not_driven(&run_of(&[]), &offered(2, &["read_file", "shell"]), &[]).unwrap();
+        let failure = not_driven(
+            &KindRun::of_lines(ClientKind::V1Plan, &[] as &[&str]),
+            &offered(2, &["read_file", "shell"]),
+            &[],
+        )
+        .unwrap();
         assert!(
             failure.starts_with(
                 "the agent offered its model no plan tool, so the model could make no plan and nothing could be held to one; it offered: `read_file`, `shell`"
@@ -132,23 +129,38 @@ mod tests {
         // A tool that speaks of todos but takes SQL is named as such.
         let mut log = offered(2, &["read_file", "sql"]);
         log.unplayable.insert("sql".to_owned());
-        let failure = not_driven(&run_of(&[]), &log, &[]).unwrap();
+        let failure = not_driven(
+            &KindRun::of_lines(ClientKind::V1Plan, &[] as &[&str]),
+            &log,
+            &[],
+        )
+        .unwrap();
         assert!(
             failure.starts_with("could not play the agent's plan tool `sql`: "),
             "{failure}"
         );
         log.plan_tools.insert("todo".to_owned());
-        assert_eq!(not_driven(&run_of(&[]), &log, &[]), None);
+        assert_eq!(
+            not_driven(
+                &KindRun::of_lines(ClientKind::V1Plan, &[] as &[&str]),
+                &log,
+                &[]
+            ),
+            None
+        );
     }
 
     #[test]
     fn a_turn_that_never_reached_the_model_is_not_driven_and_says_the_agents_words() {
-        let mut run = run_of(&[
-            r#"{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{}}"#,
-            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"API call failed after 3 retries: "}}}}"#,
-            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Connection error."}}}}"#,
-            r#"{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}"#,
-        ]);
+        let mut run = KindRun::of_lines(
+            ClientKind::V1Plan,
+            &[
+                r#"{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{}}"#,
+                r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"API call failed after 3 retries: "}}}}"#,
+                r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Connection error."}}}}"#,
+                r#"{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}"#,
+            ],
+        );
         run.stop_reasons.push("end_turn".to_owned());
         let given = [
             (

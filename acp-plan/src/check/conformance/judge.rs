@@ -4,8 +4,8 @@
 
 use std::io::Write;
 
-use plan_core::wire::{Message, Mode};
-use plan_core::{ErrorKind, SessionNotification, SessionUpdate, client::Applied};
+use plan_core::wire::{Line, Message, Mode, Parsed};
+use plan_core::{SessionNotification, SessionUpdate, client::Applied};
 use serde_json::Value;
 
 use super::conversation::{Conversation, Event};
@@ -20,32 +20,23 @@ impl<W: Write> Conversation<'_, W> {
         let text = String::from_utf8_lossy(bytes).trim_end().to_owned();
         self.run.transcript.push(text.clone());
         let line = self.run.transcript.len();
-        // Read once: the envelope reader routes the line, the notification
-        // reader reads a `session/update`.
-        let (envelope, other) = message::route(&text);
-        if other {
-            for problem in &envelope.problems {
+        // Read once: the envelope reader splits the line, and a
+        // `session/update`'s params go to the notification's reader.
+        let read = Line::read_message(&text, Mode::Lenient);
+        let Some(plan) = read.plan else {
+            for problem in &read.envelope.problems {
                 self.run
                     .findings
                     .push(Finding::of_error(rule::JSON_RPC, line, problem));
             }
-            return self.envelope(envelope.message);
-        }
-        if let Some(e) = envelope
-            .problems
-            .iter()
-            .find(|e| matches!(e.kind(), ErrorKind::Syntax { .. }))
-        {
-            self.find(
-                rule::JSON_RPC,
-                line,
-                String::new(),
-                format!("not a JSON-RPC message: {e}"),
-                None,
-            );
-            return Event::Other;
-        }
-        let read = SessionNotification::parse(&text, Mode::Lenient);
+            return self.envelope(read.envelope.message);
+        };
+        let read = match plan.map(Parsed::into_notification) {
+            Ok(Some(read)) => Ok(read),
+            Err(e) => Err(e),
+            // `read_message` reads every line as a message: no other form.
+            Ok(None) => return Event::Other,
+        };
         // A `session/update` notification: the plan rules, for this client.
         if let Ok(read) = &read {
             if let Some(v) = message::rfd_spelling(read) {
@@ -95,6 +86,7 @@ impl<W: Write> Conversation<'_, W> {
                 None,
             ),
             Ok(read) => {
+                self.run.updates.push((line, read.value.update.clone()));
                 if message::is_plan(&read.value.update) {
                     self.run.plans += 1;
                     if let Applied::Unchanged { .. } = self.boards.apply(read.value.clone()) {

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use plan_core::SessionUpdate;
 use plan_core::wire::ClientKind;
 
 use crate::check::finding::Finding;
@@ -37,6 +38,10 @@ pub struct KindRun {
     pub stderr_tail: Vec<String>,
     /// Every line, both ways, in order.
     pub transcript: Vec<String>,
+    /// The updates of the agent's `session/update` lines, as a lenient
+    /// client read them when they came, each with its transcript line:
+    /// what the judges of the whole run look at, so no line is read twice.
+    pub updates: Vec<(usize, SessionUpdate)>,
     /// How long this kind took, from its model's start to its agent's end.
     pub elapsed: Duration,
 }
@@ -65,7 +70,30 @@ impl KindRun {
             failure: Some(reason),
             stderr_tail: Vec::new(),
             transcript: Vec::new(),
+            updates: Vec::new(),
             elapsed: Duration::ZERO,
         }
+    }
+}
+
+#[cfg(test)]
+impl KindRun {
+    /// A run of `kind` that went through, whose transcript is `lines`: each
+    /// of the agent's `session/update` lines read as the judge reads it
+    /// when it comes (the judges' tests start here).
+    pub(crate) fn of_lines(kind: ClientKind, lines: &[impl AsRef<str>]) -> Self {
+        use plan_core::wire::{Line, Mode, PlanMessage};
+        let mut run = Self::failed(kind, String::new());
+        run.failure = None;
+        for (i, text) in lines.iter().enumerate() {
+            let text = text.as_ref();
+            run.transcript.push(text.to_owned());
+            if let Some(Ok(read)) = Line::read_message(text, Mode::Lenient).plan
+                && let PlanMessage::Notification(n) = read.value
+            {
+                run.updates.push((i + 1, n.update));
+            }
+        }
+        run
     }
 }

@@ -14,7 +14,7 @@
 
 use plan_core::tools::Todo;
 use plan_core::wire::ClientKind;
-use plan_core::{PlanEntry, SessionNotification, SessionUpdate, Status};
+use plan_core::{PlanEntry, SessionUpdate, Status};
 
 use super::kind_run::KindRun;
 use crate::check::finding::Finding;
@@ -28,17 +28,10 @@ struct Received {
     entries: Vec<PlanEntry>,
 }
 
-/// The updates of a kind's transcript (the agent's `session/update`
-/// lines), read as a lenient client reads them, each with its line.
-pub(super) fn updates(run: &KindRun) -> impl Iterator<Item = (usize, SessionUpdate)> + '_ {
-    run.transcript
-        .iter()
-        .enumerate()
-        .filter(|(_, line)| line.contains("\"session/update\""))
-        .filter_map(|(i, line)| {
-            let read = SessionNotification::from_json_lenient(line).ok()?;
-            Some((i + 1, read.value.update))
-        })
+/// The updates of the agent's `session/update` lines, as a lenient client
+/// read them, each with its transcript line.
+pub(super) fn updates(run: &KindRun) -> impl Iterator<Item = (usize, &SessionUpdate)> + '_ {
+    run.updates.iter().map(|(line, update)| (*line, update))
 }
 
 /// The items plans a client received.
@@ -46,7 +39,7 @@ fn received(run: &KindRun) -> Vec<Received> {
     updates(run)
         .filter_map(|(line, update)| {
             let entries = match update {
-                SessionUpdate::Plan(plan) => plan.entries,
+                SessionUpdate::Plan(plan) => plan.entries.clone(),
                 SessionUpdate::PlanUpdate { plan, .. } => plan.entries()?.to_vec(),
                 _ => return None,
             };
@@ -325,14 +318,6 @@ mod tests {
         log
     }
 
-    /// A run of `kind` whose transcript is what `lines` made.
-    fn run_of(kind: ClientKind, lines: Vec<String>) -> KindRun {
-        let mut run = KindRun::failed(kind, String::new());
-        run.failure = None;
-        run.transcript = lines;
-        run
-    }
-
     /// What an agent mapping each call with `ModelPlans` sends a v1 client
     /// with `plan`, call by call.
     fn mapped(script: &Script) -> Vec<String> {
@@ -354,7 +339,7 @@ mod tests {
     #[test]
     fn an_agent_that_maps_every_call_is_clean_and_its_choices_are_notes() {
         let script = Script::built_in();
-        let mut run = run_of(ClientKind::V1Plan, mapped(&script));
+        let mut run = KindRun::of_lines(ClientKind::V1Plan, &mapped(&script));
         judge(&mut run, &log_of(&script, "TodoWrite", 3));
         assert_eq!(run.findings, Vec::new());
         assert!(
@@ -379,7 +364,7 @@ mod tests {
             r#",{"content":"x","priority":"medium","status":"pending""#,
         );
         lines[2] = lines[2].replacen(r#""status":"completed""#, r#""status":"pending""#, 1);
-        let mut run = run_of(ClientKind::V1Plan, lines.clone());
+        let mut run = KindRun::of_lines(ClientKind::V1Plan, &lines);
         judge(&mut run, &log_of(&script, "TodoWrite", 3));
         let messages: Vec<&str> = run.findings.iter().map(|f| f.message.as_str()).collect();
         assert_eq!(messages.len(), 2, "{messages:?}");
@@ -393,7 +378,7 @@ mod tests {
             "{messages:?}"
         );
         assert!(run.findings.iter().all(|f| f.rule == rule::MODEL_PLAN));
-        let mut run = run_of(ClientKind::V1Plan, lines[..1].to_vec());
+        let mut run = KindRun::of_lines(ClientKind::V1Plan, &lines[..1]);
         judge(&mut run, &log_of(&script, "TodoWrite", 3));
         assert_eq!(run.findings.len(), 2);
         assert!(
@@ -408,7 +393,7 @@ mod tests {
         // Two of three calls ran: the client that got those two is clean.
         let script = Script::built_in();
         let lines = mapped(&script);
-        let mut run = run_of(ClientKind::V1Plan, lines[..2].to_vec());
+        let mut run = KindRun::of_lines(ClientKind::V1Plan, &lines[..2]);
         judge(&mut run, &log_of(&script, "TodoWrite", 2));
         assert_eq!(run.findings, Vec::new());
         assert!(
@@ -419,7 +404,7 @@ mod tests {
             run.notes
         );
         // No call made at all: nothing to hold the client to.
-        let mut run = run_of(ClientKind::V1Plan, Vec::new());
+        let mut run = KindRun::of_lines(ClientKind::V1Plan, &[] as &[&str]);
         let mut log = log_of(&script, "write_todos", 0);
         log.made.clear();
         judge(&mut run, &log);
@@ -429,7 +414,7 @@ mod tests {
     #[test]
     fn plans_that_reached_no_client_are_one_finding_naming_the_tool() {
         let script = Script::built_in();
-        let mut run = run_of(ClientKind::V1, vec!["{}".to_owned()]);
+        let mut run = KindRun::of_lines(ClientKind::V1, &["{}"]);
         run.findings.push(Finding::new(
             rule::EXPECT_PLANS,
             1,

@@ -43,7 +43,7 @@ fn received(run: &KindRun) -> Vec<Markdown> {
                 line,
                 id: id.to_string(),
                 content: content.to_string(),
-                path: path.map(|p| p.to_string()),
+                path: path.as_ref().map(ToString::to_string),
             }),
             _ => None,
         })
@@ -70,11 +70,12 @@ fn plan_file(run: &KindRun) -> Option<String> {
             _ => None,
         }
     }
-    run.transcript
-        .iter()
-        .filter(|l| l.contains("\"tool_call"))
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .find_map(|v| find(&v["params"]["update"]))
+    run.updates.iter().find_map(|(_, update)| match update {
+        SessionUpdate::Other(other) if other.kind().starts_with("tool_call") => {
+            other.as_object().values().find_map(find)
+        }
+        _ => None,
+    })
 }
 
 /// The model's plan reached this client in no form: a `model-plan`
@@ -93,7 +94,7 @@ fn v1_fallback(run: &mut KindRun, tool: &str, plan: &str) {
     let expected = plan_core::agent::Fallback::default_markdown(plan);
     let sent: Vec<(usize, Vec<plan_core::PlanEntry>)> = super::mapping::updates(run)
         .filter_map(|(line, update)| match update {
-            SessionUpdate::Plan(plan) => Some((line, plan.entries)),
+            SessionUpdate::Plan(plan) => Some((line, plan.entries.clone())),
             _ => None,
         })
         .collect();
@@ -221,13 +222,6 @@ pub(super) fn judge(run: &mut KindRun, log: &Log) {
 mod tests {
     use super::*;
 
-    fn run_of(kind: ClientKind, lines: &[String]) -> KindRun {
-        let mut run = KindRun::failed(kind, String::new());
-        run.failure = None;
-        run.transcript = lines.to_vec();
-        run
-    }
-
     fn markdown_update(id: &str, content: &str, path: Option<&str>) -> String {
         let mut plan = serde_json::json!({ "type": "markdown", "planId": id, "content": content });
         if let Some(path) = path {
@@ -263,7 +257,7 @@ mod tests {
             tool_call.to_owned(),
             markdown_update("plan-mode", "# Plan\n\n1. Read\n2. Fix", None),
         ];
-        let mut run = run_of(ClientKind::V1Plan, &lines);
+        let mut run = KindRun::of_lines(ClientKind::V1Plan, &lines);
         judge(&mut run, &log_of(PLAN));
         assert!(run.findings.is_empty(), "{:#?}", run.findings);
         assert!(
@@ -277,7 +271,7 @@ mod tests {
     #[test]
     fn a_plan_that_is_not_the_models_or_moves_ids_or_never_comes_is_a_finding() {
         let changed = [markdown_update("p", "# Plan\n\n1. Read", None)];
-        let mut run = run_of(ClientKind::V2, &changed);
+        let mut run = KindRun::of_lines(ClientKind::V2, &changed);
         judge(&mut run, &log_of(PLAN));
         assert_eq!(run.findings.len(), 1);
         assert!(run.findings[0].message.contains("is not the model's plan"));
@@ -285,11 +279,11 @@ mod tests {
             markdown_update("a", "# Plan\n", None),
             markdown_update("b", PLAN, None),
         ];
-        let mut run = run_of(ClientKind::V2, &moved);
+        let mut run = KindRun::of_lines(ClientKind::V2, &moved);
         judge(&mut run, &log_of(PLAN));
         assert_eq!(run.findings.len(), 1);
         assert!(run.findings[0].message.contains("2 plan ids (`a`, `b`)"));
-        let mut run = run_of(ClientKind::V1Plan, &[]);
+        let mut run = KindRun::of_lines(ClientKind::V1Plan, &[] as &[&str]);
         judge(&mut run, &log_of(PLAN));
         assert!(
             run.findings[0]
@@ -302,7 +296,7 @@ mod tests {
     fn a_v1_client_without_plan_must_get_the_plans_checklist_as_a_v1_plan() {
         let plan = "# Plan\n\n- [ ] Read the test\n- [x] Fix the parser\n";
         // Sent nothing of it: the seeds' fallback missed, a finding.
-        let mut run = run_of(ClientKind::V1, &[]);
+        let mut run = KindRun::of_lines(ClientKind::V1, &[] as &[&str]);
         judge(&mut run, &log_of(plan));
         assert_eq!(run.findings.len(), 1, "{:?}", run.findings);
         let finding = &run.findings[0];
@@ -336,7 +330,7 @@ mod tests {
         let line = sender
             .update(content)
             .to_json(plan_core::wire::Spelling::Acp);
-        let mut run = run_of(ClientKind::V1, &[line]);
+        let mut run = KindRun::of_lines(ClientKind::V1, &[line]);
         judge(&mut run, &log_of(plan));
         assert!(run.findings.is_empty(), "{:?}", run.findings);
         assert!(

@@ -16,7 +16,8 @@
 //! then ignored. Anything `serde_json` reports by itself is a syntax error.
 //!
 //! This folder is the engine alone: the reading state ([`ReadState`]),
-//! [`run`] over text, [`from_value`] over a `Value`, and in `shared.rs` what
+//! [`run`] over text, [`from_value`] over a `Value`, [`from_members`] over
+//! an object a router has split into its members (a line read once), and in `shared.rs` what
 //! every visitor shares (the keys, the seed shape, the "found X" errors,
 //! `_meta`, the plan id and an object whose tag comes late, read again). Each message's visitors
 //! sit beside its writer, in `codec/notification.rs`, `codec/update.rs`,
@@ -26,6 +27,7 @@
 use serde::de::{self, DeserializeSeed};
 use serde_json::Value;
 
+use crate::codec::envelope::Member;
 use crate::codec::reading::Reading;
 use crate::error::{Error, Path};
 
@@ -92,6 +94,41 @@ pub(in crate::codec) fn from_value<T>(
         (Err(err), None) => Err(at.invalid(err)),
     }
 }
+
+/// Reads an object whose members a router has already split from its text
+/// (`envelope::read_keeping`), each value read once, here, by the same
+/// visitors; the object's tag (`tag`) is handed to them first.
+pub(in crate::codec) fn from_members<'de, T>(
+    mut members: Vec<Member<'de>>,
+    reading: &mut Reading,
+    tag: Option<&'static str>,
+    seed: impl FnOnce(&mut ReadState<'_>, MembersInput<'de>) -> Result<T, serde_json::Error>,
+) -> Result<T, Error> {
+    if let Some(tag) = tag {
+        let Some(at) = members.iter().position(|(key, _)| key == tag) else {
+            return Err(Path::Root.missing(tag));
+        };
+        let first = members.remove(at);
+        members.insert(0, first);
+    }
+    let mut state = ReadState {
+        reading,
+        broken: None,
+    };
+    let result = seed(
+        &mut state,
+        de::value::MapDeserializer::new(members.into_iter()),
+    );
+    match (result, state.broken) {
+        (_, Some(broken)) => Err(broken),
+        (Ok(value), None) => Ok(value),
+        (Err(err), None) => Err(Path::Root.invalid(err)),
+    }
+}
+
+/// An object's members as the visitors read them (see [`from_members`]).
+pub(in crate::codec) type MembersInput<'de> =
+    de::value::MapDeserializer<'de, std::vec::IntoIter<Member<'de>>, serde_json::Error>;
 
 /// A `Value` as the visitors read it: as it is, or an object with its tag
 /// moved first.
