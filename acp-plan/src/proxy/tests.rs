@@ -86,6 +86,22 @@ fn a_v1_initialize_without_plan_gets_it_and_one_with_it_or_v2_passes() {
 }
 
 #[test]
+fn the_opt_in_changes_the_params_alone_and_every_other_byte_stays() {
+    let before = r#"{ "method" : "initialize", "id":7, "x-trace":{"b":2,"a":1.50}, "params":"#;
+    let after = r#" , "jsonrpc": "2.0" }"#;
+    let params = r#"{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":false}}}"#;
+    let line = format!("{before}{params}{after}");
+    let sent = Relay::new(true).upstream(line.as_bytes()).into_owned();
+    let sent = String::from_utf8(sent).unwrap();
+    assert!(sent.starts_with(before), "{sent}");
+    assert!(sent.ends_with(after), "{sent}");
+    let changed: Value =
+        serde_json::from_str(&sent[before.len()..sent.len() - after.len()]).unwrap();
+    assert_eq!(changed["clientCapabilities"]["plan"], json!({}));
+    assert_eq!(changed["protocolVersion"], 1);
+}
+
+#[test]
 fn a_markdown_plan_reaches_a_v1_client_without_plan_as_its_checklist() {
     let mut relay = shaken(1, false);
     let markdown = update(
