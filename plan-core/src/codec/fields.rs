@@ -6,21 +6,13 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::reading::Reading;
 use crate::error::{Error, ErrorKind, Path, type_error};
 use crate::protocol::id::{AbsolutePath, FileUri, PlanId};
-use crate::protocol::meta::Meta;
 use crate::protocol::spelling::Spelling;
 use crate::rules;
-
-pub(crate) fn expect_object(value: Value, at: &Path<'_>) -> Result<Map<String, Value>, Error> {
-    match value {
-        Value::Object(map) => Ok(map),
-        other => Err(type_error(at, "an object", &other)),
-    }
-}
 
 pub(crate) fn expect_string(value: Value, at: &Path<'_>) -> Result<String, Error> {
     match value {
@@ -99,25 +91,6 @@ fn checked<P: fmt::Display>(
         reading.let_through(at.invalid(problem))?;
     }
     Ok(owned(text))
-}
-
-/// Removes and returns the optional `_meta` field.
-pub(crate) fn take_meta(
-    map: &mut Map<String, Value>,
-    reading: &mut Reading,
-    at: &Path<'_>,
-) -> Result<Option<Meta>, Error> {
-    match map.remove(crate::rules::KEY_META) {
-        None => Ok(None),
-        Some(value) => match Meta::from_value(value) {
-            Ok(meta) => Ok(Some(meta)),
-            Err(found) => reading.skip_or_fail(type_error(
-                &at.key(crate::rules::KEY_META),
-                "an object or null",
-                &found,
-            )),
-        },
-    }
 }
 
 /// Turns owned text into the `Cow` our types store.

@@ -2,10 +2,16 @@
 //! the whole JSON-RPC request (its envelope judged by the rules every reader
 //! of messages shares), each parsed once.
 
-use serde_json::{Map, Value};
+use std::fmt;
 
-use crate::codec::fields;
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
+
+use crate::codec::envelope::{self, Message, Shape};
+use crate::codec::read::shared::{KeySeed, Seen, wrong};
+use crate::codec::read::{self, shared::ReadState};
 use crate::codec::reading::{Mode, Reading, Skipped};
+use crate::codec::wire_type::WireType;
 use crate::error::{Error, Path};
 use crate::protocol::capabilities::ClientCapabilities;
 use crate::protocol::version::ProtocolVersion;
@@ -68,8 +74,43 @@ impl InitializeRequest {
     /// another method, or a `protocolVersion` that is missing or not a whole
     /// number.
     pub fn from_json(json: &str) -> Result<Self, Error> {
-        let value: Value = serde_json::from_str(json).map_err(|e| Error::syntax(&e))?;
-        Self::from_value(value)
+        // Read once: the envelope reader splits the text, and the params
+        // (the text itself, or its `params`) go to their visitor.
+        let mut members = Vec::new();
+        let check = envelope::read_keeping(json, Some(&mut members));
+        let mut reading = Reading::new(Mode::Lenient);
+        let read = match check.shape {
+            Shape::JsonRpc => {
+                if let Some(problem) = check.problems.into_iter().next() {
+                    return Err(problem);
+                }
+                let method = check.message.as_ref().and_then(Message::method);
+                let at = Path::Root.key(KEY_PARAMS);
+                let params =
+                    initialize_params(method, check.message.as_ref().and_then(Message::params))?;
+                read::run(params.get(), &mut reading, |state, de| {
+                    ParamsSeed { state, at: &at }.deserialize(de)
+                })
+            }
+            // Not an object: what its visitor says of it.
+            _ if !json.trim_start().starts_with('{') => {
+                read::run(json, &mut reading, |state, de| {
+                    ParamsSeed {
+                        state,
+                        at: &Path::Root,
+                    }
+                    .deserialize(de)
+                })
+            }
+            _ => read::from_members(members, &mut reading, None, |state, input| {
+                ParamsSeed {
+                    state,
+                    at: &Path::Root,
+                }
+                .deserialize(input)
+            }),
+        };
+        read.map(|read| read.with(reading))
     }
 
     /// [`from_json`](Self::from_json) for a parsed value, read where it is.
@@ -77,75 +118,139 @@ impl InitializeRequest {
     /// # Errors
     /// As [`from_json`](Self::from_json).
     pub fn from_value(value: Value) -> Result<Self, Error> {
+        let mut reading = Reading::new(Mode::Lenient);
         let root = Path::Root;
-        let mut object = fields::expect_object(value, &root)?;
-        if !object.contains_key(KEY_JSONRPC) {
-            return read_params(object, &root);
-        }
-        // A whole message: its envelope by the rules of every message reader.
-        match super::envelope::method_of_object(&object)? {
-            Some(INITIALIZE) => {}
-            Some(method) => {
-                return Err(root.key(crate::rules::KEY_METHOD).invalid(format_args!(
-                    "expected method `{INITIALIZE}`, found `{method}`"
-                )));
+        let (value, at) = match value {
+            Value::Object(mut object) if object.contains_key(KEY_JSONRPC) => {
+                // A whole message: its envelope by the rules of every
+                // message reader.
+                let method = envelope::method_of_object(&object)?.map(str::to_owned);
+                let params = object.remove(KEY_PARAMS);
+                (
+                    initialize_params(method.as_deref(), params)?,
+                    root.key(KEY_PARAMS),
+                )
             }
-            None => return Err(root.missing(crate::rules::KEY_METHOD)),
-        }
-        let at = root.key(KEY_PARAMS);
-        let params = object
-            .remove(KEY_PARAMS)
-            .ok_or_else(|| root.missing(KEY_PARAMS))?;
-        read_params(fields::expect_object(params, &at)?, &at)
+            value => (value, Path::Root),
+        };
+        let read = read::from_value(value, &mut reading, &at, None, |state, input| {
+            input.read(ParamsSeed { state, at: &at })
+        })?;
+        Ok(read.with(reading))
+    }
+
+    /// The request as read, with what reading dropped.
+    fn with(mut self, reading: Reading) -> Self {
+        self.skipped = reading.into_skipped();
+        self
     }
 }
 
-/// The params: the version, then the capabilities under the key of that
-/// version first (v1 `clientCapabilities`, v2 `capabilities`), read leniently
-/// as the SDKs read them (a malformed one is absent, and said so).
-fn read_params(mut params: Map<String, Value>, at: &Path<'_>) -> Result<InitializeRequest, Error> {
+/// The params of a request whose method is `method`: an error unless it is
+/// `initialize` with params.
+fn initialize_params<P>(method: Option<&str>, params: Option<P>) -> Result<P, Error> {
+    let root = Path::Root;
+    match method {
+        Some(INITIALIZE) => params.ok_or_else(|| root.missing(KEY_PARAMS)),
+        Some(method) => Err(root.key(crate::rules::KEY_METHOD).invalid(format_args!(
+            "expected method `{INITIALIZE}`, found `{method}`"
+        ))),
+        None => Err(root.missing(crate::rules::KEY_METHOD)),
+    }
+}
+
+// ---- reading: the one reader's visitor for the params ----
+
+object_keys! {
+    /// The keys of `initialize`'s params a plan reader looks at.
+    ParamsKey {
+        Version(0) = KEY_PROTOCOL_VERSION,
+        V1Capabilities(1) = KEY_V1_CAPABILITIES,
+        V2Capabilities(2) = KEY_V2_CAPABILITIES,
+    }
+}
+
+/// Where each version's client puts its capabilities.
+const KEY_V1_CAPABILITIES: &str = "clientCapabilities";
+const KEY_V2_CAPABILITIES: &str = "capabilities";
+
+seed!(ParamsSeed, InitializeRequest, "an object");
+
+impl<'de> Visitor<'de> for ParamsSeed<'_, '_, '_> {
+    type Value = InitializeRequest;
+    not_an_object!("an object");
+
+    /// The version, then the capabilities under the key of that version
+    /// first (v1 `clientCapabilities`, v2 `capabilities`). Each capability
+    /// object is kept until the version is known, then read by its own
+    /// visitor, leniently as the SDKs read them (a malformed one is absent,
+    /// and said so).
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<InitializeRequest, A::Error> {
+        let at = self.at;
+        let (mut version, mut v1, mut v2) = (None, None, None);
+        let mut seen = Seen::default();
+        while let Some(key) = map.next_key_seed(KeySeed::<ParamsKey>::new())? {
+            seen.check(&key, self.state, at)?;
+            match key {
+                ParamsKey::Version => version = Some(map.next_value::<Value>()?),
+                ParamsKey::V1Capabilities => v1 = Some(map.next_value::<Value>()?),
+                ParamsKey::V2Capabilities => v2 = Some(map.next_value::<Value>()?),
+                ParamsKey::Other(_) => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        let protocol_version = protocol_version(version, at).map_err(|e| self.state.fail(e))?;
+        let v1_first = ProtocolVersion::negotiate(protocol_version) == ProtocolVersion::V1;
+        let found = if v1_first {
+            v1.map(|v| (KEY_V1_CAPABILITIES, v))
+                .or(v2.map(|v| (KEY_V2_CAPABILITIES, v)))
+        } else {
+            v2.map(|v| (KEY_V2_CAPABILITIES, v))
+                .or(v1.map(|v| (KEY_V1_CAPABILITIES, v)))
+        };
+        let capabilities = match found {
+            Some((key, value)) => capabilities(value, self.state.reading, &at.key(key))
+                .map_err(|e| self.state.fail(e))?,
+            None => ClientCapabilities::default(),
+        };
+        Ok(InitializeRequest {
+            protocol_version,
+            capabilities,
+            skipped: Vec::new(),
+        })
+    }
+}
+
+/// The version the client asked for: a whole number from 0.
+fn protocol_version(value: Option<Value>, at: &Path<'_>) -> Result<u64, Error> {
     let version_at = at.key(KEY_PROTOCOL_VERSION);
-    let protocol_version = match params.remove(KEY_PROTOCOL_VERSION) {
+    match value {
         Some(Value::Number(n)) => n.as_u64().ok_or_else(|| {
             version_at.invalid(format_args!("expected a whole number from 0, found {n}"))
-        })?,
-        Some(other) => return Err(crate::error::type_error(&version_at, "a number", &other)),
-        None => return Err(at.missing(KEY_PROTOCOL_VERSION)),
-    };
-    let keys = if ProtocolVersion::negotiate(protocol_version) == ProtocolVersion::V1 {
-        ["clientCapabilities", "capabilities"]
-    } else {
-        ["capabilities", "clientCapabilities"]
-    };
-    let mut reading = Reading::new(Mode::Lenient);
-    let mut capabilities = ClientCapabilities::default();
-    if let Some((key, value)) = keys
-        .into_iter()
-        .find_map(|key| params.remove(key).map(|value| (key, value)))
-    {
-        let at = at.key(key);
-        let read = match value {
-            Value::Null => Ok(None),
-            value @ Value::Object(_) => {
-                <ClientCapabilities as crate::codec::wire_type::WireType>::read(
-                    value,
-                    &mut reading,
-                    &at,
-                )
-                .map(Some)
-            }
-            other => Err(crate::error::type_error(&at, "an object", &other)),
-        };
-        match read {
-            Ok(Some(read)) => capabilities = read,
-            Ok(None) => {}
-            // Lenient: recorded as skipped, the defaults stay.
-            Err(err) => reading.skip_or_fail::<()>(err).map(|_| ())?,
-        }
+        }),
+        Some(other) => Err(crate::error::type_error(&version_at, "a number", &other)),
+        None => Err(at.missing(KEY_PROTOCOL_VERSION)),
     }
-    Ok(InitializeRequest {
-        protocol_version,
-        capabilities,
-        skipped: reading.into_skipped(),
-    })
+}
+
+/// The capabilities under their key (at `at`), read by their own visitor;
+/// `null` is the defaults, and a malformed one is read as absent (the
+/// reading is lenient), said in what it skipped.
+fn capabilities(
+    value: Value,
+    reading: &mut Reading,
+    at: &Path<'_>,
+) -> Result<ClientCapabilities, Error> {
+    let read = match value {
+        Value::Null => Ok(ClientCapabilities::default()),
+        value @ Value::Object(_) => ClientCapabilities::read(value, reading, at),
+        other => Err(crate::error::type_error(at, "an object", &other)),
+    };
+    match read {
+        Ok(read) => Ok(read),
+        Err(err) => reading
+            .skip_or_fail::<()>(err)
+            .map(|_| ClientCapabilities::default()),
+    }
 }
