@@ -73,16 +73,16 @@ impl<W: Write, L: Write> Agent<W, L> {
 /// text that is not JSON, else Invalid Request, with its id if it has one).
 fn classify(text: &str) -> Result<Incoming, Value> {
     let value = |raw: &RawValue| serde_json::from_str::<Value>(raw.get()).unwrap_or(Value::Null);
-    let check = Message::check(text);
-    if let Some(problem) = check.problems.first() {
+    let read = Message::read(text);
+    if let Some(problem) = read.problems.first() {
         let code = match problem.kind() {
             ErrorKind::Syntax { .. } => code::PARSE_ERROR,
             _ => code::INVALID_REQUEST,
         };
-        let id = check.id.map_or(Value::Null, value);
+        let id = read.id.map_or(Value::Null, value);
         return Err(error_response(&id, code, &problem.to_string()));
     }
-    Ok(match check.message {
+    Ok(match read.message {
         Some(Message::Request {
             id, method, params, ..
         }) => Incoming::Request {

@@ -80,22 +80,22 @@ fn main() {
 /// A request's id, method and params; `Err(None)` for a notification or a
 /// response, `Err(Some(reply))` for a line that is neither (its error).
 fn request(line: &str) -> Result<(Value, String, Value), Option<Value>> {
-    let check = Message::check(line);
+    let read = Message::read(line);
     let value =
         |raw: &serde_json::value::RawValue| serde_json::from_str(raw.get()).unwrap_or(Value::Null);
-    if let Some(problem) = check.problems.first() {
+    if let Some(problem) = read.problems.first() {
         let code = if serde_json::from_str::<Value>(line).is_err() {
             -32700
         } else {
             -32600
         };
         return Err(Some(error(
-            &check.id.map_or(Value::Null, value),
+            &read.id.map_or(Value::Null, value),
             code,
             &problem.to_string(),
         )));
     }
-    match check.message {
+    match read.message {
         Some(Message::Request {
             id, method, params, ..
         }) => Ok((

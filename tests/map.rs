@@ -164,7 +164,10 @@ fn the_layer_check_sees_a_path_in_code_and_not_in_prose() {
         crate_paths("    let p = crate::protocol::progress::Progress::of(e);"),
         ["protocol"]
     );
-    assert_eq!(crate_paths("$crate::codec::Reading::lenient()"), ["codec"]);
+    assert_eq!(
+        crate_paths("$crate::codec::ReadNotes::lenient()"),
+        ["codec"]
+    );
     assert!(crate_paths("//! reading is the codec's job (`crate::codec`)").is_empty());
     assert!(crate_paths("use plan_core::client;").is_empty());
     assert!(crate_paths("use my_crate::codec;").is_empty());

@@ -362,7 +362,7 @@ fn a_relative_path_is_refused_strictly_and_kept_and_reported_leniently() {
     let text = vector("34-stable-markdown-relative-path.json");
     let read = SessionNotification::from_json_lenient(&text).unwrap();
     assert_eq!(read.skipped.len(), 1, "{:?}", read.skipped);
-    assert!(read.skipped[0].kept());
+    assert!(read.skipped[0].let_through());
     assert_eq!(read.skipped[0].path(), "params.update.plan.path");
     let SessionUpdate::PlanUpdate { plan, .. } = &read.value.update else {
         panic!("a plan_update")
@@ -436,7 +436,9 @@ fn a_blank_plan_id_is_kept_leniently_and_named_by_check() {
         );
         let read = SessionNotification::from_json_lenient(&text).unwrap();
         assert!(
-            read.skipped.iter().all(plan_core::wire::Skipped::kept),
+            read.skipped
+                .iter()
+                .all(plan_core::wire::Skipped::let_through),
             "{:?}",
             read.skipped
         );

@@ -41,9 +41,9 @@ pub use interop::acp_schema;
 /// protocol's types are made of, and what is wrong with one.
 pub mod wire {
     pub use crate::codec::custom::{CustomContentError, UnmappedValue};
-    pub use crate::codec::envelope::{Message, MessageCheck, Shape};
+    pub use crate::codec::envelope::{Message, MessageRead, Shape};
     pub use crate::codec::line::{Line, PlanMessage};
-    pub use crate::codec::{Mode, Parsed, PlanIdKey, Skipped};
+    pub use crate::codec::{Parsed, PlanIdKey, Skipped, Strictness};
     pub use crate::protocol::capabilities::{ClientCapabilities, PlanCapabilities};
     pub use crate::protocol::id::{FileUri, InvalidPath, InvalidPlanId, InvalidUri};
     pub use crate::protocol::naming::{CustomName, NameError, ParseNameError, ReservedName};

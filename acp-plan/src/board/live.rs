@@ -9,7 +9,7 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
-use plan_core::wire::{Line, Message, Mode, Parsed};
+use plan_core::wire::{Line, Message, Parsed, Strictness};
 use plan_core::{
     SessionNotification, SessionUpdate,
     client::{SessionBoards, TerminalStyle},
@@ -98,7 +98,11 @@ enum FromAgent {
 /// `session/update`'s params by the notification's reader (strictly, or as
 /// the SDKs read them).
 fn from_agent(line: &[u8], strict: bool) -> Result<FromAgent, String> {
-    let mode = if strict { Mode::Strict } else { Mode::Lenient };
+    let mode = if strict {
+        Strictness::Strict
+    } else {
+        Strictness::Lenient
+    };
     let text = String::from_utf8_lossy(line);
     let read = Line::read_message(&text, mode);
     let broke = |e: &dyn std::fmt::Display| format!("the agent broke the protocol: {e}: {text}");

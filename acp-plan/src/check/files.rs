@@ -8,8 +8,8 @@ use std::io::{self, Write};
 use plan_core::{
     SessionNotification,
     wire::{
-        ClientCapabilities, ClientKind, Line, Message, MessageCheck, Mode, PlanMessage,
-        ProtocolVersion,
+        ClientCapabilities, ClientKind, Line, Message, MessageRead, PlanMessage, ProtocolVersion,
+        Strictness,
     },
 };
 use serde_json::Value;
@@ -63,7 +63,7 @@ pub fn check_file(bytes: &[u8], protocol: Option<ProtocolVersion>) -> FileReport
     };
     let lines: Vec<(usize, Line<'_>)> = messages(text)
         .into_iter()
-        .map(|(line, message)| (line, Line::read(message, Mode::Strict)))
+        .map(|(line, message)| (line, Line::read(message, Strictness::Strict)))
         .collect();
     let recorded_client = recorded_client(&lines);
     let judge = recorded_client.map_or(Judge::Version(protocol), Judge::Client);
@@ -128,7 +128,7 @@ fn recorded_client(lines: &[(usize, Line<'_>)]) -> Option<ClientKind> {
     for (_, line) in lines {
         let Line {
             envelope:
-                MessageCheck {
+                MessageRead {
                     message: Some(message),
                     ..
                 },
@@ -163,7 +163,7 @@ fn recorded_client(lines: &[(usize, Line<'_>)]) -> Option<ClientKind> {
                                 params.get_mut("clientCapabilities").map(Value::take)
                             })
                             .and_then(|caps| {
-                                ClientCapabilities::parse_value(caps, Mode::Lenient).ok()
+                                ClientCapabilities::parse_value(caps, Strictness::Lenient).ok()
                             })
                             .map(|read| read.value)
                             .unwrap_or_default();

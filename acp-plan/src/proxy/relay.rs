@@ -25,7 +25,7 @@ use memchr::memmem::Finder;
 
 use plan_core::agent::PlanSender;
 use plan_core::wire::{
-    ClientCapabilities, ClientKind, Line, Message, Mode, Parsed, ProtocolVersion,
+    ClientCapabilities, ClientKind, Line, Message, Parsed, ProtocolVersion, Strictness,
 };
 use plan_core::{PlanContent, PlanId, SessionUpdate};
 use serde_json::{Value, json};
@@ -79,7 +79,7 @@ impl Relay {
             return Cow::Borrowed(line);
         }
         let text = line_text(line);
-        let Some(Message::Request { id, method, params }) = Message::check(text).message else {
+        let Some(Message::Request { id, method, params }) = Message::read(text).message else {
             return Cow::Borrowed(line);
         };
         let id = id.get().to_owned();
@@ -165,8 +165,7 @@ impl Relay {
     /// An answer of the agent's: its request is no longer pending; the
     /// answer to `initialize` says which client this is.
     fn answered(&mut self, line: &[u8]) {
-        let Some(Message::Response { id, outcome }) = Message::check(line_text(line)).message
-        else {
+        let Some(Message::Response { id, outcome }) = Message::read(line_text(line)).message else {
             return;
         };
         let id = id.get();
@@ -203,7 +202,7 @@ impl Relay {
         };
         // Read once: the envelope reader splits the line, the
         // notification's reader reads its params.
-        let Some(Ok(read)) = Line::read_message(line_text(line), Mode::Lenient).plan else {
+        let Some(Ok(read)) = Line::read_message(line_text(line), Strictness::Lenient).plan else {
             return;
         };
         let Some(Parsed {

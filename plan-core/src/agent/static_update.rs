@@ -36,8 +36,8 @@ pub struct StaticUpdate {
 }
 
 // The envelope's text is the text writer's: one place writes it.
-use crate::codec::text_writer::NOTIFICATION_UPDATE as UPDATE;
-use crate::codec::text_writer::{NOTIFICATION_CLOSE as CLOSE, NOTIFICATION_HEAD as HEAD};
+use crate::codec::text_sink::NOTIFICATION_UPDATE as UPDATE;
+use crate::codec::text_sink::{NOTIFICATION_CLOSE as CLOSE, NOTIFICATION_HEAD as HEAD};
 
 impl StaticUpdate {
     /// Wraps the two texts; `plan_json!` is the way to make one. Each is
@@ -75,7 +75,7 @@ impl StaticUpdate {
         spelling: Spelling,
     ) -> io::Result<()> {
         writer.write_all(HEAD.as_bytes())?;
-        crate::codec::text_writer::json_string_contents(&mut writer, session.as_str())?;
+        crate::codec::text_sink::json_string_contents(&mut writer, session.as_str())?;
         writer.write_all(self.tail(spelling).as_bytes())
     }
 }

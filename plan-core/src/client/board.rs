@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use serde_json::{Value, json};
 
 use crate::codec::envelope::Message;
-use crate::codec::{Mode, Parsed, Spelling};
+use crate::codec::{Parsed, Spelling, Strictness};
 use crate::error::Error;
 use crate::protocol::content::PlanContent;
 use crate::protocol::entry::{PlanEntry, Status};
@@ -57,7 +57,7 @@ pub struct PlanBoard {
     index: HashMap<PlanId, usize>,
     /// Where the v1 plan is in `plans`, if there is one.
     v1_plan: Option<usize>,
-    mode: Mode,
+    mode: Strictness,
 }
 
 /// One plan on a board: its content now, and what the last update changed.
@@ -121,7 +121,7 @@ pub enum Applied {
 /// JSON-RPC messages are recognised and ignored.
 fn apply_line(
     line: &str,
-    mode: Mode,
+    mode: Strictness,
     apply: impl FnOnce(SessionNotification) -> Applied,
 ) -> Result<Parsed<Applied>, Error> {
     match SessionNotification::parse(line, mode) {
@@ -162,7 +162,7 @@ impl PlanBoard {
             plans: Vec::new(),
             index: HashMap::new(),
             v1_plan: None,
-            mode: Mode::Lenient,
+            mode: Strictness::Lenient,
         }
     }
 
@@ -170,7 +170,7 @@ impl PlanBoard {
     /// or a value that breaks a rule of the protocol, is an error.
     #[must_use]
     pub fn strict(mut self) -> Self {
-        self.mode = Mode::Strict;
+        self.mode = Strictness::Strict;
         self
     }
 
@@ -384,7 +384,7 @@ pub struct SessionBoards {
     boards: Vec<PlanBoard>,
     /// Where each session's board is in `boards`.
     index: HashMap<SessionId, usize>,
-    mode: Mode,
+    mode: Strictness,
 }
 
 /// No sessions yet, read leniently.
@@ -393,7 +393,7 @@ impl Default for SessionBoards {
         Self {
             boards: Vec::new(),
             index: HashMap::new(),
-            mode: Mode::Lenient,
+            mode: Strictness::Lenient,
         }
     }
 }
@@ -407,7 +407,7 @@ impl SessionBoards {
     /// Boards that read strictly (see [`PlanBoard::strict`]).
     #[must_use]
     pub fn strict(mut self) -> Self {
-        self.mode = Mode::Strict;
+        self.mode = Strictness::Strict;
         self
     }
 

@@ -8,15 +8,15 @@ use serde_json::value::RawValue;
 
 use crate::codec::read::shared::{KeySeed, ObjectKey, Seen, insert, read_meta, wrong};
 use crate::codec::read::{self, shared::ReadState};
-use crate::codec::reading::Reading;
+use crate::codec::strictness::ReadNotes;
 use crate::codec::wire_type::WireType;
-use crate::codec::writer::{Members, Out};
+use crate::codec::writer::{Members, Sink};
 use crate::error::{Error, ErrorKind, Path};
 use crate::protocol::capabilities::{ClientCapabilities, PlanCapabilities};
 use crate::protocol::spelling::Spelling;
 
 impl Members for ClientCapabilities {
-    fn members<O: Out>(&self, spelling: Spelling, out: &mut O) -> Result<(), O::Error> {
+    fn members<O: Sink>(&self, spelling: Spelling, out: &mut O) -> Result<(), O::Error> {
         // Every field named: one this writer forgets does not compile. (The
         // spelling they came in is not written: the caller's is.)
         let ClientCapabilities {
@@ -42,14 +42,14 @@ impl Members for ClientCapabilities {
 
 /// The `plan` capability object: only its `_meta`.
 impl Members for PlanCapabilities {
-    fn members<O: Out>(&self, _: Spelling, out: &mut O) -> Result<(), O::Error> {
+    fn members<O: Sink>(&self, _: Spelling, out: &mut O) -> Result<(), O::Error> {
         let PlanCapabilities { meta } = self;
         out.meta(meta.as_ref())
     }
 }
 
 impl WireType for ClientCapabilities {
-    fn read_str(json: &str, reading: &mut Reading) -> Result<Self, Error> {
+    fn read_str(json: &str, reading: &mut ReadNotes) -> Result<Self, Error> {
         read::run(json, reading, |state, de| {
             CapabilitiesSeed {
                 state,
@@ -59,7 +59,7 @@ impl WireType for ClientCapabilities {
         })
     }
 
-    fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
+    fn read(value: Value, reading: &mut ReadNotes, at: &Path<'_>) -> Result<Self, Error> {
         read::from_value(value, reading, at, None, |state, input| {
             input.read(CapabilitiesSeed { state, at })
         })
@@ -200,12 +200,12 @@ super::wire_type::wire_methods!(ClientCapabilities, "client capabilities");
 
 #[cfg(test)]
 mod tests {
-    use crate::codec::reading::Mode;
+    use crate::codec::strictness::Strictness;
     use crate::protocol::capabilities::ClientCapabilities;
     use crate::protocol::spelling::Spelling;
 
     /// Text and its parsed value read alike, in both modes.
-    fn both(text: &str, mode: Mode) -> Result<ClientCapabilities, String> {
+    fn both(text: &str, mode: Strictness) -> Result<ClientCapabilities, String> {
         let from_text = ClientCapabilities::parse(text, mode);
         let value = serde_json::from_str(text).unwrap();
         let from_value = ClientCapabilities::parse_value(value, mode);
@@ -231,11 +231,11 @@ mod tests {
             ),
             (r#"{"plan":42,"fs":{}}"#, "a number"),
         ] {
-            let read = both(text, Mode::Lenient).unwrap();
+            let read = both(text, Strictness::Lenient).unwrap();
             assert_eq!(read.plan, None);
             assert!(read.other.contains_key("fs"), "{text}");
             assert!(!read.other.contains_key("plan"), "{text}");
-            let err = both(text, Mode::Strict).unwrap_err();
+            let err = both(text, Strictness::Strict).unwrap_err();
             assert_eq!(
                 err,
                 format!("at `plan`: expected an object or null, found {found}")
@@ -247,14 +247,14 @@ mod tests {
     fn the_acp_key_wins_and_null_is_absent() {
         let read = both(
             r#"{"plan":{"_meta":{"a":1}},"planCapabilities":{}}"#,
-            Mode::Strict,
+            Strictness::Strict,
         )
         .unwrap();
         assert_eq!(read.plan_spelling(), Some(Spelling::Acp));
         assert!(read.plan.unwrap().meta.is_some());
-        let read = both(r#"{"planCapabilities":{},"plan":null}"#, Mode::Strict).unwrap();
+        let read = both(r#"{"planCapabilities":{},"plan":null}"#, Strictness::Strict).unwrap();
         assert_eq!(read.plan_spelling(), Some(Spelling::Rfd));
-        let read = both(r#"{"plan":null}"#, Mode::Strict).unwrap();
+        let read = both(r#"{"plan":null}"#, Strictness::Strict).unwrap();
         assert_eq!(read.plan, None);
     }
 

@@ -15,9 +15,9 @@ use crate::codec::read::shared::{
     wrong,
 };
 use crate::codec::read::{self, shared::ReadState};
-use crate::codec::reading::Reading;
+use crate::codec::strictness::ReadNotes;
 use crate::codec::wire_type::WireType;
-use crate::codec::writer::{Members, Out};
+use crate::codec::writer::{Members, Sink};
 use crate::error::{Error, Path};
 use crate::protocol::content::{OWN_KEYS, PlanContent};
 use crate::protocol::naming::{self, TypeName};
@@ -25,7 +25,7 @@ use crate::protocol::spelling::Spelling;
 use crate::rules::{KEY_CONTENT, KEY_ENTRIES, KEY_PATH, KEY_TYPE, KEY_URI, PlanType};
 
 impl Members for PlanContent {
-    fn members<O: Out>(&self, spelling: Spelling, out: &mut O) -> Result<(), O::Error> {
+    fn members<O: Sink>(&self, spelling: Spelling, out: &mut O) -> Result<(), O::Error> {
         match self {
             PlanContent::Items { .. } => out.word(KEY_TYPE, PlanType::Items.name())?,
             PlanContent::Markdown { .. } => out.word(KEY_TYPE, PlanType::Markdown.name())?,
@@ -83,11 +83,11 @@ impl Members for PlanContent {
 }
 
 impl WireType for PlanContent {
-    fn read_str(json: &str, reading: &mut Reading) -> Result<Self, Error> {
+    fn read_str(json: &str, reading: &mut ReadNotes) -> Result<Self, Error> {
         content(json, reading)
     }
 
-    fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
+    fn read(value: Value, reading: &mut ReadNotes, at: &Path<'_>) -> Result<Self, Error> {
         content_value(value, reading, at)
     }
 }
@@ -102,7 +102,7 @@ super::wire_type::wire_methods!(
 /// [`WireType::read`] of plan content.
 pub(in crate::codec) fn content_value(
     value: Value,
-    reading: &mut Reading,
+    reading: &mut ReadNotes,
     at: &Path<'_>,
 ) -> Result<PlanContent, Error> {
     read::from_value(value, reading, at, Some(KEY_TYPE), |state, input| {
@@ -111,7 +111,7 @@ pub(in crate::codec) fn content_value(
 }
 
 /// Plan content from JSON text.
-pub(in crate::codec) fn content(json: &str, reading: &mut Reading) -> Result<PlanContent, Error> {
+pub(in crate::codec) fn content(json: &str, reading: &mut ReadNotes) -> Result<PlanContent, Error> {
     read::run(json, reading, |state, de| {
         ContentSeed {
             state,
@@ -125,7 +125,7 @@ pub(in crate::codec) fn content(json: &str, reading: &mut Reading) -> Result<Pla
 /// split it into (`codec/line.rs`).
 pub(in crate::codec) fn content_members(
     members: Vec<Member<'_>>,
-    reading: &mut Reading,
+    reading: &mut ReadNotes,
 ) -> Result<PlanContent, Error> {
     read::from_members(members, reading, Some(KEY_TYPE), |state, input| {
         ContentSeed {

@@ -10,16 +10,16 @@ use serde_json::value::RawValue;
 use crate::codec::fields;
 use crate::codec::read::shared::{KeySeed, Seen, read_meta, wrong};
 use crate::codec::read::{self, shared::ReadState};
-use crate::codec::reading::Reading;
+use crate::codec::strictness::ReadNotes;
 use crate::codec::wire_type::WireType;
-use crate::codec::writer::{Members, Out};
+use crate::codec::writer::{Members, Sink};
 use crate::error::{Error, ErrorKind, Path};
 use crate::protocol::entry::{PlanEntry, Priority, Status};
 use crate::protocol::meta::Meta;
 use crate::protocol::spelling::Spelling;
 
 impl Members for PlanEntry {
-    fn members<O: Out>(&self, _: Spelling, out: &mut O) -> Result<(), O::Error> {
+    fn members<O: Sink>(&self, _: Spelling, out: &mut O) -> Result<(), O::Error> {
         // Every field named: one this writer forgets does not compile.
         let PlanEntry {
             content,
@@ -41,7 +41,7 @@ impl Members for PlanEntry {
 }
 
 impl WireType for PlanEntry {
-    fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
+    fn read(value: Value, reading: &mut ReadNotes, at: &Path<'_>) -> Result<Self, Error> {
         entry_value(value, reading, at)
     }
 }
@@ -53,7 +53,7 @@ super::wire_type::wire_methods!(PlanEntry, "a plan entry");
 /// [`WireType::read`] of one entry.
 pub(in crate::codec) fn entry_value(
     value: Value,
-    reading: &mut Reading,
+    reading: &mut ReadNotes,
     at: &Path<'_>,
 ) -> Result<PlanEntry, Error> {
     read::from_value(value, reading, at, None, |state, input| {
@@ -65,7 +65,7 @@ pub(in crate::codec) fn entry_value(
 /// An `entries` array already parsed; lenient reading drops malformed entries.
 pub(in crate::codec) fn entries_value(
     items: Vec<Value>,
-    reading: &mut Reading,
+    reading: &mut ReadNotes,
     at: &Path<'_>,
 ) -> Result<Vec<PlanEntry>, Error> {
     read::from_value(Value::Array(items), reading, at, None, |state, input| {

@@ -63,10 +63,10 @@ pub enum Message<'a> {
 /// Everything one reading of a line can say: the message, if its kind can
 /// be told; its `id`, even when the message is broken (a reply to an invalid
 /// request carries it); and every problem of its envelope, in the order of
-/// its keys. See [`Message::check`].
+/// its keys. See [`Message::read`].
 #[derive(Debug, Clone)]
 #[non_exhaustive]
-pub struct MessageCheck<'a> {
+pub struct MessageRead<'a> {
     /// The message, when its kind could be told (problems or not).
     pub message: Option<Message<'a>>,
     /// The `id`, if the text is an object that has one.
@@ -100,13 +100,13 @@ impl<'a> Message<'a> {
     /// # Errors
     /// Text that is not JSON, JSON that is not a message (an array is a
     /// batch: see [`batch`](Self::batch)), or the first problem of its
-    /// envelope, at its path. [`check`](Self::check) says them all.
+    /// envelope, at its path. [`read`](Self::read) says them all.
     pub fn parse(text: &'a str) -> Result<Self, Error> {
-        let MessageCheck {
+        let MessageRead {
             message,
             mut problems,
             ..
-        } = Self::check(text);
+        } = Self::read(text);
         match (message, problems.is_empty()) {
             (Some(message), true) => Ok(message),
             _ => Err(problems.swap_remove(0)),
@@ -116,8 +116,8 @@ impl<'a> Message<'a> {
     /// Reads one message from `text` and says everything about it: what it
     /// is, its id, every problem. Never fails: a text that is no message has
     /// its problems and no message.
-    pub fn check(text: &'a str) -> MessageCheck<'a> {
-        read(text)
+    pub fn read(text: &'a str) -> MessageRead<'a> {
+        read_keeping(text, None)
     }
 
     /// The elements of a JSON-RPC batch (the text is an array), each to be
@@ -163,24 +163,18 @@ impl<'a> Message<'a> {
     }
 }
 
-/// The message, if its kind could be told, its id, every problem of it, and
-/// its shape. An object is read once, its members other than the
-/// envelope's skipped unread.
-fn read(text: &str) -> MessageCheck<'_> {
-    read_keeping(text, None)
-}
-
 /// A member of an object as it came: its key, and its value's text.
 pub(in crate::codec) type Member<'a> = (Cow<'a, str>, &'a RawValue);
 
-/// [`read`], keeping every member of the object in `members` (in the text's
-/// order) when given: the parts a typed reader reads next, so the line is
+/// The message, if its kind could be told, its id, every problem of it, and
+/// its shape ([`Message::read`]); every member of the object kept in
+/// `members` (in the text's order) when given: the parts a typed reader reads next, so the line is
 /// not read again.
 pub(in crate::codec) fn read_keeping<'a>(
     text: &'a str,
     members: Option<&mut Vec<Member<'a>>>,
-) -> MessageCheck<'a> {
-    let broken = |problem: Error| MessageCheck {
+) -> MessageRead<'a> {
+    let broken = |problem: Error| MessageRead {
         message: None,
         id: None,
         problems: vec![problem],
@@ -239,7 +233,7 @@ pub(in crate::codec) fn read_keeping<'a>(
             .map(|outcome| Message::Response { id, outcome }),
         _ => None,
     };
-    MessageCheck {
+    MessageRead {
         message,
         id: fields.id,
         problems,

@@ -4,7 +4,7 @@
 use super::*;
 
 fn said(text: &str) -> Vec<String> {
-    Message::check(text)
+    Message::read(text)
         .problems
         .iter()
         .map(ToString::to_string)
@@ -117,7 +117,7 @@ fn a_line_is_shaped_by_its_keys_whatever_else_is_wrong() {
         ("7", Shape::Unknown),
         (r#"{"type":"#, Shape::Unknown),
     ] {
-        assert_eq!(Message::check(text).shape, shape, "{text}");
+        assert_eq!(Message::read(text).shape, shape, "{text}");
     }
 }
 

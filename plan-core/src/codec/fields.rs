@@ -8,7 +8,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-use super::reading::Reading;
+use super::strictness::ReadNotes;
 use crate::error::{Error, ErrorKind, Path, type_error};
 use crate::protocol::id::{AbsolutePath, FileUri, PlanId};
 use crate::protocol::spelling::Spelling;
@@ -39,7 +39,7 @@ pub(crate) fn one_plan_id<V>(
 
 /// A plan id read from a message: checked; lenient reading keeps a blank
 /// one (the SDKs read any string) and reports it.
-pub(crate) fn plan_id(id: String, reading: &mut Reading, at: &Path<'_>) -> Result<PlanId, Error> {
+pub(crate) fn plan_id(id: String, reading: &mut ReadNotes, at: &Path<'_>) -> Result<PlanId, Error> {
     checked(id, rules::check_plan_id, reading, at).map(PlanId::new_unchecked)
 }
 
@@ -47,7 +47,7 @@ pub(crate) fn plan_id(id: String, reading: &mut Reading, at: &Path<'_>) -> Resul
 /// is not an RFC 3986 URI (the SDKs read any string) and reports it.
 pub(crate) fn file_uri(
     uri: String,
-    reading: &mut Reading,
+    reading: &mut ReadNotes,
     at: &Path<'_>,
 ) -> Result<FileUri, Error> {
     checked(uri, rules::check_uri, reading, at).map(FileUri::new_unchecked)
@@ -58,7 +58,7 @@ pub(crate) fn file_uri(
 /// SDKs read any string) and reports it; anything else is an error.
 pub(crate) fn markdown_path(
     value: Option<Value>,
-    reading: &mut Reading,
+    reading: &mut ReadNotes,
     at: &Path<'_>,
 ) -> Result<Option<AbsolutePath>, Error> {
     match value {
@@ -84,7 +84,7 @@ fn expect_string_or_null(value: Value, at: &Path<'_>) -> Result<String, Error> {
 fn checked<P: fmt::Display>(
     text: String,
     rule: fn(&str) -> Result<(), P>,
-    reading: &mut Reading,
+    reading: &mut ReadNotes,
     at: &Path<'_>,
 ) -> Result<Cow<'static, str>, Error> {
     if let Err(problem) = rule(&text) {

@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::codec::envelope::{self, Message, Shape};
 use crate::codec::read::shared::{KeySeed, Seen, wrong};
 use crate::codec::read::{self, shared::ReadState};
-use crate::codec::reading::{Mode, Reading, Skipped};
+use crate::codec::strictness::{ReadNotes, Skipped, Strictness};
 use crate::codec::wire_type::WireType;
 use crate::error::{Error, Path};
 use crate::protocol::capabilities::ClientCapabilities;
@@ -77,17 +77,17 @@ impl InitializeRequest {
         // Read once: the envelope reader splits the text, and the params
         // (the text itself, or its `params`) go to their visitor.
         let mut members = Vec::new();
-        let check = envelope::read_keeping(json, Some(&mut members));
-        let mut reading = Reading::new(Mode::Lenient);
-        let read = match check.shape {
+        let split = envelope::read_keeping(json, Some(&mut members));
+        let mut reading = ReadNotes::new(Strictness::Lenient);
+        let read = match split.shape {
             Shape::JsonRpc => {
-                if let Some(problem) = check.problems.into_iter().next() {
+                if let Some(problem) = split.problems.into_iter().next() {
                     return Err(problem);
                 }
-                let method = check.message.as_ref().and_then(Message::method);
+                let method = split.message.as_ref().and_then(Message::method);
                 let at = Path::Root.key(KEY_PARAMS);
                 let params =
-                    initialize_params(method, check.message.as_ref().and_then(Message::params))?;
+                    initialize_params(method, split.message.as_ref().and_then(Message::params))?;
                 read::run(params.get(), &mut reading, |state, de| {
                     ParamsSeed { state, at: &at }.deserialize(de)
                 })
@@ -118,7 +118,7 @@ impl InitializeRequest {
     /// # Errors
     /// As [`from_json`](Self::from_json).
     pub fn from_value(value: Value) -> Result<Self, Error> {
-        let mut reading = Reading::new(Mode::Lenient);
+        let mut reading = ReadNotes::new(Strictness::Lenient);
         let root = Path::Root;
         let (value, at) = match value {
             Value::Object(mut object) if object.contains_key(KEY_JSONRPC) => {
@@ -140,7 +140,7 @@ impl InitializeRequest {
     }
 
     /// The request as read, with what reading dropped.
-    fn with(mut self, reading: Reading) -> Self {
+    fn with(mut self, reading: ReadNotes) -> Self {
         self.skipped = reading.into_skipped();
         self
     }
@@ -239,7 +239,7 @@ fn protocol_version(value: Option<Value>, at: &Path<'_>) -> Result<u64, Error> {
 /// reading is lenient), said in what it skipped.
 fn capabilities(
     value: Value,
-    reading: &mut Reading,
+    reading: &mut ReadNotes,
     at: &Path<'_>,
 ) -> Result<ClientCapabilities, Error> {
     let read = match value {

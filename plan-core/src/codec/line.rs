@@ -6,9 +6,9 @@
 use std::borrow::Cow;
 
 use crate::codec::content::content_members;
-use crate::codec::envelope::{self, Member, MessageCheck, Shape};
+use crate::codec::envelope::{self, Member, MessageRead, Shape};
 use crate::codec::notification::{notification_members, params_text};
-use crate::codec::reading::{Mode, Parsed, Reading};
+use crate::codec::strictness::{Parsed, ReadNotes, Strictness};
 use crate::codec::update::update_members;
 use crate::error::{Error, ErrorKind};
 use crate::protocol::content::PlanContent;
@@ -22,16 +22,16 @@ use crate::rules::KEY_PARAMS;
 /// may also stand alone.
 ///
 /// ```
-/// use plan_core::wire::{Line, Mode, PlanMessage};
+/// use plan_core::wire::{Line, Strictness, PlanMessage};
 ///
 /// let text = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[]}}}"#;
-/// let line = Line::read(text, Mode::Strict);
+/// let line = Line::read(text, Strictness::Strict);
 /// assert!(line.envelope.problems.is_empty());
 /// let plan = line.plan.expect("a session/update")?;
 /// assert!(matches!(plan.value, PlanMessage::Notification(_)));
 ///
 /// // Any other message is its envelope alone.
-/// let line = Line::read(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#, Mode::Strict);
+/// let line = Line::read(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#, Strictness::Strict);
 /// assert!(line.plan.is_none());
 /// # Ok::<(), plan_core::Error>(())
 /// ```
@@ -40,7 +40,7 @@ use crate::rules::KEY_PARAMS;
 pub struct Line<'a> {
     /// What the envelope reader saw: the message, its id, every problem of
     /// its envelope, its shape.
-    pub envelope: MessageCheck<'a>,
+    pub envelope: MessageRead<'a>,
     /// The plan message, read in the mode asked (or why it cannot be):
     /// for a `session/update` notification (an envelope problem is its
     /// error), an update alone, plan content alone, and any other object,
@@ -96,7 +96,7 @@ impl Parsed<PlanMessage> {
 impl<'a> Line<'a> {
     /// Reads a line of a recording or a fixture once, in `mode`, where an
     /// update or plan content may stand alone: see [`Line`].
-    pub fn read(text: &'a str, mode: Mode) -> Self {
+    pub fn read(text: &'a str, mode: Strictness) -> Self {
         Self::read_as(text, mode, Forms::Alone)
     }
 
@@ -104,14 +104,14 @@ impl<'a> Line<'a> {
     /// conversation is a JSON-RPC message, so an update or plan content
     /// alone is read as a notification too, and its error says what it
     /// misses.
-    pub fn read_message(text: &'a str, mode: Mode) -> Self {
+    pub fn read_message(text: &'a str, mode: Strictness) -> Self {
         Self::read_as(text, mode, Forms::Messages)
     }
 
-    fn read_as(text: &'a str, mode: Mode, forms: Forms) -> Self {
+    fn read_as(text: &'a str, mode: Strictness, forms: Forms) -> Self {
         let mut members = Vec::new();
         let envelope = envelope::read_keeping(text, Some(&mut members));
-        let mut reading = Reading::new(mode);
+        let mut reading = ReadNotes::new(mode);
         let plan = plan(&envelope, members, text, forms, &mut reading)
             .map(|read| read.map(|value| reading.into_parsed(value)));
         Line { envelope, plan }
@@ -130,11 +130,11 @@ enum Forms {
 /// The plan message of a line whose envelope reads `envelope`, from the
 /// members it was split into.
 fn plan(
-    envelope: &MessageCheck<'_>,
+    envelope: &MessageRead<'_>,
     members: Vec<Member<'_>>,
     text: &str,
     forms: Forms,
-    reading: &mut Reading,
+    reading: &mut ReadNotes,
 ) -> Option<Result<PlanMessage, Error>> {
     let read = match envelope.shape {
         Shape::JsonRpc => {
@@ -172,7 +172,7 @@ mod tests {
 
     /// What reading the whole text again with the typed reader of its form
     /// gives: what `Line::read` must give from the parts, once.
-    fn read_whole(text: &str, mode: Mode) -> Result<Parsed<PlanMessage>, Error> {
+    fn read_whole(text: &str, mode: Strictness) -> Result<Parsed<PlanMessage>, Error> {
         let envelope = envelope::read_keeping(text, None);
         match envelope.shape {
             Shape::Update => map(SessionUpdate::parse(text, mode), PlanMessage::Update),
@@ -217,7 +217,7 @@ mod tests {
     #[test]
     fn a_plan_line_read_once_is_what_reading_it_whole_gives() {
         for text in PLAN_LINES {
-            for mode in [Mode::Strict, Mode::Lenient] {
+            for mode in [Strictness::Strict, Strictness::Lenient] {
                 let once = Line::read(text, mode).plan.expect("a plan line");
                 let whole = read_whole(text, mode);
                 match (&once, &whole) {
@@ -238,7 +238,7 @@ mod tests {
     #[test]
     fn the_plan_id_key_is_where_it_was_in_the_line() {
         let text = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan_removed","id":"p1"}}}"#;
-        let read = Line::read(text, Mode::Strict).plan.unwrap().unwrap();
+        let read = Line::read(text, Strictness::Strict).plan.unwrap().unwrap();
         let key = read.plan_id.unwrap();
         assert_eq!(key.path(), "params.update.id");
         assert_eq!(key.spelling(), Spelling::Rfd);
@@ -254,10 +254,10 @@ mod tests {
             r#"{"jsonrpc":"2.0","method":"session/update""#,
             "not json",
         ] {
-            let line = Line::read(text, Mode::Lenient);
+            let line = Line::read(text, Strictness::Lenient);
             assert!(line.plan.is_none(), "{text}");
         }
-        let line = Line::read("not json", Mode::Lenient);
+        let line = Line::read("not json", Strictness::Lenient);
         assert!(matches!(
             line.envelope.problems[0].kind(),
             ErrorKind::Syntax { .. }
@@ -267,12 +267,12 @@ mod tests {
     #[test]
     fn an_envelope_problem_is_the_plan_messages_error() {
         let text = r#"{"jsonrpc":"1.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[]}}}"#;
-        let line = Line::read(text, Mode::Lenient);
+        let line = Line::read(text, Strictness::Lenient);
         let err = line.plan.unwrap().unwrap_err();
         assert_eq!(err, line.envelope.problems[0]);
         assert!(err.to_string().contains("jsonrpc"), "{err}");
         // Not an object at all: its envelope problem.
-        let line = Line::read("[1]", Mode::Lenient);
+        let line = Line::read("[1]", Strictness::Lenient);
         assert_eq!(line.plan.unwrap().unwrap_err(), line.envelope.problems[0]);
     }
 
@@ -282,20 +282,20 @@ mod tests {
             r#"{"sessionUpdate":"plan","entries":[]}"#,
             r#"{"type":"items","planId":"p","entries":[]}"#,
         ] {
-            let err = Line::read_message(text, Mode::Lenient)
+            let err = Line::read_message(text, Strictness::Lenient)
                 .plan
                 .unwrap()
                 .unwrap_err();
             let whole = SessionNotification::from_json(text).unwrap_err();
             assert_eq!(err.to_string(), whole.to_string());
-            assert!(Line::read(text, Mode::Lenient).plan.unwrap().is_ok());
+            assert!(Line::read(text, Strictness::Lenient).plan.unwrap().is_ok());
         }
     }
 
     #[test]
     fn plan_content_alone_is_a_plan_update() {
         let text = r#"{"type":"items","planId":"p","entries":[]}"#;
-        let read = Line::read(text, Mode::Strict).plan.unwrap().unwrap();
+        let read = Line::read(text, Strictness::Strict).plan.unwrap().unwrap();
         assert!(matches!(
             read.value.update().as_ref(),
             SessionUpdate::PlanUpdate { .. }

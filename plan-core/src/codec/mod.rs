@@ -8,7 +8,7 @@
 //! public surface (`from_json`, `to_json`, `Serialize`, `Deserialize`, ...).
 
 pub(crate) use crate::protocol::spelling::Spelling;
-pub use reading::{Mode, Parsed, PlanIdKey, Skipped};
+pub use strictness::{Parsed, PlanIdKey, Skipped, Strictness};
 
 // First: the reading engine's macros (the seed shape) are for the message
 // files after it.
@@ -28,9 +28,9 @@ pub(crate) mod line;
 #[cfg(all(test, feature = "macros"))]
 mod macro_tests;
 pub(crate) mod notification;
-pub(crate) mod reading;
 pub(crate) mod sorted;
-pub(crate) mod text_writer;
+pub(crate) mod strictness;
+pub(crate) mod text_sink;
 pub(crate) mod update;
 pub(crate) mod wire_type;
 pub(crate) mod writer;

@@ -11,10 +11,10 @@ use serde_json::value::RawValue;
 use crate::codec::envelope::Member;
 use crate::codec::read::shared::{KeySeed, Seen, StrSeed, next_str, read_meta, wrong};
 use crate::codec::read::{self, shared::ReadState};
-use crate::codec::reading::Reading;
+use crate::codec::strictness::ReadNotes;
 use crate::codec::update::UpdateSeed;
 use crate::codec::wire_type::WireType;
-use crate::codec::writer::{Members, Out};
+use crate::codec::writer::{Members, Sink};
 use crate::error::{Error, ErrorKind, Path};
 use crate::protocol::id::SessionId;
 use crate::protocol::notification::{METHOD, SessionNotification};
@@ -44,7 +44,7 @@ impl SessionNotification {
 pub(crate) struct Params<'a>(pub(crate) &'a SessionNotification);
 
 impl Members for Params<'_> {
-    fn members<O: Out>(&self, spelling: Spelling, out: &mut O) -> Result<(), O::Error> {
+    fn members<O: Sink>(&self, spelling: Spelling, out: &mut O) -> Result<(), O::Error> {
         // Every field named: one this writer forgets does not compile.
         let SessionNotification {
             session_id,
@@ -58,7 +58,7 @@ impl Members for Params<'_> {
 }
 
 impl Members for SessionNotification {
-    fn members<O: Out>(&self, spelling: Spelling, out: &mut O) -> Result<(), O::Error> {
+    fn members<O: Sink>(&self, spelling: Spelling, out: &mut O) -> Result<(), O::Error> {
         out.word(crate::rules::KEY_JSONRPC, crate::rules::JSONRPC_VERSION)?;
         out.word(crate::rules::KEY_METHOD, METHOD)?;
         out.object(crate::rules::KEY_PARAMS, &Params(self), spelling)
@@ -66,11 +66,11 @@ impl Members for SessionNotification {
 }
 
 impl WireType for SessionNotification {
-    fn read_str(json: &str, reading: &mut Reading) -> Result<Self, Error> {
+    fn read_str(json: &str, reading: &mut ReadNotes) -> Result<Self, Error> {
         notification(json, reading)
     }
 
-    fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
+    fn read(value: Value, reading: &mut ReadNotes, at: &Path<'_>) -> Result<Self, Error> {
         notification_value(value, reading, at)
     }
 }
@@ -82,7 +82,7 @@ super::wire_type::wire_methods!(SessionNotification, "a whole `session/update` n
 /// [`WireType::read`] of a notification: the visitors over a `Value`.
 pub(in crate::codec) fn notification_value(
     value: Value,
-    reading: &mut Reading,
+    reading: &mut ReadNotes,
     at: &Path<'_>,
 ) -> Result<SessionNotification, Error> {
     read::from_value(value, reading, at, None, |state, input| {
@@ -95,7 +95,7 @@ pub(in crate::codec) fn notification_value(
 #[cfg(feature = "acp")]
 pub(crate) fn params_value(
     value: Value,
-    reading: &mut Reading,
+    reading: &mut ReadNotes,
     at: &Path<'_>,
 ) -> Result<SessionNotification, Error> {
     read::from_value(value, reading, at, None, |state, input| {
@@ -106,7 +106,7 @@ pub(crate) fn params_value(
 /// A notification from JSON text: [`WireType::read_str`]'s way in.
 pub(in crate::codec) fn notification(
     json: &str,
-    reading: &mut Reading,
+    reading: &mut ReadNotes,
 ) -> Result<SessionNotification, Error> {
     read::run(json, reading, |state, de| {
         NotificationSeed {
@@ -122,7 +122,7 @@ pub(in crate::codec) fn notification(
 /// again.
 pub(in crate::codec) fn params_text(
     json: &str,
-    reading: &mut Reading,
+    reading: &mut ReadNotes,
 ) -> Result<SessionNotification, Error> {
     let at = Path::Root.key(crate::rules::KEY_PARAMS);
     read::run(json, reading, |state, de| {
@@ -134,7 +134,7 @@ pub(in crate::codec) fn params_text(
 /// into, read as a notification: its error says what a notification misses.
 pub(in crate::codec) fn notification_members(
     members: Vec<Member<'_>>,
-    reading: &mut Reading,
+    reading: &mut ReadNotes,
 ) -> Result<SessionNotification, Error> {
     read::from_members(members, reading, None, |state, input| {
         NotificationSeed {

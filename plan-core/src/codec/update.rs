@@ -16,16 +16,16 @@ use crate::codec::read::shared::{
     wrong,
 };
 use crate::codec::read::{self, shared::ReadState};
-use crate::codec::reading::Reading;
+use crate::codec::strictness::ReadNotes;
 use crate::codec::wire_type::WireType;
-use crate::codec::writer::{Members, Out};
+use crate::codec::writer::{Members, Sink};
 use crate::error::{Error, ErrorKind, Path};
 use crate::protocol::spelling::Spelling;
 use crate::protocol::update::{OtherUpdate, Plan, SessionUpdate};
 use crate::rules::KEY_SESSION_UPDATE;
 
 impl Members for SessionUpdate {
-    fn members<O: Out>(&self, spelling: Spelling, out: &mut O) -> Result<(), O::Error> {
+    fn members<O: Sink>(&self, spelling: Spelling, out: &mut O) -> Result<(), O::Error> {
         let meta = match self {
             SessionUpdate::Other(other) => {
                 for (key, value) in crate::codec::sorted::SortedMap(&other.0).entries() {
@@ -55,11 +55,11 @@ impl Members for SessionUpdate {
 }
 
 impl WireType for SessionUpdate {
-    fn read_str(json: &str, reading: &mut Reading) -> Result<Self, Error> {
+    fn read_str(json: &str, reading: &mut ReadNotes) -> Result<Self, Error> {
         update(json, reading)
     }
 
-    fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error> {
+    fn read(value: Value, reading: &mut ReadNotes, at: &Path<'_>) -> Result<Self, Error> {
         update_value(value, reading, at)
     }
 }
@@ -71,7 +71,7 @@ super::wire_type::wire_methods!(SessionUpdate, "a session update (the `update` o
 /// [`WireType::read`] of an update.
 pub(in crate::codec) fn update_value(
     value: Value,
-    reading: &mut Reading,
+    reading: &mut ReadNotes,
     at: &Path<'_>,
 ) -> Result<SessionUpdate, Error> {
     read::from_value(
@@ -84,7 +84,10 @@ pub(in crate::codec) fn update_value(
 }
 
 /// An update from JSON text.
-pub(in crate::codec) fn update(json: &str, reading: &mut Reading) -> Result<SessionUpdate, Error> {
+pub(in crate::codec) fn update(
+    json: &str,
+    reading: &mut ReadNotes,
+) -> Result<SessionUpdate, Error> {
     read::run(json, reading, |state, de| {
         UpdateSeed {
             state,
@@ -98,7 +101,7 @@ pub(in crate::codec) fn update(json: &str, reading: &mut Reading) -> Result<Sess
 /// it into (`codec/line.rs`).
 pub(in crate::codec) fn update_members(
     members: Vec<Member<'_>>,
-    reading: &mut Reading,
+    reading: &mut ReadNotes,
 ) -> Result<SessionUpdate, Error> {
     read::from_members(
         members,

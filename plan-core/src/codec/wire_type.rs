@@ -5,8 +5,8 @@
 
 use serde_json::Value;
 
-use super::reading::Reading;
-use super::text_writer;
+use super::strictness::ReadNotes;
+use super::text_sink;
 use super::writer::Members;
 use crate::error::{Error, Path};
 use crate::protocol::spelling::Spelling;
@@ -15,11 +15,11 @@ use crate::protocol::spelling::Spelling;
 /// one writer, `writer.rs`), read in either.
 pub(crate) trait WireType: Members + Sized {
     /// Reads a value; `at` is where `value` sits in the whole message.
-    fn read(value: Value, reading: &mut Reading, at: &Path<'_>) -> Result<Self, Error>;
+    fn read(value: Value, reading: &mut ReadNotes, at: &Path<'_>) -> Result<Self, Error>;
 
     /// Reads JSON text. By default through a `Value`; the message types
     /// override it with the one reader (their visitors, `codec/read/`'s engine).
-    fn read_str(json: &str, reading: &mut Reading) -> Result<Self, Error> {
+    fn read_str(json: &str, reading: &mut ReadNotes) -> Result<Self, Error> {
         let value: Value = serde_json::from_str(json).map_err(|e| Error::syntax(&e))?;
         Self::read(value, reading, &Path::Root)
     }
@@ -36,12 +36,12 @@ pub(crate) fn utf8(bytes: &[u8]) -> Result<&str, Error> {
 }
 
 /// Writes `value` as compact JSON, into a buffer sized up front
-/// (`text_writer::size`: one allocation unless a string needs escapes). Our
+/// (`text_sink::size`: one allocation unless a string needs escapes). Our
 /// types hold only strings, numbers and JSON values with string keys, which
 /// `serde_json` always serializes.
 pub(crate) fn to_json<T: Members>(value: &T, spelling: Spelling) -> String {
-    let mut out = Vec::with_capacity(text_writer::size(value, spelling));
-    text_writer::object(value, spelling, &mut out)
+    let mut out = Vec::with_capacity(text_sink::size(value, spelling));
+    text_sink::object(value, spelling, &mut out)
         .unwrap_or_else(|e| unreachable!("writing to a Vec cannot fail: {e}"));
     String::from_utf8(out).unwrap_or_else(|e| unreachable!("the writers write UTF-8: {e}"))
 }
@@ -64,7 +64,7 @@ macro_rules! wire_methods {
             /// [`Error`](crate::Error) if the text is not JSON or breaks the
             /// protocol; the error says where.
             pub fn from_json(json: &str) -> Result<Self, $crate::error::Error> {
-                <Self as $crate::codec::wire_type::WireType>::read_str(json, &mut $crate::codec::reading::Reading::strict())
+                <Self as $crate::codec::wire_type::WireType>::read_str(json, &mut $crate::codec::strictness::ReadNotes::strict())
             }
 
             #[doc = concat!("Reads ", $what, " from bytes of JSON text (what a transport hands over).")]
@@ -77,12 +77,12 @@ macro_rules! wire_methods {
             }
 
             #[doc = concat!("Reads ", $what, " from JSON text, dropping malformed parts")]
-            /// where the protocol allows; see [`Mode::Lenient`](crate::wire::Mode::Lenient).
+            /// where the protocol allows; see [`Strictness::Lenient`](crate::wire::Strictness::Lenient).
             ///
             /// # Errors
             /// [`Error`](crate::Error) for mistakes lenient reading does not drop.
-            pub fn from_json_lenient(json: &str) -> Result<$crate::codec::reading::Parsed<Self>, $crate::error::Error> {
-                Self::parse(json, $crate::codec::reading::Mode::Lenient)
+            pub fn from_json_lenient(json: &str) -> Result<$crate::codec::strictness::Parsed<Self>, $crate::error::Error> {
+                Self::parse(json, $crate::codec::strictness::Strictness::Lenient)
             }
 
             #[doc = concat!("Reads ", $what, " from JSON text in `mode`, with what reading saw:")]
@@ -92,8 +92,8 @@ macro_rules! wire_methods {
             /// # Errors
             /// As [`from_json`](Self::from_json) in strict mode,
             /// [`from_json_lenient`](Self::from_json_lenient) in lenient mode.
-            pub fn parse(json: &str, mode: $crate::codec::reading::Mode) -> Result<$crate::codec::reading::Parsed<Self>, $crate::error::Error> {
-                let mut reading = $crate::codec::reading::Reading::new(mode);
+            pub fn parse(json: &str, mode: $crate::codec::strictness::Strictness) -> Result<$crate::codec::strictness::Parsed<Self>, $crate::error::Error> {
+                let mut reading = $crate::codec::strictness::ReadNotes::new(mode);
                 let value = <Self as $crate::codec::wire_type::WireType>::read_str(json, &mut reading)?;
                 Ok(reading.into_parsed(value))
             }
@@ -103,7 +103,7 @@ macro_rules! wire_methods {
             /// # Errors
             /// [`Error`](crate::Error) if the value breaks the protocol; the error says where.
             pub fn from_value(value: ::serde_json::Value) -> Result<Self, $crate::error::Error> {
-                let mut reading = $crate::codec::reading::Reading::strict();
+                let mut reading = $crate::codec::strictness::ReadNotes::strict();
                 <Self as $crate::codec::wire_type::WireType>::read(value, &mut reading, &$crate::error::Path::Root)
             }
 
@@ -111,8 +111,8 @@ macro_rules! wire_methods {
             ///
             /// # Errors
             /// As [`parse`](Self::parse).
-            pub fn parse_value(value: ::serde_json::Value, mode: $crate::codec::reading::Mode) -> Result<$crate::codec::reading::Parsed<Self>, $crate::error::Error> {
-                let mut reading = $crate::codec::reading::Reading::new(mode);
+            pub fn parse_value(value: ::serde_json::Value, mode: $crate::codec::strictness::Strictness) -> Result<$crate::codec::strictness::Parsed<Self>, $crate::error::Error> {
+                let mut reading = $crate::codec::strictness::ReadNotes::new(mode);
                 let value = <Self as $crate::codec::wire_type::WireType>::read(value, &mut reading, &$crate::error::Path::Root)?;
                 Ok(reading.into_parsed(value))
             }
@@ -131,7 +131,7 @@ macro_rules! wire_methods {
                 mut writer: W,
                 spelling: $crate::protocol::spelling::Spelling,
             ) -> ::std::io::Result<()> {
-                $crate::codec::text_writer::object(self, spelling, &mut writer)
+                $crate::codec::text_sink::object(self, spelling, &mut writer)
             }
 
             /// Converts to a JSON value in `spelling`.

@@ -1,12 +1,12 @@
 //! The one writer. Each message type says once which members it has, in
 //! which order, with which values ([`Members`]); two sinks put that out:
-//! JSON text (`text_writer.rs`: `to_json`, `write_json`, `write_line`) and
+//! JSON text (`text_sink.rs`: `to_json`, `write_json`, `write_line`) and
 //! any serde serializer ([`Spelled`]'s `Serialize`: `to_value`, the SDK's
 //! path, and every other format). A third sink counts the members, so a
 //! serializer that sizes its map is told the exact length.
 //!
 //! Nothing else writes a message's keys: `StaticUpdate`'s envelope text is
-//! this writer's output, checked by a test in `text_writer.rs`.
+//! this writer's output, checked by a test in `text_sink.rs`.
 
 use std::convert::Infallible;
 
@@ -21,11 +21,11 @@ use crate::protocol::spelling::Spelling;
 /// One object's members, in order, in a spelling: the whole of a type's writer.
 pub(crate) trait Members {
     /// Puts out each member of `self` in `spelling`.
-    fn members<O: Out>(&self, spelling: Spelling, out: &mut O) -> Result<(), O::Error>;
+    fn members<O: Sink>(&self, spelling: Spelling, out: &mut O) -> Result<(), O::Error>;
 }
 
 /// Where a [`Members`] puts its members.
-pub(crate) trait Out {
+pub(crate) trait Sink {
     /// What can go wrong (I/O for text, the serializer's error for serde).
     type Error;
     /// A member whose value is a string. The fixed keys (`&'static str`)
@@ -60,7 +60,7 @@ pub(crate) trait Out {
 /// Counts members (a serde map's length).
 struct Count(usize);
 
-impl Out for Count {
+impl Sink for Count {
     type Error = Infallible;
     fn str(&mut self, _: &'static str, _: &str) -> Result<(), Infallible> {
         self.0 += 1;
@@ -128,7 +128,7 @@ impl<T: Members> Serialize for List<'_, T> {
 /// The serde sink: each member is one map entry.
 struct SerdeMap<'a, M>(&'a mut M);
 
-impl<M: SerializeMap> Out for SerdeMap<'_, M> {
+impl<M: SerializeMap> Sink for SerdeMap<'_, M> {
     type Error = M::Error;
     fn str(&mut self, key: &'static str, value: &str) -> Result<(), M::Error> {
         self.0.serialize_entry(key, value)

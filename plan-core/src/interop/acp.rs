@@ -123,7 +123,7 @@ use serde_json::Value;
 use crate::agent::run::StepError;
 use crate::codec::Spelling;
 use crate::codec::initialize::InitializeRequest;
-use crate::codec::reading::Reading;
+use crate::codec::strictness::ReadNotes;
 use crate::error::Error;
 use crate::error::Path;
 use crate::interop::acp_schema::ConversionError;
@@ -154,7 +154,7 @@ impl JsonRpcMessage for SessionNotification {
             return Err(SdkError::method_not_found().data(Value::from(method)));
         }
         // Read as a client reads: leniently, like the SDK's own types.
-        let mut reading = Reading::new(crate::codec::Mode::Lenient);
+        let mut reading = ReadNotes::new(crate::codec::Strictness::Lenient);
         crate::codec::notification::params_value(params.clone(), &mut reading, &Path::Root)
             .map_err(|e| SdkError::invalid_params().data(Value::from(e.to_string())))
     }

@@ -60,7 +60,7 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use crate::codec::Spelling;
-use crate::codec::reading::Reading;
+use crate::codec::strictness::ReadNotes;
 use crate::error::Error;
 use crate::error::Path;
 #[cfg(feature = "acp")]
@@ -164,7 +164,7 @@ fn our_text(text: impl TakePart<String>) -> Cow<'static, str> {
 fn our_plan_id(id: &str, at: &Path<'_>) -> Result<PlanId, ConversionError> {
     Ok(crate::codec::fields::plan_id(
         id.to_owned(),
-        &mut Reading::strict(),
+        &mut ReadNotes::strict(),
         at,
     )?)
 }
@@ -173,7 +173,7 @@ fn our_plan_id(id: &str, at: &Path<'_>) -> Result<PlanId, ConversionError> {
 fn our_uri(uri: &str, at: &Path<'_>) -> Result<FileUri, ConversionError> {
     Ok(crate::codec::fields::file_uri(
         uri.to_owned(),
-        &mut Reading::strict(),
+        &mut ReadNotes::strict(),
         at,
     )?)
 }
@@ -228,7 +228,7 @@ fn our_path(
     };
     Ok(crate::codec::fields::markdown_path(
         Some(Value::String(text.to_owned())),
-        &mut Reading::strict(),
+        &mut ReadNotes::strict(),
         at,
     )?)
 }

@@ -9,7 +9,7 @@ use super::exact::{exact, exact_status};
 use super::options::{ActiveForm, PlanOptions};
 use super::read::{CallReader, ToolCall, ToolError, join};
 use crate::agent::Fallback;
-use crate::codec::text_writer::json_string_contents;
+use crate::codec::text_sink::json_string_contents;
 use crate::protocol::content::PlanContent;
 use crate::protocol::entry::{PlanEntry, Status};
 use crate::protocol::id::PlanId;

@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use plan_core::wire::{Line, Message, Mode, Parsed};
+use plan_core::wire::{Line, Message, Parsed, Strictness};
 use plan_core::{SessionNotification, SessionUpdate, client::Applied};
 use serde_json::Value;
 
@@ -22,7 +22,7 @@ impl<W: Write> Conversation<'_, W> {
         let line = self.run.transcript.len();
         // Read once: the envelope reader splits the line, and a
         // `session/update`'s params go to the notification's reader.
-        let read = Line::read_message(&text, Mode::Lenient);
+        let read = Line::read_message(&text, Strictness::Lenient);
         let Some(plan) = read.plan else {
             for problem in &read.envelope.problems {
                 self.run
@@ -93,7 +93,7 @@ impl<W: Write> Conversation<'_, W> {
                         self.run.repeats += 1;
                     }
                 }
-                for skipped in read.skipped.iter().filter(|s| !s.kept()) {
+                for skipped in read.skipped.iter().filter(|s| !s.let_through()) {
                     self.find(rule::LENIENT_DROPS, line, skipped.path().to_owned(), format!(
                     "a lenient client (every published SDK) drops this without a word, and a strict one refuses the message: {}",
                     skipped.reason()

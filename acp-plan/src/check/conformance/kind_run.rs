@@ -82,13 +82,13 @@ impl KindRun {
     /// of the agent's `session/update` lines read as the judge reads it
     /// when it comes (the judges' tests start here).
     pub(crate) fn of_lines(kind: ClientKind, lines: &[impl AsRef<str>]) -> Self {
-        use plan_core::wire::{Line, Mode, PlanMessage};
+        use plan_core::wire::{Line, PlanMessage, Strictness};
         let mut run = Self::failed(kind, String::new());
         run.failure = None;
         for (i, text) in lines.iter().enumerate() {
             let text = text.as_ref();
             run.transcript.push(text.to_owned());
-            if let Some(Ok(read)) = Line::read_message(text, Mode::Lenient).plan
+            if let Some(Ok(read)) = Line::read_message(text, Strictness::Lenient).plan
                 && let PlanMessage::Notification(n) = read.value
             {
                 run.updates.push((i + 1, n.update));

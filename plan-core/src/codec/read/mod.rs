@@ -28,7 +28,7 @@ use serde::de::{self, DeserializeSeed};
 use serde_json::Value;
 
 use crate::codec::envelope::Member;
-use crate::codec::reading::Reading;
+use crate::codec::strictness::ReadNotes;
 use crate::error::{Error, Path};
 
 // First: its macros (the seed shape) are for the visitors in `codec/`.
@@ -40,7 +40,7 @@ use shared::ReadState;
 /// Runs `seed` over the whole text.
 pub(in crate::codec) fn run<T>(
     json: &str,
-    reading: &mut Reading,
+    reading: &mut ReadNotes,
     seed: impl FnOnce(
         &mut ReadState<'_>,
         &mut serde_json::Deserializer<serde_json::de::StrRead<'_>>,
@@ -66,7 +66,7 @@ pub(in crate::codec) fn run<T>(
 /// an error here (the visitors would hand it back).
 pub(in crate::codec) fn from_value<T>(
     value: Value,
-    reading: &mut Reading,
+    reading: &mut ReadNotes,
     at: &Path<'_>,
     tag: Option<&'static str>,
     seed: impl FnOnce(&mut ReadState<'_>, ValueInput) -> Result<T, serde_json::Error>,
@@ -100,7 +100,7 @@ pub(in crate::codec) fn from_value<T>(
 /// visitors; the object's tag (`tag`) is handed to them first.
 pub(in crate::codec) fn from_members<'de, T>(
     mut members: Vec<Member<'de>>,
-    reading: &mut Reading,
+    reading: &mut ReadNotes,
     tag: Option<&'static str>,
     seed: impl FnOnce(&mut ReadState<'_>, MembersInput<'de>) -> Result<T, serde_json::Error>,
 ) -> Result<T, Error> {

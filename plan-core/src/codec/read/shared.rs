@@ -8,7 +8,7 @@ use std::fmt;
 
 /// Reading state: the mode, and the first rule broken (which stops the parse).
 pub(in crate::codec) struct ReadState<'c> {
-    pub(in crate::codec) reading: &'c mut Reading,
+    pub(in crate::codec) reading: &'c mut ReadNotes,
     pub(in crate::codec) broken: Option<Error>,
 }
 
@@ -29,7 +29,7 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 use serde_json::{Map, Value};
 
 use crate::codec::fields;
-use crate::codec::reading::Reading;
+use crate::codec::strictness::ReadNotes;
 use crate::error::{Error, ErrorKind, Path};
 use crate::protocol::id::PlanId;
 use crate::protocol::meta::Meta;
@@ -326,7 +326,7 @@ pub(in crate::codec) fn read_meta<E: de::Error>(
 pub(in crate::codec) fn plan_id(
     rfd: Option<Found<'_>>,
     acp: Option<Found<'_>>,
-    reading: &mut Reading,
+    reading: &mut ReadNotes,
     at: &Path<'_>,
 ) -> Result<PlanId, Error> {
     let (spelling, value) = fields::one_plan_id(rfd, acp, at)?;
@@ -348,7 +348,7 @@ pub(in crate::codec) fn read_late_tag<'de, A: MapAccess<'de>, T>(
     at: &Path<'_>,
     first: &impl ObjectKey,
     mut map: A,
-    read: impl FnOnce(Value, &mut Reading, &Path<'_>) -> Result<T, Error>,
+    read: impl FnOnce(Value, &mut ReadNotes, &Path<'_>) -> Result<T, Error>,
 ) -> Result<T, A::Error> {
     let mut object = Map::new();
     let first_value = map.next_value::<Value>()?;

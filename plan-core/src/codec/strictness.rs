@@ -1,5 +1,5 @@
-//! Strict and lenient reading: the mode a reader runs in ([`Mode`], and
-//! [`Reading`], its state), what lenient reading drops or lets through
+//! Strict and lenient reading: the mode a reader runs in ([`Strictness`], and
+//! [`ReadNotes`], its state), what lenient reading drops or lets through
 //! ([`Skipped`]), the key a plan id was read under ([`PlanIdKey`]), and the
 //! value read with all of that ([`Parsed`]).
 
@@ -8,17 +8,15 @@ use std::fmt;
 use crate::error::{Error, Path};
 use crate::protocol::spelling::Spelling;
 
-/// Something lenient reading dropped instead of failing the message.
-///
-/// See [`Mode::Lenient`] for what lenient reading skips.
-/// It is also how lenient reading reports a departure from the protocol that
-/// it let through because the published SDKs read it (an empty plan id, a
-/// file URI with a space): then [`kept`](Self::kept) is `true`.
+/// A rule lenient reading skipped instead of failing the message: the value
+/// that broke it was dropped (see [`Strictness::Lenient`] for what is), or
+/// let through because the published SDKs read it (an empty plan id, a file
+/// URI with a space): then [`let_through`](Self::let_through) is `true`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Skipped {
     path: String,
     reason: String,
-    kept: bool,
+    let_through: bool,
 }
 
 impl Skipped {
@@ -34,14 +32,18 @@ impl Skipped {
 
     /// `true` if the value was kept as it came (the SDKs read it), `false`
     /// if it was dropped.
-    pub fn kept(&self) -> bool {
-        self.kept
+    pub fn let_through(&self) -> bool {
+        self.let_through
     }
 }
 
 impl fmt::Display for Skipped {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let verb = if self.kept { "let through" } else { "skipped" };
+        let verb = if self.let_through {
+            "let through"
+        } else {
+            "skipped"
+        };
         write!(f, "{verb} `{}`: {}", self.path, self.reason)
     }
 }
@@ -49,7 +51,7 @@ impl fmt::Display for Skipped {
 /// How a message is read: rejected at its first malformed part, or read as
 /// the published SDKs read it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Mode {
+pub enum Strictness {
     /// Any malformed part fails the message (`from_json`). The default.
     #[default]
     Strict,
@@ -59,7 +61,7 @@ pub enum Mode {
     /// - a `_meta` that is not an object or `null` (`x-deserialize-default-on-error`);
     /// - a plan capability that is not an object or `null` (read as absent).
     ///
-    /// and keeps, reporting each as [`Skipped::kept`], what breaks a rule of
+    /// and keeps, reporting each as [`Skipped::let_through`], what breaks a rule of
     /// ours that the SDKs do not enforce on reading: an empty or blank plan
     /// id, a file URI that is not an RFC 3986 URI, a relative markdown `path`.
     ///
@@ -92,13 +94,13 @@ impl PlanIdKey {
 /// A value read, with what reading saw on the way: what lenient reading
 /// dropped or let through, and the key its plan id was under.
 ///
-/// `parse(text, mode)` gives it in either [`Mode`]; `from_json_lenient` is
-/// `parse(text, Mode::Lenient)`.
+/// `parse(text, mode)` gives it in either [`Strictness`]; `from_json_lenient` is
+/// `parse(text, Strictness::Lenient)`.
 ///
 /// ```
-/// use plan_core::{SessionNotification, SessionUpdate, wire::{Mode, Spelling}};
+/// use plan_core::{SessionNotification, SessionUpdate, wire::{Strictness, Spelling}};
 ///
-/// let read = SessionUpdate::parse(r#"{"sessionUpdate":"plan_removed","id":"p"}"#, Mode::Strict)?;
+/// let read = SessionUpdate::parse(r#"{"sessionUpdate":"plan_removed","id":"p"}"#, Strictness::Strict)?;
 /// let key = read.plan_id.expect("a plan id was read");
 /// assert_eq!((key.path(), key.spelling()), ("id", Spelling::Rfd));
 ///
@@ -106,7 +108,7 @@ impl PlanIdKey {
 /// let line = serde_json::json!({"jsonrpc": "2.0", "method": "session/update", "params": {
 ///     "sessionId": "s", "update": {"sessionUpdate": "plan_update",
 ///     "plan": {"type": "items", "planId": "p", "entries": [7]}}}});
-/// let read = SessionNotification::parse_value(line, Mode::Lenient)?;
+/// let read = SessionNotification::parse_value(line, Strictness::Lenient)?;
 /// let key = read.plan_id.expect("a plan id was read");
 /// assert_eq!((key.path(), key.spelling()), ("params.update.plan.planId", Spelling::Acp));
 /// assert_eq!(read.skipped[0].path(), "params.update.plan.entries[0]");
@@ -124,24 +126,25 @@ pub struct Parsed<T> {
     pub plan_id: Option<PlanIdKey>,
 }
 
-/// Reading state: the mode and what lenient reading has dropped so far.
-pub(crate) struct Reading {
+/// What a reading notes as it goes: whether it is lenient, what it
+/// skipped so far, and the key the plan id came under.
+pub(crate) struct ReadNotes {
     lenient: bool,
     skipped: Vec<Skipped>,
     plan_id: Option<PlanIdKey>,
 }
 
-impl Reading {
-    pub(crate) fn new(mode: Mode) -> Self {
+impl ReadNotes {
+    pub(crate) fn new(mode: Strictness) -> Self {
         Self {
-            lenient: mode == Mode::Lenient,
+            lenient: mode == Strictness::Lenient,
             skipped: Vec::new(),
             plan_id: None,
         }
     }
 
     pub(crate) fn strict() -> Self {
-        Self::new(Mode::Strict)
+        Self::new(Strictness::Strict)
     }
 
     /// Records the key a plan id was read under (the first one: a message
@@ -168,13 +171,13 @@ impl Reading {
         self.record(err, true)
     }
 
-    fn record(&mut self, err: Error, kept: bool) -> Result<(), Error> {
+    fn record(&mut self, err: Error, let_through: bool) -> Result<(), Error> {
         if self.lenient {
             let reason = err.kind().to_string();
             self.skipped.push(Skipped {
                 path: err.path().to_owned(),
                 reason,
-                kept,
+                let_through,
             });
             Ok(())
         } else {

@@ -1,4 +1,4 @@
-//! The text writer: the one writer's sink for JSON text (`writer.rs` says
+//! The text sink: the one writer's sink for JSON text (`writer.rs` says
 //! what each message holds; this says how JSON text spells it). It is what
 //! `to_json`, `write_json` and `write_line` use, without serde's data model.
 //! `tests/roundtrip.rs` holds it to the serde sink's bytes for arbitrary
@@ -9,7 +9,7 @@ use std::io::{self, Write};
 use serde_json::Value;
 
 use crate::codec::sorted::Sorted;
-use crate::codec::writer::{Members, Out};
+use crate::codec::writer::{Members, Sink};
 use crate::protocol::meta::Meta;
 use crate::protocol::spelling::Spelling;
 use crate::rules::JSON_ESCAPE;
@@ -74,7 +74,7 @@ impl<W: Write + ?Sized> Text<'_, W> {
     }
 }
 
-impl<W: Write + ?Sized> Out for Text<'_, W> {
+impl<W: Write + ?Sized> Sink for Text<'_, W> {
     type Error = io::Error;
 
     #[expect(
@@ -179,7 +179,7 @@ impl Size {
     }
 }
 
-impl Out for Size {
+impl Sink for Size {
     type Error = std::convert::Infallible;
 
     fn str(&mut self, key: &'static str, value: &str) -> Result<(), Self::Error> {
