@@ -14,7 +14,7 @@ use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
 use acp_plan::CheckAgentOptions as Options;
-use acp_plan::harness::{self as conformance, KindRun};
+use acp_plan::harness::{self as conformance, ClientRun};
 use common::checking::{check_agent, rules};
 use plan_core::wire::ClientKind;
 use serde_json::{Value, json};
@@ -99,7 +99,7 @@ fn a_turn_that_ends_end_turn_after_the_agent_read_the_cancel_is_a_finding_and_a_
     options.cancel = true;
     options.timeout = Duration::from_secs(5);
     let read = check_agent(|input, out| ignores_cancel(true, input, out), &options);
-    let v1: Vec<&KindRun> = read.iter().filter(|r| r.kind == ClientKind::V1).collect();
+    let v1: Vec<&ClientRun> = read.iter().filter(|r| r.kind == ClientKind::V1).collect();
     let finding = &v1[0].findings[0];
     assert_eq!(finding.rule, "turn-end");
     assert!(

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use acp_plan::CheckAgentOptions as Options;
 use acp_plan::harness::FileReport;
-use acp_plan::harness::{self as conformance, KindRun};
+use acp_plan::harness::{self as conformance, ClientRun};
 use common::real_agents::{TRANSCRIPTS, replay_agent, transcript, without};
 use plan_core::wire::{ClientKind, ProtocolVersion};
 use serde_json::Value;
@@ -27,11 +27,11 @@ fn check_finds_each_transcript_clean_from_the_file() {
 }
 
 /// `check -- AGENT`'s judgement of one kind against a replayed transcript.
-fn check_replayed(name: &str, kind: ClientKind, options: &Options) -> KindRun {
+fn check_replayed(name: &str, kind: ClientKind, options: &Options) -> ClientRun {
     check_replayed_text(transcript(name), kind, options)
 }
 
-fn check_replayed_text(text: String, kind: ClientKind, options: &Options) -> KindRun {
+fn check_replayed_text(text: String, kind: ClientKind, options: &Options) -> ClientRun {
     let options = options.clone();
     let (done, result) = mpsc::channel();
     std::thread::spawn(move || {

@@ -14,7 +14,7 @@ use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
 use acp_plan::CheckAgentOptions as Options;
-use acp_plan::harness::{self as conformance, KindRun};
+use acp_plan::harness::{self as conformance, ClientRun};
 use common::checking::{check_agent, rules};
 use plan_core::{
     agent::{InitializeRequest, PlanSender},
@@ -194,7 +194,7 @@ fn broken_agent(fault: Fault, input: impl BufRead, mut out: impl Write) {
     }
 }
 
-fn check_fault(fault: Fault) -> Vec<KindRun> {
+fn check_fault(fault: Fault) -> Vec<ClientRun> {
     check_agent(move |input, out| broken_agent(fault, input, out), &quick())
 }
 

@@ -300,12 +300,13 @@ fn the_lexer_counts_a_function_by_its_braces_not_its_strings() {
 
 #[test]
 fn the_hub_check_sees_a_name_taken_from_the_hub_and_not_a_sibling() {
-    let code = "use super::{Finding, kind_run::KindRun};\nuse super::report;\n// super::Prose\n";
+    let code =
+        "use super::{Finding, client_run::ClientRun};\nuse super::report;\n// super::Prose\n";
     let names: Vec<String> = names_after(code, "super::")
         .into_iter()
         .map(|(_, n)| n)
         .collect();
-    assert_eq!(names, ["Finding", "kind_run", "report"]);
+    assert_eq!(names, ["Finding", "client_run", "report"]);
 }
 
 /// The names acp-plan's root makes public: each `pub use` item (its alias

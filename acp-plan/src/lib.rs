@@ -64,10 +64,10 @@ pub mod harness {
     pub use crate::check::conformance::kind_name;
     pub use crate::check::conformance::report::{exit_code, report_json, report_text};
     pub use crate::check::conformance::turns::{ALL as TURN_RULES, Level, TurnRule};
-    pub use crate::check::conformance::{KindRun, report_agent, run_kind as check_kind};
+    pub use crate::check::conformance::{ClientRun, report_agent, run_kind as check_kind};
     pub use crate::check::files::{FileReport, check_file};
     pub use crate::check::{Finding, rule};
     pub use crate::model::plan_tool;
-    pub use crate::model::point::{Need, PROFILES, Pointing, Profile, point};
+    pub use crate::model::point::{AgentEnv, PROFILES, Profile, Wiring, point};
     pub use crate::proxy::Relay;
 }

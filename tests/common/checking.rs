@@ -7,19 +7,19 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use acp_plan::CheckAgentOptions as Options;
-use acp_plan::harness::{self as conformance, KindRun};
+use acp_plan::harness::{self as conformance, ClientRun};
 use plan_core::wire::ClientKind;
 
 /// Runs `agent` (reading the client's lines, writing its own) once per kind
 /// of client, as `check -- AGENT` does with a process.
-pub fn check_agent<A>(agent: A, options: &Options) -> Vec<KindRun>
+pub fn check_agent<A>(agent: A, options: &Options) -> Vec<ClientRun>
 where
     A: Fn(BufReader<io::PipeReader>, io::PipeWriter) + Clone + Send + 'static,
 {
     let options = options.clone();
     let (done, result) = mpsc::channel();
     std::thread::spawn(move || {
-        let runs: Vec<KindRun> = ClientKind::ALL
+        let runs: Vec<ClientRun> = ClientKind::ALL
             .into_iter()
             .map(|kind| {
                 let (agent_reads, to_agent) = io::pipe().unwrap();
@@ -37,7 +37,7 @@ where
 }
 
 /// Each kind's findings as rule names, `kind: rule`, sorted.
-pub fn rules(runs: &[KindRun]) -> Vec<String> {
+pub fn rules(runs: &[ClientRun]) -> Vec<String> {
     let mut found: Vec<String> = runs
         .iter()
         .flat_map(|run| {

@@ -60,7 +60,7 @@ pub fn client(
         .transpose()?;
     let env = model
         .as_ref()
-        .map_or(&[][..], |(_, pointing)| &pointing.env[..]);
+        .map_or(&[][..], |(_, agent_env)| &agent_env.env[..]);
     let (agent, agent_in, agent_out) = AgentProcess::start(program, args, env, Stderr::Inherit)
         .map_err(|e| format!("cannot start `{program}`: {e}"))?;
     let outcome = drive(

@@ -37,7 +37,7 @@ pub struct FileReport {
 
 /// How the plans of a file are judged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Judge {
+enum JudgedFor {
     /// For the kind of client the file's `initialize` recorded.
     Client(ClientKind),
     /// For a version's readers (`--protocol`), or by the rules of every
@@ -66,14 +66,14 @@ pub fn check_file(bytes: &[u8], protocol: Option<ProtocolVersion>) -> FileReport
         .map(|(line, message)| (line, Line::read(message, Strictness::Strict)))
         .collect();
     let recorded_client = recorded_client(&lines);
-    let judge = recorded_client.map_or(Judge::Version(protocol), Judge::Client);
+    let judged_for = recorded_client.map_or(JudgedFor::Version(protocol), JudgedFor::Client);
     let mut report = FileReport {
         findings: Vec::new(),
         plans: 0,
         recorded_client,
     };
     for (line, read) in &lines {
-        report.plans += usize::from(judge_line(read, *line, judge, &mut report.findings));
+        report.plans += usize::from(judge_line(read, *line, judged_for, &mut report.findings));
     }
     report
 }
@@ -186,7 +186,12 @@ const KEY_PROTOCOL_VERSION: &str = "protocolVersion";
 /// whether it was a plan message. Other JSON-RPC messages of a recorded
 /// conversation (responses, requests, other notifications) have their
 /// envelope checked, as `board` and `include_plan_stream!` read them.
-fn judge_line(read: &Line<'_>, line: usize, judge: Judge, found: &mut Vec<Finding>) -> bool {
+fn judge_line(
+    read: &Line<'_>,
+    line: usize,
+    judged_for: JudgedFor,
+    found: &mut Vec<Finding>,
+) -> bool {
     let read = match &read.plan {
         None => {
             found.extend(
@@ -206,17 +211,17 @@ fn judge_line(read: &Line<'_>, line: usize, judge: Judge, found: &mut Vec<Findin
     };
     let result = match &read.value {
         // The notification's own checks: the update's paths under `params.update`.
-        PlanMessage::Notification(n) => match judge {
-            Judge::Client(kind) => n.check_for_client(kind),
-            Judge::Version(Some(protocol)) => n.check_for(protocol),
-            Judge::Version(None) => n.check(),
+        PlanMessage::Notification(n) => match judged_for {
+            JudgedFor::Client(kind) => n.check_for_client(kind),
+            JudgedFor::Version(Some(protocol)) => n.check_for(protocol),
+            JudgedFor::Version(None) => n.check(),
         },
         other => {
             let update = other.update();
-            match judge {
-                Judge::Client(kind) => update.check_for_client(kind),
-                Judge::Version(Some(protocol)) => update.check_for(protocol),
-                Judge::Version(None) => update.check(),
+            match judged_for {
+                JudgedFor::Client(kind) => update.check_for_client(kind),
+                JudgedFor::Version(Some(protocol)) => update.check_for(protocol),
+                JudgedFor::Version(None) => update.check(),
             }
         }
     };

@@ -10,7 +10,7 @@
 use serde_json::{Value, json};
 
 use super::api::{event, halves, items, named_tools, text_of};
-use super::request::{Request, Seen};
+use super::request::{PastCall, Request};
 use super::turn::{Decision, Reply};
 
 /// The text of a block list or a string.
@@ -57,7 +57,7 @@ pub(crate) fn read(request: &Value) -> Request {
         }
         for block in items(&message["content"]) {
             if block["type"] == "tool_use" {
-                read.calls.push(Seen {
+                read.calls.push(PastCall {
                     name: text_of(&block["name"]),
                     id: text_of(&block["id"]),
                     arguments: block["input"].clone(),
@@ -203,7 +203,7 @@ mod tests {
         for made in 0..script.len() {
             let Turn {
                 stream,
-                said,
+                summary,
                 pause,
             } = answer(&script, &request(made, true));
             assert_eq!(
@@ -211,15 +211,17 @@ mod tests {
                 made > 0,
                 "a pause before each call but the turn's first"
             );
-            assert_eq!(said, format!("calls TodoWrite ({} of 3)", made + 1));
+            assert_eq!(summary, format!("calls TodoWrite ({} of 3)", made + 1));
             let read = TodoWrite::read(&arguments(&stream).unwrap().to_string()).unwrap();
             assert_eq!(&read.input, script.todo_write(made).unwrap());
             assert!(stream.contains(r#""stop_reason":"tool_use""#));
         }
         let Turn {
-            stream: last, said, ..
+            stream: last,
+            summary,
+            ..
         } = answer(&script, &request(script.len(), true));
-        assert_eq!(said, "ends the turn");
+        assert_eq!(summary, "ends the turn");
         assert_eq!(arguments(&last), None);
         assert!(last.contains(r#""stop_reason":"end_turn""#));
         assert!(last.contains(DONE));
@@ -290,8 +292,10 @@ mod tests {
 
     #[test]
     fn a_request_without_the_todo_tool_gets_a_short_text() {
-        let Turn { stream, said, .. } = answer(&Script::built_in(), &request(0, false));
-        assert_eq!(said, "answers a side request with text");
+        let Turn {
+            stream, summary, ..
+        } = answer(&Script::built_in(), &request(0, false));
+        assert_eq!(summary, "answers a side request with text");
         assert_eq!(arguments(&stream), None);
         assert!(stream.contains(SIDE_ANSWER));
         let names: Vec<String> = events(&stream).into_iter().map(|(n, _)| n).collect();

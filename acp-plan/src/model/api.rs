@@ -11,7 +11,7 @@ use super::turn::Decision;
 pub(crate) struct Answer {
     /// What it said, in a few words (the tool it called, or that it
     /// answered with text), for `acp-plan model`'s log.
-    pub said: String,
+    pub summary: String,
     /// Whether it pauses first ([`PAUSE`](super::server::PAUSE)).
     pub pause: bool,
     /// The HTTP status.
@@ -25,7 +25,7 @@ pub(crate) struct Answer {
 impl Answer {
     pub(super) fn json(status: u16, body: &Value) -> Self {
         Self {
-            said: format!("JSON ({status})"),
+            summary: format!("JSON ({status})"),
             pause: false,
             status,
             content_type: "application/json",
@@ -33,9 +33,9 @@ impl Answer {
         }
     }
 
-    pub(super) fn said(decision: &Decision, body: String, streamed: bool) -> Self {
+    pub(super) fn decided(decision: &Decision, body: String, streamed: bool) -> Self {
         Self {
-            said: decision.said.clone(),
+            summary: decision.summary.clone(),
             pause: decision.pause,
             body,
             status: 200,
@@ -132,7 +132,7 @@ pub(crate) struct Turn {
     /// The body, whole.
     pub stream: String,
     /// What it says: the tool it calls, or that it answers with text.
-    pub said: String,
+    pub summary: String,
     /// Whether it pauses before answering ([`PAUSE`](super::server::PAUSE)).
     pub pause: bool,
 }
@@ -149,7 +149,7 @@ pub(crate) fn answered_by(
     let decision = super::turn::decide(script, &read(request));
     Turn {
         stream: write(request, &decision),
-        said: decision.said,
+        summary: decision.summary,
         pause: decision.pause,
     }
 }

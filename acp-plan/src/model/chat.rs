@@ -12,7 +12,7 @@
 use serde_json::{Value, json};
 
 use super::api::{content_text, halves, items, named_tools, text_of};
-use super::request::{Request, Seen};
+use super::request::{PastCall, Request};
 use super::turn::{Decision, Reply};
 
 /// `request` read: its tools, its calls and their results, where the turn
@@ -47,7 +47,7 @@ pub(crate) fn read(request: &Value) -> Request {
             read.cue_text.push_str(&content_text(&message["content"]));
         }
         for call in items(&message["tool_calls"]) {
-            read.calls.push(Seen {
+            read.calls.push(PastCall {
                 name: text_of(&call["function"]["name"]),
                 id: text_of(&call["id"]),
                 arguments: serde_json::from_str(
@@ -213,7 +213,7 @@ mod tests {
         assert_eq!(read.calls[0].result.as_deref(), Some("ok"));
         assert_eq!(read.turn_start, 0);
         let decision = decide(&script, &read);
-        assert_eq!(decision.said, "calls todo_write (2 of 3)");
+        assert_eq!(decision.summary, "calls todo_write (2 of 3)");
         assert!(decision.pause);
     }
 

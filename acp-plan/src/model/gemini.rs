@@ -14,7 +14,7 @@
 use serde_json::{Value, json};
 
 use super::api::{items, text_of};
-use super::request::{Request, Seen};
+use super::request::{PastCall, Request};
 use super::turn::{Decision, Reply};
 
 fn parts(content: &Value) -> &[Value] {
@@ -78,7 +78,7 @@ pub(crate) fn read(request: &Value) -> Request {
                     Some(id) => id.to_owned(),
                     None => call_id(read.calls.len()),
                 };
-                read.calls.push(Seen {
+                read.calls.push(PastCall {
                     name: text_of(&call["name"]),
                     id,
                     arguments: call["args"].clone(),
@@ -179,7 +179,7 @@ mod tests {
             let read = read(&next);
             assert_eq!(read.calls[0].id, "call_scripted_0");
             assert!(read.calls[0].result.is_some(), "{id:?}");
-            assert_eq!(decide(&script, &read).said, "calls write_todos (2 of 3)");
+            assert_eq!(decide(&script, &read).summary, "calls write_todos (2 of 3)");
         }
     }
 

@@ -8,7 +8,7 @@ use std::collections::{BTreeSet, HashSet};
 
 use super::request::{EXIT_PLAN_MODE, Request};
 use super::tasks;
-use super::turn::{Decision, Made, Reply};
+use super::turn::{Decision, PlanMade, Reply};
 
 /// What the model did while serving one agent: the tools offered, the plan
 /// calls it made, and which the agent ran.
@@ -27,11 +27,11 @@ pub(crate) struct Log {
     pub unplayable: BTreeSet<String>,
     /// The plans it made, in order: the call's id (empty for a plan said
     /// as text), the tool, the plan.
-    pub made: Vec<(String, String, Made)>,
+    pub made: Vec<(String, String, PlanMade)>,
     /// The ids of the calls whose result came back.
     pub answered: HashSet<String>,
     /// The ids of the calls whose result came back as an error (see
-    /// [`Seen::failed`](super::request::Seen::failed)).
+    /// [`PastCall::failed`](super::request::PastCall::failed)).
     pub failed: HashSet<String>,
 }
 
@@ -83,7 +83,7 @@ impl Log {
 
     /// The plans the agent ran, in order (a plan said as text needs no
     /// run): the tool and the plan.
-    pub(crate) fn plans_run(&self) -> Vec<(&str, &Made)> {
+    pub(crate) fn plans_run(&self) -> Vec<(&str, &PlanMade)> {
         self.made
             .iter()
             .filter(|(id, ..)| id.is_empty() || self.answered.contains(id))
@@ -115,7 +115,7 @@ impl Log {
 mod tests {
     use super::*;
     use crate::model::Script;
-    use crate::model::request::Seen;
+    use crate::model::request::PastCall;
     use crate::model::turn::decide;
     use serde_json::{Value, json};
 
@@ -137,14 +137,14 @@ mod tests {
             ..Request::default()
         };
         let first = decide(&script, &request);
-        assert_eq!(first.said, "calls write_todos (1 of 3)");
+        assert_eq!(first.summary, "calls write_todos (1 of 3)");
         log.record(&request, &first, "c0");
-        request.calls.push(Seen::of("write_todos", "c0", false));
+        request.calls.push(PastCall::of("write_todos", "c0", false));
         let again = decide(&script, &request);
         log.record(&request, &again, "c1");
         // The first is answered with the second request's conversation.
         request.calls[0].result = Some("ok".to_owned());
-        request.calls.push(Seen::of("write_todos", "c1", false));
+        request.calls.push(PastCall::of("write_todos", "c1", false));
         log.record(&request, &decide(&script, &request), "c2");
         assert_eq!(log.made.len(), 3);
         assert_eq!(log.plans_run().len(), 1);

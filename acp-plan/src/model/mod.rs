@@ -75,15 +75,15 @@ impl ModelChoice {
         &self,
         command: &[String],
         setup: &ModelSetup,
-    ) -> Result<(ScriptedModel, point::Pointing), String> {
+    ) -> Result<(ScriptedModel, point::AgentEnv), String> {
         let script = self
             .script()
             .map_err(|e| format!("scripted model: {e}"))?
             .in_plan_mode(setup.plan_mode);
         let model = ScriptedModel::start(script, setup.port.unwrap_or(0), false)?;
-        let pointing = point::point(&model.url(), command, setup)
+        let agent_env = point::point(&model.url(), command, setup)
             .map_err(|e| format!("scripted model: cannot point the agent at it: {e}"))?;
-        Ok((model, pointing))
+        Ok((model, agent_env))
     }
 }
 
@@ -127,8 +127,8 @@ pub fn serve(options: &ModelOptions) -> u8 {
         allow_network: true,
         ..ModelSetup::default()
     };
-    let pointing = match point::point(&model.url(), &[], &setup) {
-        Ok(pointing) => pointing,
+    let agent_env = match point::point(&model.url(), &[], &setup) {
+        Ok(agent_env) => agent_env,
         Err(e) => {
             eprintln!("model: cannot write the agent's settings: {e}");
             return 2;
@@ -138,14 +138,14 @@ pub fn serve(options: &ModelOptions) -> u8 {
         "# the scripted model serves on {}; point an agent at it with:",
         model.url()
     );
-    for line in exports(&pointing.env) {
+    for line in exports(&agent_env.env) {
         println!("{line}");
     }
     let _ = std::io::Write::flush(&mut std::io::stdout());
     // Until stopped: then the throwaway home goes with `pointing`, and the
     // status is the signal's.
     let status = crate::process::until_stopped();
-    drop(pointing);
+    drop(agent_env);
     drop(model);
     status
 }

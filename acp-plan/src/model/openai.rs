@@ -10,7 +10,7 @@
 use serde_json::{Value, json};
 
 use super::api::{content_text, event, halves, items, named_tools, text_of};
-use super::request::{Request, Seen};
+use super::request::{PastCall, Request};
 use super::turn::{Decision, Reply};
 
 /// Whether an input item is a message of `role` (the type may be left out).
@@ -45,7 +45,7 @@ pub(crate) fn read(request: &Value) -> Request {
             read.cue_text.push_str(&content_text(&item["content"]));
         }
         match item["type"].as_str() {
-            Some("function_call") => read.calls.push(Seen {
+            Some("function_call") => read.calls.push(PastCall {
                 name: text_of(&item["name"]),
                 id: text_of(&item["call_id"]),
                 arguments: serde_json::from_str(item["arguments"].as_str().unwrap_or("{}"))
@@ -225,11 +225,11 @@ mod tests {
         for made in 0..script.len() {
             let Turn {
                 stream,
-                said,
+                summary,
                 pause,
             } = answer(&script, &request(made, true));
             assert_eq!(pause, made > 0);
-            assert_eq!(said, format!("calls update_plan ({} of 3)", made + 1));
+            assert_eq!(summary, format!("calls update_plan ({} of 3)", made + 1));
             let (item, names) = done_item(&stream);
             assert_eq!(item["name"], "update_plan");
             let read = UpdatePlan::read(item["arguments"].as_str().unwrap()).unwrap();

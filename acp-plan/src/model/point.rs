@@ -22,7 +22,7 @@ use super::setup::{fill, network, write_file};
 /// An agent's environment for the scripted model at `url`, with the
 /// folder it uses as its home; the folder goes when this is dropped.
 #[derive(Debug)]
-pub struct Pointing {
+pub struct AgentEnv {
     /// Variables to set in the agent's environment.
     pub env: Vec<(String, String)>,
     home: PathBuf,
@@ -30,7 +30,7 @@ pub struct Pointing {
     pub profile: Option<&'static Profile>,
 }
 
-impl Drop for Pointing {
+impl Drop for AgentEnv {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.home);
     }
@@ -65,9 +65,10 @@ enabled = false
     )
 }
 
-/// What an agent needs to reach the scripted model, by what it runs on.
+/// How an agent is wired to the scripted model, by what it runs on: the
+/// variables and files that point it there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Need {
+pub enum Wiring {
     /// Claude Code: the Messages API, its `TodoWrite` on, nothing else sent.
     Claude,
     /// codex: a model provider in `$CODEX_HOME/config.toml`.
@@ -83,8 +84,8 @@ pub enum Need {
     Opencode,
 }
 
-impl Need {
-    /// Every need: what an agent nobody here knows is given.
+impl Wiring {
+    /// Every wiring: what an agent nobody here knows is given.
     pub const ALL: [Self; 5] = [
         Self::Claude,
         Self::Codex,
@@ -103,8 +104,8 @@ pub struct Profile {
     /// A word of the command (the program's file name, or an argument, as
     /// in `npx @google/gemini-cli --acp`) that contains one of these.
     pub words: &'static [&'static str],
-    /// What it needs.
-    pub needs: &'static [Need],
+    /// How it is wired to the model.
+    pub wirings: &'static [Wiring],
     /// The model API it speaks, for the report.
     pub api: &'static str,
 }
@@ -114,31 +115,31 @@ pub const PROFILES: [Profile; 5] = [
     Profile {
         agent: "claude-agent-acp",
         words: &["claude-agent-acp", "claude-code-acp"],
-        needs: &[Need::Claude],
+        wirings: &[Wiring::Claude],
         api: "Anthropic Messages",
     },
     Profile {
         agent: "codex-acp",
         words: &["codex-acp", "codex"],
-        needs: &[Need::Codex],
+        wirings: &[Wiring::Codex],
         api: "OpenAI Responses",
     },
     Profile {
         agent: "qwen-code",
         words: &["qwen"],
-        needs: &[Need::Qwen],
+        wirings: &[Wiring::Qwen],
         api: "OpenAI Chat Completions",
     },
     Profile {
         agent: "gemini-cli",
         words: &["gemini"],
-        needs: &[Need::Gemini],
+        wirings: &[Wiring::Gemini],
         api: "Gemini",
     },
     Profile {
         agent: "opencode",
         words: &["opencode"],
-        needs: &[Need::Opencode],
+        wirings: &[Wiring::Opencode],
         api: "OpenAI Responses",
     },
 ];
@@ -160,12 +161,12 @@ pub(crate) fn profile_of(command: &[String]) -> Option<&'static Profile> {
 }
 
 /// Points the agent `command` starts at the scripted model at `url`
-/// (`http://127.0.0.1:PORT`): its profile's needs, or every need for an
+/// (`http://127.0.0.1:PORT`): its profile's wirings, or every wiring for an
 /// agent nobody here knows, in a throwaway home.
 ///
 /// # Errors
 /// The throwaway home cannot be written.
-pub fn point(url: &str, command: &[String], setup: &ModelSetup) -> io::Result<Pointing> {
+pub fn point(url: &str, command: &[String], setup: &ModelSetup) -> io::Result<AgentEnv> {
     static RUN: AtomicU64 = AtomicU64::new(0);
     forget_stale_homes(&std::env::temp_dir());
     let home = std::env::temp_dir().join(format!(
@@ -174,21 +175,21 @@ pub fn point(url: &str, command: &[String], setup: &ModelSetup) -> io::Result<Po
         RUN.fetch_add(1, Ordering::Relaxed)
     ));
     std::fs::create_dir_all(&home)?;
-    let mut pointing = Pointing {
+    let mut agent_env = AgentEnv {
         env: Vec::new(),
         home,
         profile: profile_of(command),
     };
-    let needs = pointing.profile.map_or(&Need::ALL[..], |p| p.needs);
+    let wirings = agent_env.profile.map_or(&Wiring::ALL[..], |p| p.wirings);
     let text = |path: &Path| path.to_string_lossy().into_owned();
     let mut env: Vec<(&str, String)> = Vec::new();
-    for need in needs {
-        env.extend(need_env(*need, url, &pointing.home)?);
+    for wiring in wirings {
+        env.extend(wiring_env(*wiring, url, &agent_env.home)?);
     }
     env.extend(network(setup));
     env.extend([
         // A home of its own: no user settings or logins read or written.
-        ("HOME", text(&pointing.home)),
+        ("HOME", text(&agent_env.home)),
     ]);
     // npm's cache stays the user's, so `npx AGENT` finds what is installed.
     if std::env::var_os("npm_config_cache").is_none()
@@ -212,19 +213,19 @@ pub fn point(url: &str, command: &[String], setup: &ModelSetup) -> io::Result<Po
     all.extend(env.into_iter().map(|(k, v)| (k.to_owned(), v)));
     let mut seen = std::collections::BTreeSet::new();
     all.retain(|(key, _)| seen.insert(key.clone()));
-    pointing.env = all;
+    agent_env.env = all;
     for (path, template) in &setup.files {
-        write_file(&pointing.home, path, template, url)?;
+        write_file(&agent_env.home, path, template, url)?;
     }
-    Ok(pointing)
+    Ok(agent_env)
 }
 
-/// The variables (and files in `home`) one need of an agent's sets, to
+/// The variables (and files in `home`) one wiring of an agent's sets, to
 /// reach the model at `url`.
-fn need_env(need: Need, url: &str, home: &Path) -> io::Result<Vec<(&'static str, String)>> {
+fn wiring_env(wiring: Wiring, url: &str, home: &Path) -> io::Result<Vec<(&'static str, String)>> {
     let text = |path: &Path| path.to_string_lossy().into_owned();
-    Ok(match need {
-        Need::Claude => vec![
+    Ok(match wiring {
+        Wiring::Claude => vec![
             // The Messages API at the model, its `TodoWrite` offered
             // (not the task tools), nothing else sent. (Unless the
             // caller chose: `CLAUDE_CODE_ENABLE_TASKS=1` in its
@@ -242,7 +243,7 @@ fn need_env(need: Need, url: &str, home: &Path) -> io::Result<Vec<(&'static str,
             // the machine.
             ("IS_SANDBOX", "1".to_owned()),
         ],
-        Need::Codex => {
+        Wiring::Codex => {
             let codex_home = home.join(".codex");
             std::fs::create_dir_all(&codex_home)?;
             std::fs::write(codex_home.join("config.toml"), codex_config(url))?;
@@ -251,7 +252,7 @@ fn need_env(need: Need, url: &str, home: &Path) -> io::Result<Vec<(&'static str,
                 ("OPENAI_API_KEY", KEY.to_owned()),
             ]
         }
-        Need::Qwen => {
+        Wiring::Qwen => {
             let qwen_home = home.join(".qwen");
             std::fs::create_dir_all(&qwen_home)?;
             std::fs::write(qwen_home.join("settings.json"), QWEN_SETTINGS)?;
@@ -262,12 +263,12 @@ fn need_env(need: Need, url: &str, home: &Path) -> io::Result<Vec<(&'static str,
                 ("OPENAI_MODEL", MODEL.to_owned()),
             ]
         }
-        Need::Gemini => vec![
+        Wiring::Gemini => vec![
             ("GOOGLE_GEMINI_BASE_URL", url.to_owned()),
             ("GEMINI_API_KEY", KEY.to_owned()),
             ("GEMINI_MODEL", "gemini-2.5-pro".to_owned()),
         ],
-        Need::Opencode => vec![
+        Wiring::Opencode => vec![
             ("OPENAI_BASE_URL", format!("{url}/v1")),
             ("OPENAI_API_KEY", KEY.to_owned()),
             ("OPENCODE_CONFIG_CONTENT", OPENCODE_CONFIG.to_owned()),
@@ -284,7 +285,7 @@ const QWEN_SETTINGS: &str = r#"{"tools":{"todoWrite":{"enabled":true}},"privacy"
 const OPENCODE_CONFIG: &str = r#"{"model":"openai/gpt-5.1","small_model":"openai/gpt-5.1"}"#;
 
 /// Removes the homes of runs whose process is gone (one stopped by a
-/// signal, which skips [`Pointing`]'s drop): no state outlives its run.
+/// signal, which skips [`AgentEnv`]'s drop): no state outlives its run.
 /// Where a process's liveness cannot be told (no `/proc`), nothing goes.
 fn forget_stale_homes(temp: &Path) {
     if !Path::new("/proc/self").exists() {
@@ -317,8 +318,8 @@ pub(crate) fn command(words: &str) -> Vec<String> {
 
 /// The value `pointing` gives `key` (for tests).
 #[cfg(test)]
-pub(crate) fn get(pointing: &Pointing, key: &str) -> Option<String> {
-    pointing
+pub(crate) fn get(agent_env: &AgentEnv, key: &str) -> Option<String> {
+    agent_env
         .env
         .iter()
         .find(|(k, _)| k == key)
@@ -349,7 +350,7 @@ mod tests {
         assert_eq!(
             get(&codex, "ANTHROPIC_BASE_URL"),
             None,
-            "only its own needs"
+            "only its own wirings"
         );
         let qwen = point(
             url,

@@ -14,7 +14,7 @@ pub(crate) const EXIT_PLAN_MODE: &str = "ExitPlanMode";
 
 /// A call already in the conversation.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Seen {
+pub(crate) struct PastCall {
     /// The tool called.
     pub name: String,
     /// The call's id, as the API carries it.
@@ -47,7 +47,7 @@ pub(crate) struct Request {
     /// Each tool's description, by name, where it has one.
     pub descriptions: Vec<(String, String)>,
     /// Every call in the conversation, in order.
-    pub calls: Vec<Seen>,
+    pub calls: Vec<PastCall>,
     /// Where this turn's calls start in `calls` (after the user's last
     /// prompt).
     pub turn_start: usize,
@@ -65,7 +65,7 @@ impl Request {
     }
 
     /// This turn's calls.
-    pub(crate) fn turn(&self) -> &[Seen] {
+    pub(crate) fn turn(&self) -> &[PastCall] {
         &self.calls[self.turn_start.min(self.calls.len())..]
     }
 
@@ -124,7 +124,7 @@ impl Request {
 }
 
 #[cfg(test)]
-impl Seen {
+impl PastCall {
     /// A call of `name` with no arguments, answered or not (for tests).
     pub(crate) fn of(name: &str, id: &str, answered: bool) -> Self {
         Self {

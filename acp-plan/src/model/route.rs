@@ -100,7 +100,7 @@ pub(crate) fn answer(
         Api::Gemini(streamed) => streamed,
         Api::Anthropic | Api::Responses => true,
     };
-    Answer::said(&decision, body, streamed)
+    Answer::decided(&decision, body, streamed)
 }
 
 fn not_found(method: &str, route: &str) -> Answer {

@@ -44,11 +44,11 @@ const HOLD_AT_MOST: Duration = Duration::from_secs(5);
 
 impl ScriptedModel {
     /// Starts serving `script` on 127.0.0.1, on `port` (0: any free port),
-    /// saying each request and its answer on standard error when `log`.
+    /// saying each request and its answer on standard error when `echo`.
     ///
     /// # Errors
     /// Why the port could not be bound.
-    pub(crate) fn start(script: Script, port: u16, log: bool) -> Result<Self, String> {
+    pub(crate) fn start(script: Script, port: u16, echo: bool) -> Result<Self, String> {
         let server = tiny_http::Server::http(("127.0.0.1", port))
             .map_err(|e| format!("the scripted model cannot listen on 127.0.0.1:{port}: {e}"))?;
         let address = server
@@ -63,7 +63,7 @@ impl ScriptedModel {
         let gated = Arc::clone(&gate);
         let thread = std::thread::spawn(move || {
             for request in serving.incoming_requests() {
-                respond(&script, &logging, log, &gated, request);
+                respond(&script, &logging, echo, &gated, request);
             }
         });
         Ok(Self {
@@ -124,7 +124,7 @@ impl Drop for ScriptedModel {
 fn respond(
     script: &Script,
     model_log: &Mutex<Log>,
-    log: bool,
+    echo: bool,
     gate: &Gate,
     mut request: tiny_http::Request,
 ) {
@@ -143,12 +143,12 @@ fn respond(
             &json!({ "error": { "type": "invalid_request_error", "message": format!("unreadable body: {e}") } }),
         ),
     };
-    if log {
+    if echo {
         eprintln!(
             "model: {} {}: {}",
             request.method(),
             request.url(),
-            answer.said
+            answer.summary
         );
     }
     if answer.pause {

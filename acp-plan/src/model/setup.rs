@@ -129,25 +129,25 @@ mod tests {
             files: vec![(PathBuf::from(".my-agent/config.toml"), template.clone())],
             ..ModelSetup::default()
         };
-        let pointing = point(url, &command("./my-agent"), &setup).unwrap();
+        let agent_env = point(url, &command("./my-agent"), &setup).unwrap();
         assert_eq!(
-            get(&pointing, "MY_AGENT_URL").unwrap(),
+            get(&agent_env, "MY_AGENT_URL").unwrap(),
             "http://127.0.0.1:4243/api"
         );
         assert_eq!(
-            get(&pointing, "OPENAI_MODEL").unwrap(),
+            get(&agent_env, "OPENAI_MODEL").unwrap(),
             "m-4243",
             "the user's, not the profile's"
         );
-        let home = PathBuf::from(get(&pointing, "HOME").unwrap());
+        let home = PathBuf::from(get(&agent_env, "HOME").unwrap());
         let written = std::fs::read_to_string(home.join(".my-agent/config.toml")).unwrap();
         assert_eq!(
             written,
             format!("base_url = \"{url}/v1\"\nkey = \"{KEY}\"\n")
         );
-        assert_eq!(get(&pointing, "HTTPS_PROXY").unwrap(), DEAD_PROXY);
+        assert_eq!(get(&agent_env, "HTTPS_PROXY").unwrap(), DEAD_PROXY);
         assert!(
-            get(&pointing, "NO_PROXY")
+            get(&agent_env, "NO_PROXY")
                 .unwrap()
                 .starts_with("127.0.0.1,")
         );

@@ -11,7 +11,7 @@ use plan_core::Status;
 use plan_core::tools::TodoWrite;
 use serde_json::{Value, json};
 
-use super::request::{Request, Seen};
+use super::request::{PastCall, Request};
 use super::script::Script;
 
 /// The tool that adds a task.
@@ -91,8 +91,8 @@ pub(crate) fn len(script: &Script) -> usize {
 /// that result, its place among the tasks created, counted from 1, as
 /// Claude Code numbers them; "1" if no call created it (the sequence always
 /// creates a task before it moves it).
-fn task_id(calls: &[Seen], subject: &str) -> String {
-    let creates: Vec<&Seen> = calls.iter().filter(|c| c.name == CREATE).collect();
+fn task_id(calls: &[PastCall], subject: &str) -> String {
+    let creates: Vec<&PastCall> = calls.iter().filter(|c| c.name == CREATE).collect();
     let Some(place) = creates
         .iter()
         .rposition(|c| c.arguments["subject"] == subject)
@@ -115,7 +115,7 @@ fn task_id(calls: &[Seen], subject: &str) -> String {
 pub(crate) fn call<'s>(
     script: &'s Script,
     made: usize,
-    calls: &[Seen],
+    calls: &[PastCall],
 ) -> Option<(&'static str, Value, Option<&'s TodoWrite>)> {
     let ops = ops(script);
     let (op, state) = ops.into_iter().nth(made)?;
@@ -176,7 +176,7 @@ mod tests {
 
     #[test]
     fn a_task_id_is_the_one_claude_code_gave() {
-        let calls = vec![Seen {
+        let calls = vec![PastCall {
             name: CREATE.to_owned(),
             id: "t1".to_owned(),
             arguments: json!({ "subject": "Fix the parser" }),

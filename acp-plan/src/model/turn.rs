@@ -33,7 +33,7 @@ pub(crate) enum Reply {
 
 /// A plan the model made: the whole plan once a call has run.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Made {
+pub(crate) enum PlanMade {
     /// A list of steps, as the tool said them.
     Steps(Vec<Todo>),
     /// A markdown plan (plan mode).
@@ -46,7 +46,7 @@ pub(crate) struct Decision {
     /// What it says.
     pub reply: Reply,
     /// In a few words, for `acp-plan model`'s log.
-    pub said: String,
+    pub summary: String,
     /// Whether it pauses first (every answer of a planning turn but its
     /// first, so a `session/cancel` after the first plan lands mid-turn).
     pub pause: bool,
@@ -54,27 +54,27 @@ pub(crate) struct Decision {
     pub number: usize,
     /// The plan it makes with this answer, if it is one: the tool, and the
     /// plan as the client should come to show it once the call has run.
-    pub made: Option<(String, Made)>,
+    pub made: Option<(String, PlanMade)>,
 }
 
 impl Decision {
-    fn text(text: impl Into<String>, said: &str, request: &Request) -> Self {
+    fn text(text: impl Into<String>, summary: &str, request: &Request) -> Self {
         Self {
             reply: Reply::Text(text.into()),
-            said: said.to_owned(),
+            summary: summary.to_owned(),
             pause: false,
             number: request.calls.len(),
             made: None,
         }
     }
 
-    fn call(tool: &str, arguments: Value, said: String, request: &Request) -> Self {
+    fn call(tool: &str, arguments: Value, summary: String, request: &Request) -> Self {
         Self {
             reply: Reply::Call {
                 tool: tool.to_owned(),
                 arguments,
             },
-            said,
+            summary,
             pause: false,
             number: request.calls.len(),
             made: None,
@@ -103,7 +103,7 @@ pub(crate) fn decide(script: &Script, request: &Request) -> Decision {
                 "proposes its plan (plan mode)",
                 request,
             );
-            d.made = Some(("<proposed_plan>".to_owned(), Made::Markdown(markdown)));
+            d.made = Some(("<proposed_plan>".to_owned(), PlanMade::Markdown(markdown)));
             Some(d)
         }
         None => None,
@@ -130,7 +130,7 @@ fn plan_mode_exit(script: &Script, request: &Request) -> Option<Decision> {
             format!("calls {EXIT_PLAN_MODE} (plan mode)"),
             request,
         );
-        d.made = Some((EXIT_PLAN_MODE.to_owned(), Made::Markdown(markdown)));
+        d.made = Some((EXIT_PLAN_MODE.to_owned(), PlanMade::Markdown(markdown)));
         return Some(d);
     }
     let query = format!("select:{EXIT_PLAN_MODE}");
@@ -168,7 +168,7 @@ fn plan_call(script: &Script, request: &Request) -> Decision {
                     format!("calls {} ({} of {})", tool.name(), made + 1, script.len()),
                     request,
                 );
-                d.made = Some((tool.name().to_owned(), Made::Steps(said)));
+                d.made = Some((tool.name().to_owned(), PlanMade::Steps(said)));
                 d
             }
             None => Decision::text(DONE, "ends the turn", request),
@@ -184,7 +184,7 @@ fn plan_call(script: &Script, request: &Request) -> Decision {
                     format!("calls {tool} ({} of {})", made + 1, tasks::len(script)),
                     request,
                 );
-                d.made = state.map(|s| (tasks::BOTH.to_owned(), Made::Steps(s.todos.clone())));
+                d.made = state.map(|s| (tasks::BOTH.to_owned(), PlanMade::Steps(s.todos.clone())));
                 d
             }
             None => Decision::text(DONE, "ends the turn", request),
@@ -257,7 +257,7 @@ pub(crate) fn instance(schema: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::request::Seen;
+    use crate::model::request::PastCall;
 
     #[test]
     fn a_request_with_no_plan_tool_gets_text_and_the_log_has_no_plan_tool() {
@@ -265,7 +265,7 @@ mod tests {
         let mut log = crate::model::log::Log::default();
         let request = Request {
             tools: vec![("read_file".to_owned(), json!({}))],
-            calls: vec![Seen::of("read_file", "x", true)],
+            calls: vec![PastCall::of("read_file", "x", true)],
             ..Request::default()
         };
         let decision = decide(&script, &request);
@@ -291,17 +291,20 @@ mod tests {
                 arguments: json!({ "query": "select:ExitPlanMode", "max_results": 5 })
             }
         );
-        let mut searched = Seen::of(TOOL_SEARCH, "s", true);
+        let mut searched = PastCall::of(TOOL_SEARCH, "s", true);
         searched.arguments = json!({ "query": "select:ExitPlanMode" });
         request.calls.push(searched);
         request.tools.push((EXIT_PLAN_MODE.to_owned(), json!({})));
         let exit = decide(&script, &request);
         assert_eq!(
             exit.made,
-            Some((EXIT_PLAN_MODE.to_owned(), Made::Markdown(script.markdown())))
+            Some((
+                EXIT_PLAN_MODE.to_owned(),
+                PlanMade::Markdown(script.markdown())
+            ))
         );
-        request.calls.push(Seen::of(EXIT_PLAN_MODE, "e", true));
-        assert_eq!(decide(&script, &request).said, "ends the turn");
+        request.calls.push(PastCall::of(EXIT_PLAN_MODE, "e", true));
+        assert_eq!(decide(&script, &request).summary, "ends the turn");
     }
 
     #[test]
@@ -324,16 +327,16 @@ mod tests {
         let planning = Script::built_in().in_plan_mode(true);
         // Out of plan mode, never: the plan tool is used.
         assert_eq!(
-            decide(&plain, &request(&claude)).said,
+            decide(&plain, &request(&claude)).summary,
             "calls TodoWrite (1 of 3)"
         );
         assert_eq!(
-            decide(&planning, &request(&claude)).said,
+            decide(&planning, &request(&claude)).summary,
             "calls ExitPlanMode (plan mode)"
         );
         // A tool of that name shaped otherwise is an ordinary tool, in plan mode too.
         assert_eq!(
-            decide(&planning, &request(&other)).said,
+            decide(&planning, &request(&other)).summary,
             "calls TodoWrite (1 of 3)"
         );
         let mut log = crate::model::log::Log::default();

@@ -6,7 +6,7 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::codec::read::shared::{KeySeed, ObjectKey, Seen, insert, read_meta, wrong};
+use crate::codec::read::shared::{KeySeed, KeysRead, ObjectKey, insert, read_meta, wrong};
 use crate::codec::read::{self, shared::ReadState};
 use crate::codec::strictness::ReadNotes;
 use crate::codec::wire_type::WireType;
@@ -98,7 +98,7 @@ impl<'de> Visitor<'de> for CapabilitiesSeed<'_, '_, '_> {
         let at = self.at;
         let (mut rfd, mut acp) = (None, None);
         let mut caps = ClientCapabilities::default();
-        let mut seen = Seen::default();
+        let mut seen = KeysRead::default();
         while let Some(key) = map.next_key_seed(KeySeed::<CapabilityKey>::new())? {
             seen.check(&key, self.state, at)?;
             let plan_at = at.key(key.name());
@@ -181,7 +181,7 @@ impl<'de> Visitor<'de> for PlanCapabilitySeed<'_, '_, '_> {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut meta = None;
-        let mut seen = Seen::default();
+        let mut seen = KeysRead::default();
         while let Some(key) = map.next_key_seed(KeySeed::<PlanCapabilityKey>::new())? {
             seen.check(&key, self.state, self.at)?;
             match key {

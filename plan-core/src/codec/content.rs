@@ -11,8 +11,8 @@ use crate::codec::entry::EntriesSeed;
 use crate::codec::envelope::Member;
 use crate::codec::fields;
 use crate::codec::read::shared::{
-    KeySeed, ObjectKey as _, Seen, StrSeed, insert, next_str, plan_id, read_late_tag, read_meta,
-    wrong,
+    KeySeed, KeysRead, ObjectKey as _, StrSeed, insert, next_str, plan_id, read_late_tag,
+    read_meta, wrong,
 };
 use crate::codec::read::{self, shared::ReadState};
 use crate::codec::strictness::ReadNotes;
@@ -172,7 +172,7 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
         let (mut rfd_id, mut acp_id, mut meta) = (None, None, None);
         let mut fields = Map::new();
         let entries_at = at.key(crate::rules::KEY_ENTRIES);
-        let mut seen = Seen(ContentKey::Type.bit());
+        let mut seen = KeysRead(ContentKey::Type.bit());
         while let Some(key) = map.next_key_seed(KeySeed::new())? {
             seen.check(&key, self.state, self.at)?;
             match key {

@@ -8,7 +8,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use crate::codec::fields;
-use crate::codec::read::shared::{KeySeed, Seen, read_meta, wrong};
+use crate::codec::read::shared::{KeySeed, KeysRead, read_meta, wrong};
 use crate::codec::read::{self, shared::ReadState};
 use crate::codec::strictness::ReadNotes;
 use crate::codec::wire_type::WireType;
@@ -159,7 +159,7 @@ impl<'de> Visitor<'de> for EntrySeed<'_, '_, '_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let (mut content, mut priority, mut status, mut meta) = (None, None, None, None);
-        let mut seen = Seen::default();
+        let mut seen = KeysRead::default();
         while let Some(key) = map.next_key_seed(KeySeed::new())? {
             seen.check(&key, self.state, self.at)?;
             match key {

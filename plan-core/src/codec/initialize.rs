@@ -8,7 +8,7 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 use serde_json::Value;
 
 use crate::codec::envelope::{self, Message, Shape};
-use crate::codec::read::shared::{KeySeed, Seen, wrong};
+use crate::codec::read::shared::{KeySeed, KeysRead, wrong};
 use crate::codec::read::{self, shared::ReadState};
 use crate::codec::strictness::{ReadNotes, Skipped, Strictness};
 use crate::codec::wire_type::WireType;
@@ -188,7 +188,7 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_, '_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<InitializeRequest, A::Error> {
         let at = self.at;
         let (mut version, mut v1, mut v2) = (None, None, None);
-        let mut seen = Seen::default();
+        let mut seen = KeysRead::default();
         while let Some(key) = map.next_key_seed(KeySeed::<ParamsKey>::new())? {
             seen.check(&key, self.state, at)?;
             match key {

@@ -9,7 +9,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use crate::codec::envelope::Member;
-use crate::codec::read::shared::{KeySeed, Seen, StrSeed, next_str, read_meta, wrong};
+use crate::codec::read::shared::{KeySeed, KeysRead, StrSeed, next_str, read_meta, wrong};
 use crate::codec::read::{self, shared::ReadState};
 use crate::codec::strictness::ReadNotes;
 use crate::codec::update::UpdateSeed;
@@ -174,7 +174,7 @@ impl<'de> Visitor<'de> for NotificationSeed<'_, '_, '_> {
         let at = self.at;
         let (mut version, mut method, mut params) = (false, false, None);
         let params_at = at.key(crate::rules::KEY_PARAMS);
-        let mut seen = Seen::default();
+        let mut seen = KeysRead::default();
         while let Some(key) = map.next_key_seed(KeySeed::new())? {
             seen.check(&key, self.state, self.at)?;
             match key {
@@ -232,7 +232,7 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_, '_> {
         let at = self.at;
         let (mut session, mut update, mut early_update, mut meta) = (None, None, None, None);
         let update_at = at.key(crate::rules::KEY_UPDATE);
-        let mut seen = Seen::default();
+        let mut seen = KeysRead::default();
         while let Some(key) = map.next_key_seed(KeySeed::new())? {
             seen.check(&key, self.state, self.at)?;
             match key {

@@ -12,8 +12,8 @@ use crate::codec::content::ContentSeed;
 use crate::codec::entry::EntriesSeed;
 use crate::codec::envelope::Member;
 use crate::codec::read::shared::{
-    KeySeed, ObjectKey as _, Seen, StrSeed, insert, next_str, plan_id, read_late_tag, read_meta,
-    wrong,
+    KeySeed, KeysRead, ObjectKey as _, StrSeed, insert, next_str, plan_id, read_late_tag,
+    read_meta, wrong,
 };
 use crate::codec::read::{self, shared::ReadState};
 use crate::codec::strictness::ReadNotes;
@@ -169,7 +169,7 @@ impl<'de> Visitor<'de> for UpdateSeed<'_, '_, '_> {
             (None, None, None, None, None);
         let entries_at = at.key(crate::rules::KEY_ENTRIES);
         let plan_at = at.key(crate::rules::KEY_PLAN);
-        let mut seen = Seen(UpdateKey::SessionUpdate.bit());
+        let mut seen = KeysRead(UpdateKey::SessionUpdate.bit());
         while let Some(key) = map.next_key_seed(KeySeed::new())? {
             seen.check(&key, self.state, self.at)?;
             match key {

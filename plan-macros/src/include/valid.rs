@@ -8,7 +8,7 @@ use syn::LitStr;
 
 use super::ast::{Body, Content, DocumentSite, Entry, Envelope, Located, Message, Update};
 use crate::name_check::NameKind;
-use crate::plan::{self, CheckedEntry, CheckedPlan, Shape, Text};
+use crate::plan::{self, CheckedEntry, CheckedForm, CheckedPlan, Text};
 use crate::rules;
 
 /// The plan a message holds, every rule checked; `None` if a rule is broken
@@ -45,7 +45,7 @@ fn update(reader: &mut DocumentSite<'_>, update: Update<'_>) -> Option<CheckedPl
         Update::V1(entries, meta) => {
             let entries = self::entries(reader, entries?, true)?;
             Some(CheckedPlan {
-                shape: Shape::V1(entries),
+                form: CheckedForm::V1(entries),
                 meta,
             })
         }
@@ -75,10 +75,10 @@ fn content(reader: &mut DocumentSite<'_>, content: Content<'_>) -> Option<Checke
         body,
     } = content;
     let id = id.and_then(|id| plan_id(reader, &id));
-    let shape = match body {
+    let form = match body {
         Body::Items(entries) => {
             let entries = entries.and_then(|entries| self::entries(reader, entries, false));
-            Shape::Items(id?, entries?)
+            CheckedForm::Items(id?, entries?)
         }
         Body::File(uri) => {
             let uri = uri?;
@@ -86,7 +86,7 @@ fn content(reader: &mut DocumentSite<'_>, content: Content<'_>) -> Option<Checke
                 reader.at(uri.node, &uri.path, problem);
                 return None;
             }
-            Shape::File(id?, text(reader, &uri))
+            CheckedForm::File(id?, text(reader, &uri))
         }
         Body::Markdown(content, path) => {
             let file = match path.ok()? {
@@ -99,15 +99,15 @@ fn content(reader: &mut DocumentSite<'_>, content: Content<'_>) -> Option<Checke
                 }
                 None => None,
             };
-            Shape::Markdown(id?, text(reader, &content?), file)
+            CheckedForm::Markdown(id?, text(reader, &content?), file)
         }
         Body::Custom(fields) => {
             let site = reader.site(kind.node, &kind.path);
             let name = plan::check_custom_type(kind.text, site, reader.errors())?;
-            Shape::Custom(id?, name, fields)
+            CheckedForm::Custom(id?, name, fields)
         }
     };
-    Some(CheckedPlan { shape, meta })
+    Some(CheckedPlan { form, meta })
 }
 
 /// A plan id, checked as `plan!` checks one.

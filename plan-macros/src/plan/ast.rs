@@ -19,11 +19,11 @@ pub(crate) struct Input {
     /// Every word and `{ }` part read, in source order, even from a field or
     /// entry that turned out malformed: the expansion names them for the
     /// editor whatever else went wrong.
-    pub(crate) seen: Vec<Seen>,
+    pub(crate) seen: Vec<Typed>,
 }
 
 /// A word of the grammar or a `{ expression }` part, as the parser met it.
-pub(crate) enum Seen {
+pub(crate) enum Typed {
     /// A key, priority or status as typed, known or not.
     Word(Role, Ident),
     /// A `{ expression }` that is Rust (not the JSON of `meta`/`fields`).
@@ -57,7 +57,7 @@ impl Role {
 #[derive(Default)]
 struct Notes {
     errors: Vec<syn::Error>,
-    seen: Vec<Seen>,
+    seen: Vec<Typed>,
 }
 
 /// One `key: value`.
@@ -175,7 +175,7 @@ fn parse_field(input: ParseStream<'_>, notes: &mut Notes) -> syn::Result<Field> 
             "expected a key such as `id`, `items`, `markdown` or `file`",
         )
     })?;
-    notes.seen.push(Seen::Word(Role::Key, key.clone()));
+    notes.seen.push(Typed::Word(Role::Key, key.clone()));
     input
         .parse::<Token![:]>()
         .map_err(|e| syn::Error::new(e.span(), format!("expected `:` after `{key}`")))?;
@@ -199,7 +199,7 @@ fn parse_value(input: ParseStream<'_>, key: &Ident, notes: &mut Notes) -> syn::R
         let value = group(input)?;
         // `meta` and `fields` hold JSON; the other keys' braces hold Rust.
         if !(key == "meta" || key == "fields") {
-            notes.seen.push(Seen::Block(value.clone()));
+            notes.seen.push(Typed::Block(value.clone()));
         }
         return Ok(Value::Braced(value));
     }
@@ -220,7 +220,7 @@ fn parse_entries(input: ParseStream<'_>, notes: &mut Notes) -> syn::Result<Vec<E
 }
 
 // Over 80 lines: not yet split along its steps (the house issue's list).
-fn parse_entry(input: ParseStream<'_>, seen: &mut Vec<Seen>) -> syn::Result<Entry> {
+fn parse_entry(input: ParseStream<'_>, seen: &mut Vec<Typed>) -> syn::Result<Entry> {
     // `"Fix the bug" high pending`: the text first. (A string priority is
     // followed by a status and then text, never by two names.)
     if peek_str(input) && input.peek2(Ident::peek_any) && input.peek3(Ident::peek_any) {
@@ -251,7 +251,7 @@ fn parse_entry(input: ParseStream<'_>, seen: &mut Vec<Seen>) -> syn::Result<Entr
     )?;
     spaces_not_commas(input)?;
     if input.is_empty() {
-        seen.push(Seen::Missing(Role::Status));
+        seen.push(Typed::Missing(Role::Status));
     }
     let status = parse_name(
         input,
@@ -281,7 +281,7 @@ fn parse_entry(input: ParseStream<'_>, seen: &mut Vec<Seen>) -> syn::Result<Entr
         Text::Str(text)
     } else if input.peek(syn::token::Brace) {
         let content = group(input)?;
-        seen.push(Seen::Block(content.clone()));
+        seen.push(Typed::Block(content.clone()));
         Text::Expr(content)
     } else {
         return Err(input.error(
@@ -294,7 +294,7 @@ fn parse_entry(input: ParseStream<'_>, seen: &mut Vec<Seen>) -> syn::Result<Entr
             .call(Ident::parse_any)
             .is_ok_and(|i| i == "meta")
     {
-        seen.push(Seen::Word(Role::Key, Ident::parse_any(input)?));
+        seen.push(Typed::Word(Role::Key, Ident::parse_any(input)?));
         input.parse::<Token![:]>()?;
         if !input.peek(syn::token::Brace) {
             return Err(input.error(
@@ -339,17 +339,17 @@ fn parse_name(
     input: ParseStream<'_>,
     role: Role,
     what: &str,
-    seen: &mut Vec<Seen>,
+    seen: &mut Vec<Typed>,
 ) -> syn::Result<Name> {
     if let Some(text) = parse_str(input) {
         Ok(Name::Str(text))
     } else if input.peek(syn::token::Brace) {
         let name = group(input)?;
-        seen.push(Seen::Block(name.clone()));
+        seen.push(Typed::Block(name.clone()));
         Ok(Name::Expr(name))
     } else if input.peek(Ident::peek_any) {
         let name = Ident::parse_any(input)?;
-        seen.push(Seen::Word(role, name.clone()));
+        seen.push(Typed::Word(role, name.clone()));
         Ok(Name::Ident(name))
     } else {
         Err(input.error(format!("expected {what}")))

@@ -7,7 +7,7 @@ use quote::quote;
 use syn::Ident;
 use syn::ext::IdentExt;
 
-use super::ast::{Role, Seen};
+use super::ast::{Role, Typed};
 use crate::rules;
 
 /// What the editor is told beside a call's errors, or beside a value
@@ -21,25 +21,25 @@ use crate::rules;
 ///   (rust-analyzer completes inside a macro only where the expansion
 ///   carries the user's token as written);
 /// - a name of the user's own (`_urgent`) is left alone.
-pub(crate) fn editor(seen: &[Seen]) -> TokenStream {
+pub(crate) fn editor(seen: &[Typed]) -> TokenStream {
     let mut out = TokenStream::new();
     for part in seen {
         match part {
-            Seen::Word(role, word) => match word_path(*role, word) {
+            Typed::Word(role, word) => match word_path(*role, word) {
                 Some(path) => out.extend(quote!(let _ = #path;)),
                 None if word.unraw().to_string().starts_with('_') => {}
                 // A keyword (`in` of `in-progress`) is no binding's name.
                 None if syn::parse2::<Ident>(quote!(#word)).is_err() => {}
                 None => out.extend(echo(*role, word)),
             },
-            Seen::Block(group) => {
+            Typed::Block(group) => {
                 let block = block(group);
                 out.extend(quote!(let _ = #block;));
             }
             // The same `match` with `_` where the word will be, so that the
             // expansion of what is typed so far lines up with the one an
             // editor makes with its marker at the cursor.
-            Seen::Missing(role) => out.extend(echo(*role, &quote!(_))),
+            Typed::Missing(role) => out.extend(echo(*role, &quote!(_))),
         }
     }
     out

@@ -8,7 +8,7 @@ use syn::ext::IdentExt;
 
 use super::ast::{Input, Name, Role, Text, Value};
 use super::editor::{block, word_path};
-use super::valid::{CheckedEntry, CheckedName, CheckedPlan, Shape};
+use super::valid::{CheckedEntry, CheckedForm, CheckedName, CheckedPlan};
 use crate::json_reader::{Node, NodeKind};
 use crate::json_tokens as json;
 
@@ -28,17 +28,17 @@ pub(crate) fn value(plan: &CheckedPlan, keys: &[&Ident]) -> TokenStream {
 
 fn body(plan: &CheckedPlan) -> TokenStream {
     let meta = option(plan.meta.as_ref().map(meta_value));
-    match &plan.shape {
-        Shape::V1(entries) => {
+    match &plan.form {
+        CheckedForm::V1(entries) => {
             let entries = entries.iter().map(entry);
             quote!(__plan::v1_plan([#(#entries),*], #meta))
         }
-        Shape::Items(id, entries) => {
+        CheckedForm::Items(id, entries) => {
             let id = plan_id(id);
             let entries = entries.iter().map(entry);
             quote!(__plan::items(#id, [#(#entries),*], #meta))
         }
-        Shape::Markdown(id, content, path) => {
+        CheckedForm::Markdown(id, content, path) => {
             let id = plan_id(id);
             let content = text(content);
             let path = option(path.as_ref().map(|path| match path {
@@ -47,7 +47,7 @@ fn body(plan: &CheckedPlan) -> TokenStream {
             }));
             quote!(__plan::markdown(#id, #content, #path, #meta))
         }
-        Shape::File(id, uri) => {
+        CheckedForm::File(id, uri) => {
             let id = plan_id(id);
             let uri = match uri {
                 Text::Str(lit) => quote!(__plan::file_uri(#lit)),
@@ -55,7 +55,7 @@ fn body(plan: &CheckedPlan) -> TokenStream {
             };
             quote!(__plan::file(#id, #uri, #meta))
         }
-        Shape::Custom(id, kind, fields) => {
+        CheckedForm::Custom(id, kind, fields) => {
             let id = plan_id(id);
             let fields = match fields {
                 Some(g) => quote!(__plan::fields(__plan::serde_json::json!(#g))),
@@ -129,9 +129,9 @@ fn compact(plan: &CheckedPlan, keys: &[&Ident]) -> Option<TokenStream> {
     if plan.meta.is_some() {
         return None;
     }
-    let (key, id, entries) = match &plan.shape {
-        Shape::V1(entries) => ("entries", None, entries),
-        Shape::Items(Text::Str(id), entries) => ("items", Some(id), entries),
+    let (key, id, entries) = match &plan.form {
+        CheckedForm::V1(entries) => ("entries", None, entries),
+        CheckedForm::Items(Text::Str(id), entries) => ("items", Some(id), entries),
         _ => return None,
     };
     // Built token by token, not with `quote!`: this runs for most calls,
@@ -332,8 +332,8 @@ pub(crate) fn not_literal_in(input: &Input) -> Option<syn::Error> {
 fn update_json(plan: &CheckedPlan, id_key: &str, dynamic: &mut Vec<(Span, String)>) -> String {
     let mut out = String::new();
     let meta = plan.meta.as_ref().map(|g| literal_json(g, dynamic));
-    match &plan.shape {
-        Shape::V1(entries) => {
+    match &plan.form {
+        CheckedForm::V1(entries) => {
             out.push_str(r#"{"sessionUpdate":"plan","entries":"#);
             entries_json(&mut out, entries, dynamic);
             meta_json(&mut out, meta.as_ref());
@@ -342,11 +342,11 @@ fn update_json(plan: &CheckedPlan, id_key: &str, dynamic: &mut Vec<(Span, String
         shape => {
             out.push_str(r#"{"sessionUpdate":"plan_update","plan":{"type":"#);
             let (id, kind) = match shape {
-                Shape::Items(id, _) => (id, "items"),
-                Shape::Markdown(id, ..) => (id, "markdown"),
-                Shape::File(id, _) => (id, "file"),
-                Shape::Custom(id, kind, _) => (id, kind.as_str()),
-                Shape::V1(_) => unreachable!("handled above"),
+                CheckedForm::Items(id, _) => (id, "items"),
+                CheckedForm::Markdown(id, ..) => (id, "markdown"),
+                CheckedForm::File(id, _) => (id, "file"),
+                CheckedForm::Custom(id, kind, _) => (id, kind.as_str()),
+                CheckedForm::V1(_) => unreachable!("handled above"),
             };
             json::write_str(&mut out, kind);
             out.push(',');
@@ -354,11 +354,11 @@ fn update_json(plan: &CheckedPlan, id_key: &str, dynamic: &mut Vec<(Span, String
             out.push(':');
             text_json(&mut out, id, dynamic);
             match shape {
-                Shape::Items(_, entries) => {
+                CheckedForm::Items(_, entries) => {
                     out.push_str(r#","entries":"#);
                     entries_json(&mut out, entries, dynamic);
                 }
-                Shape::Markdown(_, content, path) => {
+                CheckedForm::Markdown(_, content, path) => {
                     out.push_str(r#","content":"#);
                     text_json(&mut out, content, dynamic);
                     if let Some(path) = path {
@@ -366,11 +366,11 @@ fn update_json(plan: &CheckedPlan, id_key: &str, dynamic: &mut Vec<(Span, String
                         text_json(&mut out, path, dynamic);
                     }
                 }
-                Shape::File(_, uri) => {
+                CheckedForm::File(_, uri) => {
                     out.push_str(r#","uri":"#);
                     text_json(&mut out, uri, dynamic);
                 }
-                Shape::Custom(_, _, Some(fields)) => {
+                CheckedForm::Custom(_, _, Some(fields)) => {
                     // Custom fields are written with sorted keys, as at run time.
                     if let Some(NodeKind::Object(members)) =
                         literal_json(fields, dynamic).map(|n| n.kind)

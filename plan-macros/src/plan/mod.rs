@@ -11,8 +11,8 @@ use quote::quote;
 pub(crate) use ast::Text;
 pub(crate) use expand::word_value;
 pub(crate) use valid::{
-    CheckedEntry, CheckedPlan, Shape, check_custom_type, check_entry_content, check_entry_name,
-    check_markdown_path, check_plan_id,
+    CheckedEntry, CheckedForm, CheckedPlan, check_custom_type, check_entry_content,
+    check_entry_name, check_markdown_path, check_plan_id,
 };
 
 /// The expression `plan!` expands to, for a plan checked elsewhere
@@ -26,10 +26,10 @@ pub(crate) fn plan(input: TokenStream) -> TokenStream {
     // What the call would have been, for what a call with errors expands to: a v1 plan (`entries`)
     // or plan content. Looked for only once the call has failed: the
     // common call does no more work than it must (compile time).
-    let ty = |seen: &[ast::Seen]| {
+    let ty = |seen: &[ast::Typed]| {
         let v1 = seen
             .iter()
-            .any(|s| matches!(s, ast::Seen::Word(ast::Role::Key, key) if key == "entries"));
+            .any(|s| matches!(s, ast::Typed::Word(ast::Role::Key, key) if key == "entries"));
         if v1 {
             quote!(Plan)
         } else {
@@ -50,7 +50,7 @@ pub(crate) fn plan(input: TokenStream) -> TokenStream {
             let keys: Vec<&syn::Ident> = seen
                 .iter()
                 .filter_map(|s| match s {
-                    ast::Seen::Word(ast::Role::Key, key) => Some(key),
+                    ast::Typed::Word(ast::Role::Key, key) => Some(key),
                     _ => None,
                 })
                 .collect();

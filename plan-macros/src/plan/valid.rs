@@ -20,11 +20,13 @@ use crate::rules::OWN_KEYS;
 
 /// A call that passed every check.
 pub(crate) struct CheckedPlan {
-    pub(crate) shape: Shape,
+    pub(crate) form: CheckedForm,
     pub(crate) meta: Option<Group>,
 }
 
-pub(crate) enum Shape {
+/// What a checked call makes: the v1 `plan` update, or plan content of
+/// one type, with its checked parts.
+pub(crate) enum CheckedForm {
     /// `entries: [...]`: a v1 `plan` update.
     V1(Vec<CheckedEntry>),
     Items(Text, Vec<CheckedEntry>),
@@ -169,8 +171,8 @@ pub(crate) fn check(input: Input) -> Result<CheckedPlan, syn::Error> {
             "the `plan` update (`entries: [...]`) has no id; write `items: [...]` for a plan with an id (a `plan_update`)",
         );
     }
-    let shape = match (content, id) {
-        (Some(Content::V1(entries)), None) => Some(Shape::V1(entries)),
+    let form = match (content, id) {
+        (Some(Content::V1(entries)), None) => Some(CheckedForm::V1(entries)),
         (Some(Content::V1(_)) | None, Some(_)) => None,
         (_, None) if id_given || v1 => None,
         (_, None) => {
@@ -179,11 +181,13 @@ pub(crate) fn check(input: Input) -> Result<CheckedPlan, syn::Error> {
             ));
             None
         }
-        (Some(Content::Items(entries)), Some(id)) => Some(Shape::Items(id, entries)),
-        (Some(Content::Markdown(text)), Some(id)) => Some(Shape::Markdown(id, text, path)),
-        (Some(Content::Custom(name, fields)), Some(id)) => Some(Shape::Custom(id, name, fields)),
+        (Some(Content::Items(entries)), Some(id)) => Some(CheckedForm::Items(id, entries)),
+        (Some(Content::Markdown(text)), Some(id)) => Some(CheckedForm::Markdown(id, text, path)),
+        (Some(Content::Custom(name, fields)), Some(id)) => {
+            Some(CheckedForm::Custom(id, name, fields))
+        }
     };
-    errors.finish(shape.map(|shape| CheckedPlan { shape, meta }))
+    errors.finish(form.map(|form| CheckedPlan { form, meta }))
 }
 
 /// Checks the one content field given: `[entries, items, markdown, file, type]`.

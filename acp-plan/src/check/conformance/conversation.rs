@@ -11,7 +11,7 @@ use std::time::Instant;
 use plan_core::client::SessionBoards;
 use serde_json::{Value, json};
 
-use super::kind_run::KindRun;
+use super::client_run::ClientRun;
 use super::options::CheckAgentOptions;
 use crate::check::finding::Finding;
 use crate::check::rule;
@@ -39,7 +39,7 @@ pub(super) struct Conversation<'o, W> {
     pub(super) hold: Option<&'o dyn Fn(bool)>,
     pub(super) inbox: mpsc::Receiver<Vec<u8>>,
     pub(super) agent_in: W,
-    pub(super) run: KindRun,
+    pub(super) run: ClientRun,
     /// The client's requests not answered yet: id, method, transcript line.
     pub(super) pending: BTreeMap<u64, (&'static str, usize)>,
     /// The prompt of the turn under way.
@@ -151,7 +151,7 @@ impl<W: Write> Conversation<'_, W> {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.inbox.recv_timeout(wait) {
             Ok(bytes) if bytes.iter().all(u8::is_ascii_whitespace) => self.next(deadline),
-            Ok(bytes) => Next::Line(self.judge(&bytes)),
+            Ok(bytes) => Next::Line(self.judge_agent_line(&bytes)),
             Err(RecvTimeoutError::Timeout) => Next::Timeout,
             Err(RecvTimeoutError::Disconnected) => Next::Closed,
         }

@@ -6,13 +6,13 @@
 //! offered named, and a tool that speaks of a plan but takes something
 //! else named as such). Never a finding: nothing the agent did is known.
 
-use super::kind_run::KindRun;
+use super::client_run::ClientRun;
 use super::mapping::listed;
 use crate::model::Log;
 
 /// Why `run` was not driven, if it was not, judged by the model's `log`;
 /// `given` is the environment the agent was given to reach the model.
-pub(super) fn not_driven(run: &KindRun, log: &Log, given: &[(String, String)]) -> Option<String> {
+pub(super) fn not_driven(run: &ClientRun, log: &Log, given: &[(String, String)]) -> Option<String> {
     if log.requests == 0 {
         // An agent that plans without a model said so by its own plans.
         return (run.plans == 0).then(|| never_asked(run, given));
@@ -37,7 +37,7 @@ pub(super) fn not_driven(run: &KindRun, log: &Log, given: &[(String, String)]) -
 /// Why a kind whose turn never reached the scripted model was not driven:
 /// the agent's own last words, what it was given, and the options that
 /// point it at the model some other way.
-fn never_asked(run: &KindRun, given: &[(String, String)]) -> String {
+fn never_asked(run: &ClientRun, given: &[(String, String)]) -> String {
     let words = match last_words(run) {
         Some(words) => format!("its last words: \"{words}\""),
         None => "it said nothing (no message text in its turn)".to_owned(),
@@ -68,7 +68,7 @@ fn never_asked(run: &KindRun, given: &[(String, String)]) -> String {
 
 /// The text the agent said in its last turn (its `agent_message_chunk`s
 /// after the last prompt), trimmed to a few hundred characters.
-fn last_words(run: &KindRun) -> Option<String> {
+fn last_words(run: &ClientRun) -> Option<String> {
     // The last prompt's line (1-based), or 0: our own lines, searched.
     let start = run
         .transcript
@@ -115,7 +115,7 @@ mod tests {
     #[test]
     fn an_agent_that_offered_no_plan_tool_is_not_driven_and_its_tools_are_listed() {
         let failure = not_driven(
-            &KindRun::of_lines(ClientKind::V1Plan, &[] as &[&str]),
+            &ClientRun::of_lines(ClientKind::V1Plan, &[] as &[&str]),
             &offered(2, &["read_file", "shell"]),
             &[],
         )
@@ -130,7 +130,7 @@ mod tests {
         let mut log = offered(2, &["read_file", "sql"]);
         log.unplayable.insert("sql".to_owned());
         let failure = not_driven(
-            &KindRun::of_lines(ClientKind::V1Plan, &[] as &[&str]),
+            &ClientRun::of_lines(ClientKind::V1Plan, &[] as &[&str]),
             &log,
             &[],
         )
@@ -142,7 +142,7 @@ mod tests {
         log.plan_tools.insert("todo".to_owned());
         assert_eq!(
             not_driven(
-                &KindRun::of_lines(ClientKind::V1Plan, &[] as &[&str]),
+                &ClientRun::of_lines(ClientKind::V1Plan, &[] as &[&str]),
                 &log,
                 &[]
             ),
@@ -152,7 +152,7 @@ mod tests {
 
     #[test]
     fn a_turn_that_never_reached_the_model_is_not_driven_and_says_the_agents_words() {
-        let mut run = KindRun::of_lines(
+        let mut run = ClientRun::of_lines(
             ClientKind::V1Plan,
             &[
                 r#"{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{}}"#,

@@ -16,7 +16,7 @@ use crate::process as agent_process;
 
 impl<W: Write> Conversation<'_, W> {
     /// Records a line of the agent's and judges it.
-    pub(super) fn judge(&mut self, bytes: &[u8]) -> Event {
+    pub(super) fn judge_agent_line(&mut self, bytes: &[u8]) -> Event {
         let text = String::from_utf8_lossy(bytes).trim_end().to_owned();
         self.run.transcript.push(text.clone());
         let line = self.run.transcript.len();

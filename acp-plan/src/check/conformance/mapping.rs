@@ -16,11 +16,11 @@ use plan_core::tools::Todo;
 use plan_core::wire::ClientKind;
 use plan_core::{PlanEntry, SessionUpdate, Status};
 
-use super::kind_run::KindRun;
+use super::client_run::ClientRun;
 use crate::check::finding::Finding;
 use crate::check::rule;
 use crate::model::Log;
-use crate::model::turn::Made;
+use crate::model::turn::PlanMade;
 
 /// One plan a client received: its entries and the transcript line.
 struct Received {
@@ -30,12 +30,12 @@ struct Received {
 
 /// The updates of the agent's `session/update` lines, as a lenient client
 /// read them, each with its transcript line.
-pub(super) fn updates(run: &KindRun) -> impl Iterator<Item = (usize, &SessionUpdate)> + '_ {
+pub(super) fn updates(run: &ClientRun) -> impl Iterator<Item = (usize, &SessionUpdate)> + '_ {
     run.updates.iter().map(|(line, update)| (*line, update))
 }
 
 /// The items plans a client received.
-fn received(run: &KindRun) -> Vec<Received> {
+fn received(run: &ClientRun) -> Vec<Received> {
     updates(run)
         .filter_map(|(line, update)| {
             let entries = match update {
@@ -131,7 +131,7 @@ pub(super) fn listed<'a>(names: impl Iterator<Item = &'a String>) -> String {
 /// Judges `run` (one kind of client) against what the model's `log` says
 /// it made and the agent ran (a kind [`driven`](super::driven) says was
 /// driven).
-pub(super) fn judge(run: &mut KindRun, log: &Log) {
+pub(super) fn judge_mapping(run: &mut ClientRun, log: &Log) {
     if log.requests == 0 {
         // It plans without a model (`driven` let it through only so).
         run.notes.push(
@@ -144,8 +144,8 @@ pub(super) fn judge(run: &mut KindRun, log: &Log) {
     let steps: Vec<(&str, &[Todo])> = plans
         .iter()
         .filter_map(|(tool, made)| match made {
-            Made::Steps(todos) => Some((*tool, todos.as_slice())),
-            Made::Markdown(_) => None,
+            PlanMade::Steps(todos) => Some((*tool, todos.as_slice())),
+            PlanMade::Markdown(_) => None,
         })
         .collect();
     let tools: std::collections::BTreeSet<String> =
@@ -173,7 +173,7 @@ pub(super) fn judge(run: &mut KindRun, log: &Log) {
 
 /// Notes on the model's plan calls the agent did not carry out: not run,
 /// or run into an error.
-fn calls_not_carried_out(run: &mut KindRun, log: &Log) {
+fn calls_not_carried_out(run: &mut ClientRun, log: &Log) {
     if log.not_run() > 0 {
         run.notes.push(format!(
             "{} of the model's plan call(s) were not run by the agent (no result came back, as when a turn is cancelled): not judged",
@@ -190,7 +190,7 @@ fn calls_not_carried_out(run: &mut KindRun, log: &Log) {
 
 /// Each of the model's plans (`steps`) found among what the client
 /// `received`, in order; a finding for each that is missing or changed.
-fn in_order(run: &mut KindRun, received: &[Received], steps: &[(&str, &[Todo])]) {
+fn in_order(run: &mut ClientRun, received: &[Received], steps: &[(&str, &[Todo])]) {
     let kind = run.judged_as;
     let mut next = 0;
     for (call, (_, todos)) in steps.iter().enumerate() {
@@ -236,7 +236,7 @@ fn in_order(run: &mut KindRun, received: &[Received], steps: &[(&str, &[Todo])])
 
 /// The model made `plans` plans with `tools` and the client got none: one
 /// finding says so (`--expect-plans` would say it again: its goes).
-fn sent_none(run: &mut KindRun, plans: usize, tools: &std::collections::BTreeSet<String>) {
+fn sent_none(run: &mut ClientRun, plans: usize, tools: &std::collections::BTreeSet<String>) {
     run.findings.retain(|f| f.rule != rule::EXPECT_PLANS);
     let message = format!(
         "the model made {plans} plan(s) with {}; this client was sent none (no `plan` or `plan_update` came)",
@@ -257,7 +257,7 @@ fn sent_none(run: &mut KindRun, plans: usize, tools: &std::collections::BTreeSet
 }
 
 /// What the agent chose where the tool leaves it free.
-fn notes(run: &mut KindRun, plans: &[Received], steps: &[(&str, &[Todo])]) {
+fn notes(run: &mut ClientRun, plans: &[Received], steps: &[(&str, &[Todo])]) {
     let mut priorities: Vec<String> = plans
         .iter()
         .flat_map(|p| &p.entries)
@@ -310,7 +310,7 @@ mod tests {
         for i in 0..script.len() {
             let todos = script.todo_write(i).unwrap().todos.clone();
             log.made
-                .push((format!("c{i}"), tool.to_owned(), Made::Steps(todos)));
+                .push((format!("c{i}"), tool.to_owned(), PlanMade::Steps(todos)));
             if i < run {
                 log.answered.insert(format!("c{i}"));
             }
@@ -339,8 +339,8 @@ mod tests {
     #[test]
     fn an_agent_that_maps_every_call_is_clean_and_its_choices_are_notes() {
         let script = Script::built_in();
-        let mut run = KindRun::of_lines(ClientKind::V1Plan, &mapped(&script));
-        judge(&mut run, &log_of(&script, "TodoWrite", 3));
+        let mut run = ClientRun::of_lines(ClientKind::V1Plan, &mapped(&script));
+        judge_mapping(&mut run, &log_of(&script, "TodoWrite", 3));
         assert_eq!(run.findings, Vec::new());
         assert!(
             run.notes.iter().any(|n| n.contains("`medium`")),
@@ -364,8 +364,8 @@ mod tests {
             r#",{"content":"x","priority":"medium","status":"pending""#,
         );
         lines[2] = lines[2].replacen(r#""status":"completed""#, r#""status":"pending""#, 1);
-        let mut run = KindRun::of_lines(ClientKind::V1Plan, &lines);
-        judge(&mut run, &log_of(&script, "TodoWrite", 3));
+        let mut run = ClientRun::of_lines(ClientKind::V1Plan, &lines);
+        judge_mapping(&mut run, &log_of(&script, "TodoWrite", 3));
         let messages: Vec<&str> = run.findings.iter().map(|f| f.message.as_str()).collect();
         assert_eq!(messages.len(), 2, "{messages:?}");
         assert!(
@@ -378,8 +378,8 @@ mod tests {
             "{messages:?}"
         );
         assert!(run.findings.iter().all(|f| f.rule == rule::MODEL_PLAN));
-        let mut run = KindRun::of_lines(ClientKind::V1Plan, &lines[..1]);
-        judge(&mut run, &log_of(&script, "TodoWrite", 3));
+        let mut run = ClientRun::of_lines(ClientKind::V1Plan, &lines[..1]);
+        judge_mapping(&mut run, &log_of(&script, "TodoWrite", 3));
         assert_eq!(run.findings.len(), 2);
         assert!(
             run.findings[1]
@@ -393,8 +393,8 @@ mod tests {
         // Two of three calls ran: the client that got those two is clean.
         let script = Script::built_in();
         let lines = mapped(&script);
-        let mut run = KindRun::of_lines(ClientKind::V1Plan, &lines[..2]);
-        judge(&mut run, &log_of(&script, "TodoWrite", 2));
+        let mut run = ClientRun::of_lines(ClientKind::V1Plan, &lines[..2]);
+        judge_mapping(&mut run, &log_of(&script, "TodoWrite", 2));
         assert_eq!(run.findings, Vec::new());
         assert!(
             run.notes
@@ -404,17 +404,17 @@ mod tests {
             run.notes
         );
         // No call made at all: nothing to hold the client to.
-        let mut run = KindRun::of_lines(ClientKind::V1Plan, &[] as &[&str]);
+        let mut run = ClientRun::of_lines(ClientKind::V1Plan, &[] as &[&str]);
         let mut log = log_of(&script, "write_todos", 0);
         log.made.clear();
-        judge(&mut run, &log);
+        judge_mapping(&mut run, &log);
         assert_eq!((run.findings.len(), run.failure), (0, None));
     }
 
     #[test]
     fn plans_that_reached_no_client_are_one_finding_naming_the_tool() {
         let script = Script::built_in();
-        let mut run = KindRun::of_lines(ClientKind::V1, &["{}"]);
+        let mut run = ClientRun::of_lines(ClientKind::V1, &["{}"]);
         run.findings.push(Finding::new(
             rule::EXPECT_PLANS,
             1,
@@ -422,7 +422,7 @@ mod tests {
             "no plan message seen".to_owned(),
             None,
         ));
-        judge(&mut run, &log_of(&script, "write_todos", 3));
+        judge_mapping(&mut run, &log_of(&script, "write_todos", 3));
         assert_eq!(run.findings.len(), 1, "{:#?}", run.findings);
         assert_eq!(run.findings[0].rule, rule::MODEL_PLAN);
         assert_eq!(

@@ -20,10 +20,10 @@ use serde_json::Value;
 use crate::model::ModelChoice;
 use crate::process::{self as agent_process, AgentProcess, Stderr};
 
+mod client_run;
 mod conversation;
 mod driven;
 mod judge;
-mod kind_run;
 mod mapping;
 mod options;
 mod plan_mode;
@@ -31,9 +31,9 @@ pub(crate) mod report;
 mod session;
 pub(crate) mod turns;
 use crate::check::rule;
+pub use client_run::ClientRun;
+pub use client_run::kind_name;
 use conversation::Conversation;
-pub use kind_run::KindRun;
-pub use kind_run::kind_name;
 pub use options::CheckAgentOptions;
 use report::{exit_code, finish};
 
@@ -59,7 +59,7 @@ pub fn report_agent(options: &CheckAgentOptions, out: &mut impl Write) -> io::Re
         eprintln!("check: scripted model: {e}");
         return Ok(2);
     }
-    let runs: Vec<KindRun> = if options.model_setup.port.is_some() {
+    let runs: Vec<ClientRun> = if options.model_setup.port.is_some() {
         ClientKind::ALL
             .iter()
             .map(|&kind| check_one_kind(kind, options))
@@ -74,7 +74,7 @@ pub fn report_agent(options: &CheckAgentOptions, out: &mut impl Write) -> io::Re
                 .into_iter()
                 .map(|(kind, run)| {
                     run.join().unwrap_or_else(|_| {
-                        KindRun::failed(
+                        ClientRun::failed(
                             kind,
                             "the check of this kind of client panicked".to_owned(),
                         )
@@ -89,7 +89,7 @@ pub fn report_agent(options: &CheckAgentOptions, out: &mut impl Write) -> io::Re
 
 /// One kind of client: its model (with `--scripted-model`), its agent
 /// process, the conversation, and what the model's log says of it.
-fn check_one_kind(kind: ClientKind, options: &CheckAgentOptions) -> KindRun {
+fn check_one_kind(kind: ClientKind, options: &CheckAgentOptions) -> ClientRun {
     let began = Instant::now();
     let model = options
         .scripted_model
@@ -97,14 +97,14 @@ fn check_one_kind(kind: ClientKind, options: &CheckAgentOptions) -> KindRun {
         .map(|choice| choice.start(&options.command, &options.setup()))
         .transpose();
     let mut run = match (model, options.command.split_first()) {
-        (Err(e), _) => KindRun::failed(kind, e),
-        (Ok(_), None) => KindRun::failed(kind, "no agent command to start".to_owned()),
+        (Err(e), _) => ClientRun::failed(kind, e),
+        (Ok(_), None) => ClientRun::failed(kind, "no agent command to start".to_owned()),
         (Ok(model), Some((program, args))) => {
             let env = model
                 .as_ref()
                 .map_or(&[][..], |(_, pointing)| &pointing.env[..]);
             match AgentProcess::start(program, args, env, Stderr::Keep) {
-                Err(e) => KindRun::failed(kind, format!("cannot start `{program}`: {e}")),
+                Err(e) => ClientRun::failed(kind, format!("cannot start `{program}`: {e}")),
                 Ok((agent, input, output)) => {
                     let hold = |on: bool| {
                         if let Some((model, _)) = &model {
@@ -129,8 +129,8 @@ fn check_one_kind(kind: ClientKind, options: &CheckAgentOptions) -> KindRun {
                                 run.failure = Some(reason);
                             }
                             None => {
-                                mapping::judge(&mut run, &log);
-                                plan_mode::judge(&mut run, &log);
+                                mapping::judge_mapping(&mut run, &log);
+                                plan_mode::judge_plan_mode(&mut run, &log);
                             }
                         }
                     }
@@ -156,7 +156,7 @@ pub fn run_kind<R: BufRead + Send + 'static, W: Write>(
     options: &CheckAgentOptions,
     agent_out: R,
     agent_in: W,
-) -> KindRun {
+) -> ClientRun {
     run_kind_holding(kind, options, agent_out, agent_in, None)
 }
 
@@ -169,13 +169,13 @@ fn run_kind_holding<R: BufRead + Send + 'static, W: Write>(
     agent_out: R,
     agent_in: W,
     hold: Option<&dyn Fn(bool)>,
-) -> KindRun {
+) -> ClientRun {
     let mut talk = Conversation {
         hold,
         options,
         inbox: agent_process::lines(agent_out),
         agent_in,
-        run: KindRun::failed(kind, String::new()),
+        run: ClientRun::failed(kind, String::new()),
         pending: BTreeMap::new(),
         prompt: None,
         boards: SessionBoards::new(),

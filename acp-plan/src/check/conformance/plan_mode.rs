@@ -15,11 +15,11 @@ use plan_core::wire::ClientKind;
 use plan_core::{PlanContent, SessionUpdate};
 use serde_json::Value;
 
-use super::kind_run::KindRun;
+use super::client_run::ClientRun;
 use crate::check::finding::Finding;
 use crate::check::rule;
 use crate::model::Log;
-use crate::model::turn::Made;
+use crate::model::turn::PlanMade;
 
 /// A markdown plan a client received.
 struct Markdown {
@@ -30,7 +30,7 @@ struct Markdown {
 }
 
 /// The markdown plans a client received.
-fn received(run: &KindRun) -> Vec<Markdown> {
+fn received(run: &ClientRun) -> Vec<Markdown> {
     super::mapping::updates(run)
         .filter_map(|(line, update)| match update {
             SessionUpdate::PlanUpdate {
@@ -52,7 +52,7 @@ fn received(run: &KindRun) -> Vec<Markdown> {
 
 /// A file the agent says holds its plan: a `planFilePath` or a `filePath`
 /// ending in `.md` anywhere in the tool calls it reported.
-fn plan_file(run: &KindRun) -> Option<String> {
+fn plan_file(run: &ClientRun) -> Option<String> {
     fn find(value: &Value) -> Option<String> {
         match value {
             Value::Object(map) => map.iter().find_map(|(key, v)| match v {
@@ -80,7 +80,7 @@ fn plan_file(run: &KindRun) -> Option<String> {
 
 /// The model's plan reached this client in no form: a `model-plan`
 /// finding at the end of the transcript, with its `fix`.
-fn not_sent(run: &mut KindRun, message: String, fix: String) {
+fn not_sent(run: &mut ClientRun, message: String, fix: String) {
     let line = run.transcript.len();
     let finding = Finding::new(rule::MODEL_PLAN, line, String::new(), message, Some(fix));
     run.findings.push(finding);
@@ -90,7 +90,7 @@ fn not_sent(run: &mut KindRun, message: String, fix: String) {
 /// it reads no markdown plan, so the agent must fall back to the v1 `plan`
 /// update ("When absent, the agent must fall back to the existing plan
 /// session update type", the seeds, 000 and 001); sent none, a finding.
-fn v1_fallback(run: &mut KindRun, tool: &str, plan: &str) {
+fn v1_fallback(run: &mut ClientRun, tool: &str, plan: &str) {
     let expected = plan_core::agent::Fallback::default_markdown(plan);
     let sent: Vec<(usize, Vec<plan_core::PlanEntry>)> = super::mapping::updates(run)
         .filter_map(|(line, update)| match update {
@@ -127,7 +127,7 @@ fn v1_fallback(run: &mut KindRun, tool: &str, plan: &str) {
 /// The last plan the client was sent is the model's `plan` (from `tool`),
 /// and every version on the way to it came under one plan id; a finding
 /// for each that is not so.
-fn whole_under_one_id(run: &mut KindRun, plans: &[Markdown], tool: &str, plan: &str) {
+fn whole_under_one_id(run: &mut ClientRun, plans: &[Markdown], tool: &str, plan: &str) {
     let Some(last) = plans.last() else { return };
     let same = |content: &str| content.trim_end() == plan.trim_end();
     match plans.iter().rposition(|p| same(&p.content)) {
@@ -169,13 +169,13 @@ fn whole_under_one_id(run: &mut KindRun, plans: &[Markdown], tool: &str, plan: &
 }
 
 /// Judges `run` against the markdown plans in the model's `log`.
-pub(super) fn judge(run: &mut KindRun, log: &Log) {
+pub(super) fn judge_plan_mode(run: &mut ClientRun, log: &Log) {
     let made: Vec<(&str, &str)> = log
         .plans_run()
         .into_iter()
         .filter_map(|(tool, made)| match made {
-            Made::Markdown(text) => Some((tool, text.as_str())),
-            Made::Steps(_) => None,
+            PlanMade::Markdown(text) => Some((tool, text.as_str())),
+            PlanMade::Steps(_) => None,
         })
         .collect();
     let Some(&(tool, plan)) = made.last() else {
@@ -241,7 +241,7 @@ mod tests {
         log.made.push((
             "e".to_owned(),
             "ExitPlanMode".to_owned(),
-            Made::Markdown(plan.to_owned()),
+            PlanMade::Markdown(plan.to_owned()),
         ));
         log.answered.insert("e".to_owned());
         log
@@ -257,8 +257,8 @@ mod tests {
             tool_call.to_owned(),
             markdown_update("plan-mode", "# Plan\n\n1. Read\n2. Fix", None),
         ];
-        let mut run = KindRun::of_lines(ClientKind::V1Plan, &lines);
-        judge(&mut run, &log_of(PLAN));
+        let mut run = ClientRun::of_lines(ClientKind::V1Plan, &lines);
+        judge_plan_mode(&mut run, &log_of(PLAN));
         assert!(run.findings.is_empty(), "{:#?}", run.findings);
         assert!(
             run.notes.iter().any(|n| n
@@ -271,20 +271,20 @@ mod tests {
     #[test]
     fn a_plan_that_is_not_the_models_or_moves_ids_or_never_comes_is_a_finding() {
         let changed = [markdown_update("p", "# Plan\n\n1. Read", None)];
-        let mut run = KindRun::of_lines(ClientKind::V2, &changed);
-        judge(&mut run, &log_of(PLAN));
+        let mut run = ClientRun::of_lines(ClientKind::V2, &changed);
+        judge_plan_mode(&mut run, &log_of(PLAN));
         assert_eq!(run.findings.len(), 1);
         assert!(run.findings[0].message.contains("is not the model's plan"));
         let moved = [
             markdown_update("a", "# Plan\n", None),
             markdown_update("b", PLAN, None),
         ];
-        let mut run = KindRun::of_lines(ClientKind::V2, &moved);
-        judge(&mut run, &log_of(PLAN));
+        let mut run = ClientRun::of_lines(ClientKind::V2, &moved);
+        judge_plan_mode(&mut run, &log_of(PLAN));
         assert_eq!(run.findings.len(), 1);
         assert!(run.findings[0].message.contains("2 plan ids (`a`, `b`)"));
-        let mut run = KindRun::of_lines(ClientKind::V1Plan, &[] as &[&str]);
-        judge(&mut run, &log_of(PLAN));
+        let mut run = ClientRun::of_lines(ClientKind::V1Plan, &[] as &[&str]);
+        judge_plan_mode(&mut run, &log_of(PLAN));
         assert!(
             run.findings[0]
                 .message
@@ -296,8 +296,8 @@ mod tests {
     fn a_v1_client_without_plan_must_get_the_plans_checklist_as_a_v1_plan() {
         let plan = "# Plan\n\n- [ ] Read the test\n- [x] Fix the parser\n";
         // Sent nothing of it: the seeds' fallback missed, a finding.
-        let mut run = KindRun::of_lines(ClientKind::V1, &[] as &[&str]);
-        judge(&mut run, &log_of(plan));
+        let mut run = ClientRun::of_lines(ClientKind::V1, &[] as &[&str]);
+        judge_plan_mode(&mut run, &log_of(plan));
         assert_eq!(run.findings.len(), 1, "{:?}", run.findings);
         let finding = &run.findings[0];
         assert_eq!(finding.rule, rule::MODEL_PLAN);
@@ -330,8 +330,8 @@ mod tests {
         let line = sender
             .update(content)
             .to_json(plan_core::wire::Spelling::Acp);
-        let mut run = KindRun::of_lines(ClientKind::V1, &[line]);
-        judge(&mut run, &log_of(plan));
+        let mut run = ClientRun::of_lines(ClientKind::V1, &[line]);
+        judge_plan_mode(&mut run, &log_of(plan));
         assert!(run.findings.is_empty(), "{:?}", run.findings);
         assert!(
             run.notes[0].contains("as a v1 `plan` of its checklist"),

@@ -7,13 +7,13 @@ use std::io::{self, Write};
 
 use serde_json::{Value, json};
 
-use super::kind_run::{KindRun, kind_name};
+use super::client_run::{ClientRun, kind_name};
 use super::options::CheckAgentOptions;
 use crate::check::rule;
 
 /// The exit status of a run: 2 if a kind could not be driven, else 1 if
 /// anything was found, else 0.
-pub fn exit_code(runs: &[KindRun]) -> u8 {
+pub fn exit_code(runs: &[ClientRun]) -> u8 {
     if runs.iter().any(|r| r.failure.is_some()) {
         2
     } else {
@@ -27,7 +27,7 @@ pub fn exit_code(runs: &[KindRun]) -> u8 {
 /// An error writing either.
 pub(crate) fn finish(
     options: &CheckAgentOptions,
-    runs: &[KindRun],
+    runs: &[ClientRun],
     out: &mut impl Write,
 ) -> io::Result<()> {
     if let Some(dir) = &options.record {
@@ -49,7 +49,7 @@ pub(crate) fn finish(
 /// The report for people: per kind, how the run went and each finding as
 /// `FILE:LINE: at PATH: WHAT [RULE]` (FILE is the kind's recording, with
 /// `--record`; else `line LINE: ...`, the line of the kind's transcript).
-pub fn report_text(options: &CheckAgentOptions, runs: &[KindRun]) -> String {
+pub fn report_text(options: &CheckAgentOptions, runs: &[ClientRun]) -> String {
     let mut text = format!(
         "check: `{}`, as each kind of client\n",
         options.command.join(" ")
@@ -94,7 +94,7 @@ pub fn report_text(options: &CheckAgentOptions, runs: &[KindRun]) -> String {
 
 /// One kind's part of [`report_text`]: how its run went, its notes, and
 /// each finding on its own line.
-fn kind_text(text: &mut String, options: &CheckAgentOptions, run: &KindRun) {
+fn kind_text(text: &mut String, options: &CheckAgentOptions, run: &ClientRun) {
     // A transcript file is named only where `--record` wrote one.
     let (file, at) = match &options.record {
         Some(dir) => {
@@ -174,7 +174,7 @@ fn scripted_profile(options: &CheckAgentOptions) -> Option<String> {
 }
 
 /// The report as JSON.
-pub fn report_json(options: &CheckAgentOptions, runs: &[KindRun]) -> Value {
+pub fn report_json(options: &CheckAgentOptions, runs: &[ClientRun]) -> Value {
     let kinds: Vec<Value> = runs
         .iter()
         .map(|run| {

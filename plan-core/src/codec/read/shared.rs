@@ -89,9 +89,9 @@ macro_rules! object_keys {
 /// ambiguous (`serde_json::Value` would keep the last, a text reader
 /// the first), so it is an error, whichever reader meets it.
 #[derive(Default)]
-pub(in crate::codec) struct Seen(pub(in crate::codec) u32);
+pub(in crate::codec) struct KeysRead(pub(in crate::codec) u32);
 
-impl Seen {
+impl KeysRead {
     pub(in crate::codec) fn check<E: de::Error>(
         &mut self,
         key: &impl ObjectKey,

@@ -10,7 +10,7 @@ use crate::check::finding::Finding;
 
 /// What one kind of client saw.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KindRun {
+pub struct ClientRun {
     /// The client the agent was offered.
     pub kind: ClientKind,
     /// The client it was judged as: the same, or v1 with `plan` when the
@@ -55,7 +55,7 @@ pub fn kind_name(kind: ClientKind) -> &'static str {
     }
 }
 
-impl KindRun {
+impl ClientRun {
     /// A kind that could not be driven, for `reason`; nothing seen yet.
     pub(crate) fn failed(kind: ClientKind, reason: String) -> Self {
         Self {
@@ -77,7 +77,7 @@ impl KindRun {
 }
 
 #[cfg(test)]
-impl KindRun {
+impl ClientRun {
     /// A run of `kind` that went through, whose transcript is `lines`: each
     /// of the agent's `session/update` lines read as the judge reads it
     /// when it comes (the judges' tests start here).
