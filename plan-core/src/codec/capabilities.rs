@@ -142,8 +142,12 @@ impl<'de> DeserializeSeed<'de> for PlanCapabilitySeed<'_, '_, '_> {
 }
 
 impl PlanCapabilitySeed<'_, '_, '_> {
-    /// A value of another JSON type: skipped when lenient, else an error.
+    /// A value of another JSON type than an object: `null` is absent; any
+    /// other is skipped when lenient, else an error.
     fn found<E: de::Error>(self, found: &'static str) -> Result<Option<PlanCapabilities>, E> {
+        if found == "null" {
+            return Ok(None);
+        }
         let expected = "an object or null";
         self.state
             .skip(self.at.error(ErrorKind::Type { expected, found }))
@@ -156,24 +160,7 @@ impl<'de> Visitor<'de> for PlanCapabilitySeed<'_, '_, '_> {
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("an object or null")
     }
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        self.found("a boolean")
-    }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        self.found("a number")
-    }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        self.found("a number")
-    }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-        self.found("a number")
-    }
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-        self.found("a string")
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(None)
-    }
+    scalars_are_found!();
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         // Read to its end, so that a lenient reading goes on after it.
         while seq.next_element::<IgnoredAny>()?.is_some() {}

@@ -23,6 +23,7 @@
 
 mod definition;
 mod exact;
+mod list_tool;
 mod options;
 mod plans;
 mod read;

@@ -5,6 +5,7 @@ use std::fmt;
 use std::io::{self, Write};
 use std::path::Path;
 
+use super::list_tool::ListTool;
 use super::options::PlanOptions;
 use super::read::{Correction, ToolError};
 use super::steps::StepsTool;
@@ -199,7 +200,7 @@ impl ModelPlans {
     /// # Errors
     /// The error to return to the model; nothing was sent.
     pub fn todo_write(&mut self, scope: &Scope, arguments: &str) -> Result<ToolOutcome, ToolError> {
-        let (plan, corrections) = self.todo_write_plan(scope, arguments)?;
+        let (plan, corrections) = self.list_plan::<TodoWrite>(scope, arguments)?;
         Ok(self.send(plan, corrections))
     }
 
@@ -217,24 +218,8 @@ impl ModelPlans {
         scope: &Scope,
         arguments: &str,
     ) -> io::Result<Result<ToolOutcome, ToolError>> {
-        let made = self.todo_write_plan(scope, arguments);
+        let made = self.list_plan::<TodoWrite>(scope, arguments);
         self.send_to(out, made)
-    }
-
-    /// A `TodoWrite` call's plan: the exact shape straight to it, anything
-    /// else read leniently.
-    fn todo_write_plan(
-        &self,
-        scope: &Scope,
-        arguments: &str,
-    ) -> Result<(PlanContent, Vec<Correction>), ToolError> {
-        let id = scope.plan_id().clone();
-        if let Some(plan) = TodoWrite::exact_plan(arguments, id.clone(), &self.options) {
-            return Ok((plan, Vec::new()));
-        }
-        // Not exact: the exact reader is not run again.
-        let call = TodoWrite::read_lenient(arguments)?;
-        Ok((call.input.into_plan(id, &self.options), call.corrections))
     }
 
     /// An `update_plan` call (its arguments' JSON text) for `scope`.
@@ -246,7 +231,7 @@ impl ModelPlans {
         scope: &Scope,
         arguments: &str,
     ) -> Result<ToolOutcome, ToolError> {
-        let (plan, corrections) = self.update_plan_plan(scope, arguments)?;
+        let (plan, corrections) = self.list_plan::<UpdatePlan>(scope, arguments)?;
         Ok(self.send(plan, corrections))
     }
 
@@ -261,22 +246,18 @@ impl ModelPlans {
         scope: &Scope,
         arguments: &str,
     ) -> io::Result<Result<ToolOutcome, ToolError>> {
-        let made = self.update_plan_plan(scope, arguments);
+        let made = self.list_plan::<UpdatePlan>(scope, arguments);
         self.send_to(out, made)
     }
 
-    /// An `update_plan` call's plan, as [`todo_write_plan`](Self::todo_write_plan).
-    fn update_plan_plan(
+    /// A list tool's call for `scope`: its plan, and what reading it
+    /// corrected.
+    fn list_plan<T: ListTool>(
         &self,
         scope: &Scope,
         arguments: &str,
     ) -> Result<(PlanContent, Vec<Correction>), ToolError> {
-        let id = scope.plan_id().clone();
-        if let Some(plan) = UpdatePlan::exact_plan(arguments, id.clone(), &self.options) {
-            return Ok((plan, Vec::new()));
-        }
-        let call = UpdatePlan::read_lenient(arguments)?;
-        Ok((call.input.into_plan(id, &self.options), call.corrections))
+        T::call_plan(arguments, scope.plan_id().clone(), &self.options)
     }
 
     /// A call of a [`StepsTool`]: the run's steps moved (under its rules),

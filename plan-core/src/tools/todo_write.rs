@@ -6,6 +6,7 @@ use serde_json::{Map, Value, json};
 
 use super::definition::ToolDefinition;
 use super::exact::{exact, exact_status};
+use super::list_tool::{ListTool, list_schema};
 use super::options::{ActiveForm, PlanOptions};
 use super::read::{CallReader, ToolCall, ToolError, join};
 use crate::agent::Fallback;
@@ -46,40 +47,30 @@ impl TodoWrite {
     /// The tool to hand a model: Claude Code's schema (2.1.318), field for
     /// field, with our descriptions.
     pub fn definition() -> ToolDefinition {
-        let schema = json!({
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "type": "object",
-            "properties": {
-                "todos": {
-                    "type": "array",
-                    "description": "The whole todo list, in order. Every call replaces the list.",
-                    "items": {
-                        "type": "object",
-                        "properties": {
-                            "content": {
-                                "type": "string",
-                                "minLength": 1,
-                                "description": "The task, in the imperative: \"Fix the parser\"."
-                            },
-                            "status": {
-                                "type": "string",
-                                "enum": ["pending", "in_progress", "completed"],
-                                "description": "Mark a task in_progress as you start it and completed as soon as it is done."
-                            },
-                            "activeForm": {
-                                "type": "string",
-                                "minLength": 1,
-                                "description": "The task while it is being done: \"Fixing the parser\"."
-                            }
-                        },
-                        "required": ["content", "status", "activeForm"],
-                        "additionalProperties": false
-                    }
-                }
+        let item = json!({
+            "content": {
+                "type": "string",
+                "minLength": 1,
+                "description": "The task, in the imperative: \"Fix the parser\"."
             },
-            "required": ["todos"],
-            "additionalProperties": false
+            "status": {
+                "type": "string",
+                "enum": ["pending", "in_progress", "completed"],
+                "description": "Mark a task in_progress as you start it and completed as soon as it is done."
+            },
+            "activeForm": {
+                "type": "string",
+                "minLength": 1,
+                "description": "The task while it is being done: \"Fixing the parser\"."
+            }
         });
+        let mut schema = list_schema(
+            "todos",
+            "The whole todo list, in order. Every call replaces the list.",
+            (item, &["content", "status", "activeForm"]),
+            Map::new(),
+        );
+        schema["$schema"] = json!("https://json-schema.org/draft/2020-12/schema");
         ToolDefinition::new(
             Self::NAME,
             "Write the todo list of the current work, which the user sees as your plan. Send the whole list every time: the tasks, in order, each with its status. Keep one task in_progress while you work on it.",
@@ -99,41 +90,7 @@ impl TodoWrite {
     /// For the model: every field that could not be read, what was wrong and
     /// what is allowed. Nothing is half read.
     pub fn read(arguments: &str) -> Result<ToolCall<Self>, ToolError> {
-        match Self::read_exact(arguments) {
-            Some(read) => Ok(read),
-            None => Self::read_lenient(arguments),
-        }
-    }
-
-    /// A call of any other shape: read field by field, each correction
-    /// said (what [`read`](Self::read) does when the call is not exact).
-    pub(crate) fn read_lenient(arguments: &str) -> Result<ToolCall<Self>, ToolError> {
-        let mut reader = CallReader::new(Self::NAME);
-        let mut todos = Vec::new();
-        if let Some(mut object) = reader.arguments(arguments, "todos", EXAMPLE) {
-            reader.unknown_fields(&object, "", &["todos"]);
-            let fields = ["content", "status", "activeForm"];
-            todos = reader.items(&mut object, "todos", &fields, read_todo);
-        }
-        reader.finish(Self { todos })
-    }
-
-    /// A call exactly as the schema has it, with nothing to correct.
-    fn read_exact(arguments: &str) -> Option<ToolCall<Self>> {
-        let (items, []) = exact(arguments, "todos", ["content", "status", "activeForm"], [])?;
-        let todos = items.into_iter().map(|[content, status, active_form]| {
-            Some(Todo {
-                content: content.into_owned(),
-                status: exact_status(&status)?,
-                active_form: active_form.into_owned(),
-            })
-        });
-        Some(ToolCall {
-            input: Self {
-                todos: todos.collect::<Option<_>>()?,
-            },
-            corrections: Vec::new(),
-        })
+        Self::read_call(arguments)
     }
 
     /// The arguments as the model sends them (for replay and resume), as a
@@ -167,23 +124,6 @@ impl TodoWrite {
             )
         });
         PlanContent::items(id, entries.collect::<Vec<_>>())
-    }
-
-    /// A call exactly as the schema has it, straight to its plan: what
-    /// [`read`](Self::read) and [`into_plan`](Self::into_plan) give, with
-    /// no [`Todo`] between and each label copied once from the text;
-    /// `None` for any other call (`read` says what it corrects).
-    pub(crate) fn exact_plan(
-        arguments: &str,
-        id: PlanId,
-        options: &PlanOptions,
-    ) -> Option<PlanContent> {
-        let (items, []) = exact(arguments, "todos", ["content", "status", "activeForm"], [])?;
-        let mut entries = Vec::with_capacity(items.len());
-        for [content, status, active_form] in items {
-            entries.push(entry(content, exact_status(&status)?, active_form, options));
-        }
-        Some(PlanContent::items(id, entries))
     }
 
     /// An items plan back as the list (for replay and resume); `None` for
@@ -229,6 +169,56 @@ impl TodoWrite {
 /// "7 a model"`).
 /// One todo's entry: its label (`content`, or `activeForm` while in
 /// progress, as `options` say), its priority, and both labels in `_meta`.
+impl ListTool for TodoWrite {
+    /// A call exactly as the schema has it, with nothing to correct.
+    fn read_exact(arguments: &str) -> Option<ToolCall<Self>> {
+        let (items, []) = exact(arguments, "todos", ["content", "status", "activeForm"], [])?;
+        let todos = items.into_iter().map(|[content, status, active_form]| {
+            Some(Todo {
+                content: content.into_owned(),
+                status: exact_status(&status)?,
+                active_form: active_form.into_owned(),
+            })
+        });
+        Some(ToolCall {
+            input: Self {
+                todos: todos.collect::<Option<_>>()?,
+            },
+            corrections: Vec::new(),
+        })
+    }
+
+    /// A call of any other shape: read field by field, each correction
+    /// said (what [`read`](Self::read) does when the call is not exact).
+    fn read_lenient(arguments: &str) -> Result<ToolCall<Self>, ToolError> {
+        let mut reader = CallReader::new(Self::NAME);
+        let mut todos = Vec::new();
+        if let Some(mut object) = reader.arguments(arguments, "todos", EXAMPLE) {
+            reader.unknown_fields(&object, "", &["todos"]);
+            let fields = ["content", "status", "activeForm"];
+            todos = reader.items(&mut object, "todos", &fields, read_todo);
+        }
+        reader.finish(Self { todos })
+    }
+
+    /// A call exactly as the schema has it, straight to its plan: what
+    /// [`read`](Self::read) and [`into_plan`](Self::into_plan) give, with
+    /// no [`Todo`] between and each label copied once from the text;
+    /// `None` for any other call (`read` says what it corrects).
+    fn exact_plan(arguments: &str, id: PlanId, options: &PlanOptions) -> Option<PlanContent> {
+        let (items, []) = exact(arguments, "todos", ["content", "status", "activeForm"], [])?;
+        let mut entries = Vec::with_capacity(items.len());
+        for [content, status, active_form] in items {
+            entries.push(entry(content, exact_status(&status)?, active_form, options));
+        }
+        Some(PlanContent::items(id, entries))
+    }
+
+    fn plan(self, id: PlanId, options: &PlanOptions) -> PlanContent {
+        self.into_plan(id, options)
+    }
+}
+
 fn entry(
     content: Cow<'_, str>,
     status: Status,

@@ -5,6 +5,7 @@ use std::borrow::Cow;
 
 use super::definition::ToolDefinition;
 use super::exact::{exact, exact_status};
+use super::list_tool::{ListTool, list_schema};
 use super::options::PlanOptions;
 use super::read::{CallReader, ToolCall, ToolError};
 use crate::agent::Fallback;
@@ -40,37 +41,31 @@ impl UpdatePlan {
     /// The tool to hand a model: codex's schema (0.166.0), field for field,
     /// with our descriptions. Not strict: `explanation` is optional.
     pub fn definition() -> ToolDefinition {
-        let schema = json!({
-            "type": "object",
-            "properties": {
-                "explanation": {
-                    "type": "string",
-                    "description": "Why the plan changed, in a sentence (optional)."
-                },
-                "plan": {
-                    "type": "array",
-                    "description": "The whole plan, in order. Every call replaces it.",
-                    "items": {
-                        "type": "object",
-                        "properties": {
-                            "status": {
-                                "type": "string",
-                                "enum": ["pending", "in_progress", "completed"],
-                                "description": "At most one step in_progress at a time."
-                            },
-                            "step": {
-                                "type": "string",
-                                "description": "The step, in a few words."
-                            }
-                        },
-                        "required": ["step", "status"],
-                        "additionalProperties": false
-                    }
-                }
+        let item = json!({
+            "status": {
+                "type": "string",
+                "enum": ["pending", "in_progress", "completed"],
+                "description": "At most one step in_progress at a time."
             },
-            "required": ["plan"],
-            "additionalProperties": false
+            "step": {
+                "type": "string",
+                "description": "The step, in a few words."
+            }
         });
+        let mut explanation = Map::new();
+        explanation.insert(
+            "explanation".to_owned(),
+            json!({
+                "type": "string",
+                "description": "Why the plan changed, in a sentence (optional)."
+            }),
+        );
+        let schema = list_schema(
+            "plan",
+            "The whole plan, in order. Every call replaces it.",
+            (item, &["step", "status"]),
+            explanation,
+        );
         ToolDefinition::new(
             Self::NAME,
             "Update the plan of the current task, which the user sees. Send every step each time, in order, with its status; mark a step completed when it is done and the next in_progress.",
@@ -88,51 +83,7 @@ impl UpdatePlan {
     /// # Errors
     /// For the model: every field that could not be read.
     pub fn read(arguments: &str) -> Result<ToolCall<Self>, ToolError> {
-        match Self::read_exact(arguments) {
-            Some(read) => Ok(read),
-            None => Self::read_lenient(arguments),
-        }
-    }
-
-    /// A call of any other shape: read field by field, each correction
-    /// said (what [`read`](Self::read) does when the call is not exact).
-    pub(crate) fn read_lenient(arguments: &str) -> Result<ToolCall<Self>, ToolError> {
-        let mut reader = CallReader::new(Self::NAME);
-        let mut input = Self {
-            explanation: None,
-            plan: Vec::new(),
-        };
-        if let Some(mut object) = reader.arguments(arguments, "plan", EXAMPLE) {
-            reader.unknown_fields(&object, "", &["explanation", "plan"]);
-            input.explanation = match object.get("explanation") {
-                None | Some(Value::Null) => None,
-                Some(Value::String(text)) => Some(text.clone()),
-                Some(_) => {
-                    reader.correct("explanation", "not text; ignored");
-                    None
-                }
-            };
-            input.plan = reader.items(&mut object, "plan", &["step", "status"], read_step);
-        }
-        reader.finish(input)
-    }
-
-    /// A call exactly as the schema has it, with nothing to correct.
-    fn read_exact(arguments: &str) -> Option<ToolCall<Self>> {
-        let (items, [explanation]) = exact(arguments, "plan", ["step", "status"], ["explanation"])?;
-        let plan = items.into_iter().map(|[step, status]| {
-            Some(PlanStep {
-                step: step.into_owned(),
-                status: exact_status(&status)?,
-            })
-        });
-        Some(ToolCall {
-            input: Self {
-                explanation,
-                plan: plan.collect::<Option<_>>()?,
-            },
-            corrections: Vec::new(),
-        })
+        Self::read_call(arguments)
     }
 
     /// The arguments as the model sends them (for replay and resume), as a
@@ -166,23 +117,6 @@ impl UpdatePlan {
         PlanContent::items(id, entries.collect::<Vec<_>>())
     }
 
-    /// A call exactly as the schema has it, straight to its plan: what
-    /// [`read`](Self::read) and [`into_plan`](Self::into_plan) give, with
-    /// no [`PlanStep`] between; `None` for any other call.
-    pub(crate) fn exact_plan(
-        arguments: &str,
-        id: PlanId,
-        options: &PlanOptions,
-    ) -> Option<PlanContent> {
-        let (items, [_explanation]) =
-            exact(arguments, "plan", ["step", "status"], ["explanation"])?;
-        let mut entries = Vec::with_capacity(items.len());
-        for [step, status] in items {
-            entries.push(entry(step, exact_status(&status)?, options));
-        }
-        Some(PlanContent::items(id, entries))
-    }
-
     /// An items plan back as the tool's input (for replay and resume), with
     /// no explanation; `None` for any other plan. Statuses the tool lacks
     /// are mapped as a v1 client is sent them.
@@ -203,6 +137,66 @@ impl UpdatePlan {
 }
 
 /// One step, or `None` with its problems said.
+impl ListTool for UpdatePlan {
+    /// A call exactly as the schema has it, with nothing to correct.
+    fn read_exact(arguments: &str) -> Option<ToolCall<Self>> {
+        let (items, [explanation]) = exact(arguments, "plan", ["step", "status"], ["explanation"])?;
+        let plan = items.into_iter().map(|[step, status]| {
+            Some(PlanStep {
+                step: step.into_owned(),
+                status: exact_status(&status)?,
+            })
+        });
+        Some(ToolCall {
+            input: Self {
+                explanation,
+                plan: plan.collect::<Option<_>>()?,
+            },
+            corrections: Vec::new(),
+        })
+    }
+
+    /// A call of any other shape: read field by field, each correction
+    /// said (what [`read`](Self::read) does when the call is not exact).
+    fn read_lenient(arguments: &str) -> Result<ToolCall<Self>, ToolError> {
+        let mut reader = CallReader::new(Self::NAME);
+        let mut input = Self {
+            explanation: None,
+            plan: Vec::new(),
+        };
+        if let Some(mut object) = reader.arguments(arguments, "plan", EXAMPLE) {
+            reader.unknown_fields(&object, "", &["explanation", "plan"]);
+            input.explanation = match object.get("explanation") {
+                None | Some(Value::Null) => None,
+                Some(Value::String(text)) => Some(text.clone()),
+                Some(_) => {
+                    reader.correct("explanation", "not text; ignored");
+                    None
+                }
+            };
+            input.plan = reader.items(&mut object, "plan", &["step", "status"], read_step);
+        }
+        reader.finish(input)
+    }
+
+    /// A call exactly as the schema has it, straight to its plan: what
+    /// [`read`](Self::read) and [`into_plan`](Self::into_plan) give, with
+    /// no [`PlanStep`] between; `None` for any other call.
+    fn exact_plan(arguments: &str, id: PlanId, options: &PlanOptions) -> Option<PlanContent> {
+        let (items, [_explanation]) =
+            exact(arguments, "plan", ["step", "status"], ["explanation"])?;
+        let mut entries = Vec::with_capacity(items.len());
+        for [step, status] in items {
+            entries.push(entry(step, exact_status(&status)?, options));
+        }
+        Some(PlanContent::items(id, entries))
+    }
+
+    fn plan(self, id: PlanId, options: &PlanOptions) -> PlanContent {
+        self.into_plan(id, options)
+    }
+}
+
 fn read_step(reader: &mut CallReader, item: &mut Map<String, Value>, at: &str) -> Option<PlanStep> {
     let step = reader.text(item, at, "step");
     let status = reader.status(item, at);
