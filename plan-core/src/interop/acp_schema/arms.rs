@@ -98,6 +98,59 @@ macro_rules! their_plan {
     }};
 }
 
+/// An entry of ours as theirs (`$entry`, taken apart by a pattern): the
+/// priorities and statuses both versions have, then the version's own arms
+/// for the rest (`$priority`, `$status`). Why a macro: as for `their_plan!`.
+macro_rules! their_entry {
+    ($acp:ident, $entry:expr, { $($priority:tt)* }, { $($status:tt)* }) => {{
+        let PlanEntry { content, priority, status, meta } = $entry;
+        let priority = match priority {
+            Priority::High => $acp::PlanEntryPriority::High,
+            Priority::Medium => $acp::PlanEntryPriority::Medium,
+            Priority::Low => $acp::PlanEntryPriority::Low,
+            $($priority)*
+        };
+        let status = match status {
+            Status::Pending => $acp::PlanEntryStatus::Pending,
+            Status::InProgress => $acp::PlanEntryStatus::InProgress,
+            Status::Completed => $acp::PlanEntryStatus::Completed,
+            $($status)*
+        };
+        with_their_meta!($acp::PlanEntry::new(their_text(content), priority, status), meta)
+    }};
+}
+
+/// The same, to ours: the version's own arms (`$priority`, `$status`)
+/// before the last, which refuses a value their crate added since.
+macro_rules! our_entry {
+    ($acp:ident, $entry:expr, $at:expr, { $($priority:tt)* }, { $($status:tt)* }) => {{
+        let at: &Path<'_> = $at;
+        let $acp::PlanEntry { content, priority, status, meta, .. } = $entry;
+        let priority = match priority {
+            $acp::PlanEntryPriority::High => Priority::High,
+            $acp::PlanEntryPriority::Medium => Priority::Medium,
+            $acp::PlanEntryPriority::Low => Priority::Low,
+            $($priority)*
+            other => {
+                return Err(unknown(&at.key(crate::rules::KEY_PRIORITY), "priority", &other));
+            }
+        };
+        let status = match status {
+            $acp::PlanEntryStatus::Pending => Status::Pending,
+            $acp::PlanEntryStatus::InProgress => Status::InProgress,
+            $acp::PlanEntryStatus::Completed => Status::Completed,
+            $($status)*
+            other => return Err(unknown(&at.key(crate::rules::KEY_STATUS), "status", &other)),
+        };
+        Ok(PlanEntry {
+            content: our_text(content),
+            priority,
+            status,
+            meta: our_meta(meta),
+        })
+    }};
+}
+
 /// The same plan types, to ours, then the version's own arms.
 macro_rules! our_plan {
     ($acp:ident, $plan:expr, $at:expr, $entries:expr, { $($rest:tt)* }) => {{

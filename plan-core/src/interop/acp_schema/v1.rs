@@ -40,25 +40,11 @@ fn no_v1(at: &Path<'_>, what: &str, name: impl fmt::Display) -> ConversionError 
 macro_rules! stamp {
     ($($by:tt)?) => {
         pub(super) fn entry(entry: $($by)? PlanEntry, at: &Path<'_>) -> Result<acp::PlanEntry, ConversionError> {
-            let PlanEntry { content, priority, status, meta } = entry;
-            let priority = match priority {
-                Priority::High => acp::PlanEntryPriority::High,
-                Priority::Medium => acp::PlanEntryPriority::Medium,
-                Priority::Low => acp::PlanEntryPriority::Low,
-                other => {
-                    return Err(no_v1(&at.key(crate::rules::KEY_PRIORITY), "priority", other));
-                }
-            };
-            let status = match status {
-                Status::Pending => acp::PlanEntryStatus::Pending,
-                Status::InProgress => acp::PlanEntryStatus::InProgress,
-                Status::Completed => acp::PlanEntryStatus::Completed,
+            Ok(their_entry!(acp, entry, {
+                other => return Err(no_v1(&at.key(crate::rules::KEY_PRIORITY), "priority", other)),
+            }, {
                 other => return Err(no_v1(&at.key(crate::rules::KEY_STATUS), "status", other)),
-            };
-            Ok(with_their_meta!(
-                acp::PlanEntry::new(their_text(content), priority, status),
-                meta
-            ))
+            }))
         }
 
         fn entries(
@@ -69,27 +55,7 @@ macro_rules! stamp {
         }
 
         pub(super) fn from_entry(entry: $($by)? acp::PlanEntry, at: &Path<'_>) -> Result<PlanEntry, ConversionError> {
-            let acp::PlanEntry { content, priority, status, meta, .. } = entry;
-            let priority = match priority {
-                acp::PlanEntryPriority::High => Priority::High,
-                acp::PlanEntryPriority::Medium => Priority::Medium,
-                acp::PlanEntryPriority::Low => Priority::Low,
-                other => {
-                    return Err(unknown(&at.key(crate::rules::KEY_PRIORITY), "priority", &other));
-                }
-            };
-            let status = match status {
-                acp::PlanEntryStatus::Pending => Status::Pending,
-                acp::PlanEntryStatus::InProgress => Status::InProgress,
-                acp::PlanEntryStatus::Completed => Status::Completed,
-                other => return Err(unknown(&at.key(crate::rules::KEY_STATUS), "status", &other)),
-            };
-            Ok(PlanEntry {
-                content: our_text(content),
-                priority,
-                status,
-                meta: our_meta(meta),
-            })
+            our_entry!(acp, entry, at, {}, {})
         }
 
         fn from_entries(

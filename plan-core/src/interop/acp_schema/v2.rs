@@ -2,9 +2,9 @@
 //! everything plan-core does (`cancelled`, custom values and plan types,
 //! other updates), so only what our types forbid fails.
 //!
-//! The entry mapping differs from v1's on purpose: v1's priorities and
-//! statuses are closed sets (anything else is a `ConversionError`), v2's are
-//! open (`Other`), so the two are written side by side rather than shared.
+//! The entry mapping differs from v1's in its own arms only: v1's
+//! priorities and statuses are closed sets (anything else is a
+//! `ConversionError`), v2's are open (`Other`); `arms.rs` holds the rest.
 
 use agent_client_protocol_schema::v2 as acp;
 use serde_json::{Map, Value};
@@ -30,24 +30,12 @@ use crate::protocol::update::SessionUpdate;
 macro_rules! stamp {
     ($($by:tt)?) => {
         fn entry(entry: $($by)? PlanEntry) -> acp::PlanEntry {
-            let PlanEntry { content, priority, status, meta } = entry;
-            let priority = match priority {
-                Priority::High => acp::PlanEntryPriority::High,
-                Priority::Medium => acp::PlanEntryPriority::Medium,
-                Priority::Low => acp::PlanEntryPriority::Low,
+            their_entry!(acp, entry, {
                 other => acp::PlanEntryPriority::Other(other.as_str().to_owned()),
-            };
-            let status = match status {
-                Status::Pending => acp::PlanEntryStatus::Pending,
-                Status::InProgress => acp::PlanEntryStatus::InProgress,
-                Status::Completed => acp::PlanEntryStatus::Completed,
+            }, {
                 Status::Cancelled => acp::PlanEntryStatus::Cancelled,
                 other => acp::PlanEntryStatus::Other(other.as_str().to_owned()),
-            };
-            with_their_meta!(
-                acp::PlanEntry::new(their_text(content), priority, status),
-                meta
-            )
+            })
         }
 
         pub(super) fn entry_at(entry: $($by)? PlanEntry, _: &Path<'_>) -> Result<acp::PlanEntry, ConversionError> {
@@ -55,29 +43,11 @@ macro_rules! stamp {
         }
 
         pub(super) fn from_entry(entry: $($by)? acp::PlanEntry, at: &Path<'_>) -> Result<PlanEntry, ConversionError> {
-            let acp::PlanEntry { content, priority, status, meta, .. } = entry;
-            let priority = match priority {
-                acp::PlanEntryPriority::High => Priority::High,
-                acp::PlanEntryPriority::Medium => Priority::Medium,
-                acp::PlanEntryPriority::Low => Priority::Low,
+            our_entry!(acp, entry, at, {
                 acp::PlanEntryPriority::Other(name) => Priority::from_wire(name.take_part()),
-                other => {
-                    return Err(unknown(&at.key(crate::rules::KEY_PRIORITY), "priority", &other));
-                }
-            };
-            let status = match status {
-                acp::PlanEntryStatus::Pending => Status::Pending,
-                acp::PlanEntryStatus::InProgress => Status::InProgress,
-                acp::PlanEntryStatus::Completed => Status::Completed,
+            }, {
                 acp::PlanEntryStatus::Cancelled => Status::Cancelled,
                 acp::PlanEntryStatus::Other(name) => Status::from_wire(name.take_part()),
-                other => return Err(unknown(&at.key(crate::rules::KEY_STATUS), "status", &other)),
-            };
-            Ok(PlanEntry {
-                content: our_text(content),
-                priority,
-                status,
-                meta: our_meta(meta),
             })
         }
 
