@@ -6,8 +6,8 @@ use std::fmt::{self, Write as _};
 use std::path::Path;
 
 use plan_core::tools::{Todo, TodoWrite};
-use plan_core::wire::{METHOD, Message};
-use plan_core::{PlanContent, SessionNotification, SessionUpdate, Status};
+use plan_core::wire::{Line, Strictness};
+use plan_core::{PlanContent, SessionUpdate, Status};
 
 /// The plans the model makes in one turn, in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -154,15 +154,22 @@ impl Script {
             if line.is_empty() {
                 continue;
             }
-            // The one reader of JSON-RPC lines: the other side of a
-            // transcript and other messages are no plans.
-            let message = Message::parse(line)
-                .map_err(|e| ScriptError(format!("{}:{}: {e}", path.display(), i + 1)))?;
-            if !matches!(message, Message::Notification { method, .. } if method == METHOD) {
-                continue;
+            // Each line read once: the other side of a transcript and other
+            // messages are no plans; a `session/update` is read strictly.
+            let at = |e: &dyn std::fmt::Display| {
+                ScriptError(format!("{}:{}: {e}", path.display(), i + 1))
+            };
+            let read = Line::read_message(line, Strictness::Strict);
+            if let Some(problem) = read.envelope.problems.first() {
+                return Err(at(problem));
             }
-            let notification = SessionNotification::from_json(line)
-                .map_err(|e| ScriptError(format!("{}:{}: {e}", path.display(), i + 1)))?;
+            let Some(plan) = read.plan else {
+                continue;
+            };
+            let Some(notification) = plan.map_err(|e| at(&e))?.into_notification() else {
+                continue;
+            };
+            let notification = notification.value;
             match notification.update {
                 SessionUpdate::PlanUpdate { plan, .. } if plan.entries().is_some() => {
                     plans.push(plan);

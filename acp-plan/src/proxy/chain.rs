@@ -11,6 +11,7 @@
 
 use std::collections::HashMap;
 
+use plan_core::wire::Message;
 use serde_json::value::RawValue;
 
 use super::relay::Relay;
@@ -45,39 +46,53 @@ impl Link {
     }
 
     /// A line from the conductor: the lines to send it back, in order.
+    /// Read once, by plan-core's envelope reader; `params` and results
+    /// pass on as the text they came in.
     pub(crate) fn line(&mut self, line: &[u8]) -> Vec<Vec<u8>> {
-        let Ok(members) = serde_json::from_slice::<HashMap<String, &RawValue>>(line) else {
+        let Some(message) = std::str::from_utf8(line)
+            .ok()
+            .and_then(|text| Message::read(text).message)
+        else {
             return Vec::new(); // not a message: nothing to route
         };
-        let id = members.get("id").map(|id| id.get().to_owned());
-        let params = members.get("params").map_or("null", |p| p.get());
-        let method = members
-            .get("method")
-            .and_then(|m| serde_json::from_str::<String>(m.get()).ok());
-        match (method.as_deref(), id) {
-            (Some(SUCCESSOR), id) => self.agents_message(id, params),
-            (Some(method), id) => self.clients_message(method, id, params),
-            (None, Some(id)) => self.answer(&id, &members),
-            (None, None) => Vec::new(),
+        let id = message.id().map(|id| id.get().to_owned());
+        let params = message.params().map_or("null", RawValue::get);
+        match &message {
+            Message::Request { method, .. } | Message::Notification { method, .. } => {
+                if method == SUCCESSOR {
+                    self.agents_message(id, params)
+                } else {
+                    self.clients_message(method, id, params)
+                }
+            }
+            Message::Response { id, outcome } => self.answer(id.get(), *outcome),
+            // `Message` may grow; what this link does not know it cannot route.
+            _ => Vec::new(),
         }
     }
 
-    /// A message of the agent's, through the conductor (`params` holds it):
-    /// a request goes to the client as ours, a notification through the relay.
+    /// A message of the agent's, through the conductor (`params` holds it,
+    /// its `method` and `params`): a request goes to the client as ours, a
+    /// notification through the relay.
     fn agents_message(&mut self, id: Option<String>, params: &str) -> Vec<Vec<u8>> {
-        let Ok(inner) = serde_json::from_str::<HashMap<String, &RawValue>>(params) else {
+        // The inner message has no `jsonrpc`: its method and params are
+        // what is read of it.
+        let Some(inner) = Message::read(params).message else {
             return Vec::new();
         };
-        let method = inner.get("method").map_or("null", |m| m.get());
-        let params = inner.get("params").map_or("null", |p| p.get());
+        let method = inner
+            .method()
+            .and_then(|m| serde_json::to_string(m).ok())
+            .unwrap_or_else(|| "null".to_owned());
+        let params = inner.params().map_or("null", RawValue::get);
         match id {
             Some(id) => {
                 let ours = self.id("c");
                 self.to_client.insert(ours.clone(), id);
-                vec![request(&ours, method, params).into_bytes()]
+                vec![request(&ours, &method, params).into_bytes()]
             }
             None => {
-                let plain = notification(method, params);
+                let plain = notification(&method, params);
                 let mut out = Vec::new();
                 self.relay.downstream(plain.as_bytes(), &mut out);
                 out.into_iter().map(std::borrow::Cow::into_owned).collect()
@@ -98,11 +113,18 @@ impl Link {
             Some(id) => request(id, &method_json, params),
             None => notification(&method_json, params),
         };
-        let sent = self.relay.upstream(plain.as_bytes()).into_owned();
-        let params = serde_json::from_slice::<HashMap<String, &RawValue>>(&sent)
-            .ok()
-            .and_then(|m| m.get("params").map(|p| p.get().to_owned()))
-            .unwrap_or_else(|| params.to_owned());
+        // The params as the relay left them: the same text unless it
+        // changed the line (which is then read, once, for them).
+        let sent = self.relay.upstream(plain.as_bytes());
+        let changed = match &sent {
+            std::borrow::Cow::Borrowed(_) => None,
+            std::borrow::Cow::Owned(line) => std::str::from_utf8(line)
+                .ok()
+                .and_then(|text| Message::read(text).message)
+                .and_then(|m| m.params())
+                .map(|p| p.get().to_owned()),
+        };
+        let params = changed.as_deref().unwrap_or(params);
         let inner = format!(r#"{{"method":{method_json},"params":{params}}}"#);
         let quoted = serde_json::to_string(SUCCESSOR).unwrap_or_default();
         match id {
@@ -115,15 +137,12 @@ impl Link {
         }
     }
 
-    /// An answer to one of our requests: to the client through the relay,
-    /// or to the conductor under its own id.
-    fn answer(&mut self, id: &str, members: &HashMap<String, &RawValue>) -> Vec<Vec<u8>> {
-        let outcome = members
-            .iter()
-            .find(|(key, _)| *key == "result" || *key == "error")
-            .map(|(key, value)| (key.clone(), value.get()));
-        let Some((key, value)) = outcome else {
-            return Vec::new();
+    /// An answer to one of our requests (its `result` or its `error`): to
+    /// the client through the relay, or to the conductor under its own id.
+    fn answer(&mut self, id: &str, outcome: Result<&RawValue, &RawValue>) -> Vec<Vec<u8>> {
+        let (key, value) = match outcome {
+            Ok(result) => ("result", result.get()),
+            Err(error) => ("error", error.get()),
         };
         if let Some(client) = self.to_agent.remove(id) {
             let plain = format!(r#"{{"jsonrpc":"2.0","id":{client},"{key}":{value}}}"#);

@@ -10,7 +10,7 @@
 //!
 //! Adding a field: its key in `json.rs` and its line here; then
 //! `codec/layout_tests.rs` and `codec/macro_tests.rs` fail at each place
-//! that still disagrees (docs/design.md, "Adding a field").
+//! that still disagrees (docs/adding-a-field.md).
 
 // Shared with plan-macros, which reads only some of it.
 #![allow(dead_code)]

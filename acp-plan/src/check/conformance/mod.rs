@@ -23,7 +23,6 @@ use crate::process::{self as agent_process, AgentProcess, Stderr};
 mod client_run;
 mod conversation;
 mod driven;
-mod judge;
 mod mapping;
 mod options;
 mod plan_mode;
@@ -183,7 +182,7 @@ fn run_kind_holding<R: BufRead + Send + 'static, W: Write>(
         progress: false,
     };
     talk.run.failure = None;
-    if let Err(reason) = talk.drive() {
+    if let Err(reason) = session::drive(&mut talk) {
         talk.run.failure = Some(reason);
     }
     talk.plans_seen();

@@ -161,211 +161,227 @@ struct TurnSoFar {
     known: Cancel,
 }
 
-impl<W: Write> Conversation<'_, W> {
-    /// One turn; whether it ended (so another may follow). A cancelled
-    /// turn holds the scripted model's answers until the cancel is sent,
-    /// and waits a moment after it ends for the answer to the request sent
-    /// after the cancel (so the report can say whether it had been read).
-    pub(super) fn turn(&mut self, id: u64, session: &str, cancel: bool) -> Result<bool, String> {
-        let ended = self.run_turn(id, session, cancel);
-        if cancel {
-            if let Some(hold) = self.hold {
-                hold(false);
-            }
-            let probe = id + PROBE_OFFSET;
-            let deadline = Instant::now() + self.options.timeout.min(PROBE_WAIT);
-            while self.pending.contains_key(&probe) {
-                match self.next(deadline) {
-                    Next::Line(_) => {}
-                    Next::Timeout | Next::Closed => break,
-                }
-            }
-        }
-        ended
-    }
-
-    /// `session/cancel`, the model's answers released, and the request
-    /// (`probe`) whose answer shows the agent read the cancel.
-    fn cancel(&mut self, session: &str, probe: u64) -> Result<(), String> {
-        self.send(&json!({ "jsonrpc": "2.0", "method": "session/cancel", "params": { "sessionId": session } }))?;
-        if let Some(hold) = self.hold {
+/// One turn; whether it ended (so another may follow). A cancelled
+/// turn holds the scripted model's answers until the cancel is sent,
+/// and waits a moment after it ends for the answer to the request sent
+/// after the cancel (so the report can say whether it had been read).
+pub(super) fn turn<W: Write>(
+    c: &mut Conversation<'_, W>,
+    id: u64,
+    session: &str,
+    cancel: bool,
+) -> Result<bool, String> {
+    let ended = run_turn(c, id, session, cancel);
+    if cancel {
+        if let Some(hold) = c.hold {
             hold(false);
         }
-        self.request(probe, CANCEL_PROBE, &json!({ "sessionId": session }))
-    }
-
-    fn run_turn(&mut self, id: u64, session: &str, cancel: bool) -> Result<bool, String> {
-        let prompt = json!([{ "type": "text", "text": self.options.prompt }]);
-        self.request(
-            id,
-            "session/prompt",
-            &json!({ "sessionId": session, "prompt": prompt }),
-        )?;
-        self.prompt = Some(id);
-        self.progress = false;
-        let v1 = self.run.judged_as != ClientKind::V2;
-        let deadline = Instant::now() + self.options.timeout;
-        let mut cancel_sent = false;
         let probe = id + PROBE_OFFSET;
-        let mut probe_answered = false;
-        let mut idle = None;
-        if cancel && let Some(hold) = self.hold {
-            hold(true);
-        }
-        loop {
-            let next = self.next(deadline);
-            // Cancelled once the agent is under way: after its first update;
-            // then the request whose answer shows the cancel was read.
-            if cancel && !cancel_sent && matches!(next, Next::Line(Event::Update)) {
-                self.cancel(session, probe)?;
-                cancel_sent = true;
-            }
-            let known = match (cancel_sent, probe_answered) {
-                (false, _) => Cancel::NotSent,
-                (true, true) => Cancel::Read,
-                (true, false) => Cancel::Unknown,
-            };
-            match next {
-                Next::Line(Event::Response(answered, _)) if answered == probe => {
-                    probe_answered = true;
-                }
-                Next::Line(Event::Response(answered, result)) if answered == id => {
-                    let turn = TurnSoFar {
-                        id,
-                        v1,
-                        cancel_sent,
-                        idle: idle.is_some(),
-                        known,
-                    };
-                    if let Some(end) = self.prompt_answered(&turn, result) {
-                        return end;
-                    }
-                }
-                Next::Line(Event::Idle(stop)) if !v1 && idle.is_none() => {
-                    self.ended(
-                        Some(&stop).filter(|s| !s.is_empty()).map(String::as_str),
-                        known,
-                        "the `idle` state update",
-                    );
-                    idle = Some(stop);
-                    if !self.pending.contains_key(&id) {
-                        return Ok(true);
-                    }
-                }
+        let deadline = Instant::now() + c.options.timeout.min(PROBE_WAIT);
+        while c.pending.contains_key(&probe) {
+            match c.next(deadline) {
                 Next::Line(_) => {}
-                Next::Timeout if idle.is_some() => return Ok(true), // the prompt stays unanswered
-                Next::Timeout => return self.timed_out(id, v1),
-                Next::Closed => {
-                    return Err("the agent exited (closed its output) during the turn".to_owned());
+                Next::Timeout | Next::Closed => break,
+            }
+        }
+    }
+    ended
+}
+
+/// `session/cancel`, the model's answers released, and the request
+/// (`probe`) whose answer shows the agent read the cancel.
+fn send_cancel<W: Write>(
+    c: &mut Conversation<'_, W>,
+    session: &str,
+    probe: u64,
+) -> Result<(), String> {
+    c.send(&json!({ "jsonrpc": "2.0", "method": "session/cancel", "params": { "sessionId": session } }))?;
+    if let Some(hold) = c.hold {
+        hold(false);
+    }
+    c.request(probe, CANCEL_PROBE, &json!({ "sessionId": session }))
+}
+
+fn run_turn<W: Write>(
+    c: &mut Conversation<'_, W>,
+    id: u64,
+    session: &str,
+    cancel: bool,
+) -> Result<bool, String> {
+    let prompt = json!([{ "type": "text", "text": c.options.prompt }]);
+    c.request(
+        id,
+        "session/prompt",
+        &json!({ "sessionId": session, "prompt": prompt }),
+    )?;
+    c.prompt = Some(id);
+    c.progress = false;
+    let v1 = c.run.judged_as != ClientKind::V2;
+    let deadline = Instant::now() + c.options.timeout;
+    let mut cancel_sent = false;
+    let probe = id + PROBE_OFFSET;
+    let mut probe_answered = false;
+    let mut idle = None;
+    if cancel && let Some(hold) = c.hold {
+        hold(true);
+    }
+    loop {
+        let next = c.next(deadline);
+        // Cancelled once the agent is under way: after its first update;
+        // then the request whose answer shows the cancel was read.
+        if cancel && !cancel_sent && matches!(next, Next::Line(Event::Update)) {
+            send_cancel(c, session, probe)?;
+            cancel_sent = true;
+        }
+        let known = match (cancel_sent, probe_answered) {
+            (false, _) => Cancel::NotSent,
+            (true, true) => Cancel::Read,
+            (true, false) => Cancel::Unknown,
+        };
+        match next {
+            Next::Line(Event::Response(answered, _)) if answered == probe => {
+                probe_answered = true;
+            }
+            Next::Line(Event::Response(answered, result)) if answered == id => {
+                let turn = TurnSoFar {
+                    id,
+                    v1,
+                    cancel_sent,
+                    idle: idle.is_some(),
+                    known,
+                };
+                if let Some(end) = prompt_answered(c, &turn, result) {
+                    return end;
                 }
             }
+            Next::Line(Event::Idle(stop)) if !v1 && idle.is_none() => {
+                ended(
+                    c,
+                    Some(&stop).filter(|s| !s.is_empty()).map(String::as_str),
+                    known,
+                    "the `idle` state update",
+                );
+                idle = Some(stop);
+                if !c.pending.contains_key(&id) {
+                    return Ok(true);
+                }
+            }
+            Next::Line(_) => {}
+            Next::Timeout if idle.is_some() => return Ok(true), // the prompt stays unanswered
+            Next::Timeout => return timed_out(c, id, v1),
+            Next::Closed => {
+                return Err("the agent exited (closed its output) during the turn".to_owned());
+            }
         }
     }
+}
 
-    /// The prompt's answer: the turn's end (`Some`), or `None` while it
-    /// goes on (v2 ends with `idle`).
-    fn prompt_answered(
-        &mut self,
-        turn: &TurnSoFar,
-        result: Result<serde_json::Value, serde_json::Value>,
-    ) -> Option<Result<bool, String>> {
-        match result {
-            // v2: `session/cancel` also cancels a prompt not yet inserted,
-            // answered -32800; the `idle` ends the turn.
-            Err(error)
-                if !turn.v1
-                    && turn.cancel_sent
-                    && error["code"].as_i64() == Some(REQUEST_CANCELLED) =>
-            {
-                turn.idle.then_some(Ok(true))
-            }
-            // An agent that cannot work (no key, no model) refuses the
-            // prompt: not a protocol fault, but nothing to judge.
-            Err(error) => {
-                self.pending.remove(&turn.id);
-                Some(Err(self.what_to_do(format!(
-                    "the agent refused the prompt: {error}"
-                ))))
-            }
-            Ok(result) if turn.v1 => {
-                let stop = result["stopReason"].as_str();
-                self.ended(stop, turn.known, "the prompt's response");
-                Some(Ok(true))
-            }
-            // v2: the prompt is accepted; the turn ends with `idle`.
-            Ok(_) => turn.idle.then_some(Ok(true)),
+/// The prompt's answer: the turn's end (`Some`), or `None` while it
+/// goes on (v2 ends with `idle`).
+fn prompt_answered<W: Write>(
+    c: &mut Conversation<'_, W>,
+    turn: &TurnSoFar,
+    result: Result<serde_json::Value, serde_json::Value>,
+) -> Option<Result<bool, String>> {
+    match result {
+        // v2: `session/cancel` also cancels a prompt not yet inserted,
+        // answered -32800; the `idle` ends the turn.
+        Err(error)
+            if !turn.v1
+                && turn.cancel_sent
+                && error["code"].as_i64() == Some(REQUEST_CANCELLED) =>
+        {
+            turn.idle.then_some(Ok(true))
         }
+        // An agent that cannot work (no key, no model) refuses the
+        // prompt: not a protocol fault, but nothing to judge.
+        Err(error) => {
+            c.pending.remove(&turn.id);
+            Some(Err(c.what_to_do(format!(
+                "the agent refused the prompt: {error}"
+            ))))
+        }
+        Ok(result) if turn.v1 => {
+            let stop = result["stopReason"].as_str();
+            ended(c, stop, turn.known, "the prompt's response");
+            Some(Ok(true))
+        }
+        // v2: the prompt is accepted; the turn ends with `idle`.
+        Ok(_) => turn.idle.then_some(Ok(true)),
     }
+}
 
-    /// No end of the turn in time: the agent could not work (nothing came
-    /// from its model: exit 2), or a `turn-end` finding.
-    fn timed_out(&mut self, id: u64, v1: bool) -> Result<bool, String> {
-        // The prompt's missing answer is this finding, not a second one.
-        self.pending.remove(&id);
-        // Nothing from its model at all: it could not work (a model it
-        // cannot reach, retried), which is no fault of its protocol.
-        if !self.progress {
-            return Err(self.what_to_do(format!(
-                "the turn made no progress within {} s: no message, tool call or plan came from the agent's model, which it may not reach",
-                self.options.timeout.as_secs_f32()
-            )));
-        }
-        let how = if v1 {
-            "the prompt's response with a `stopReason`"
-        } else {
-            "a `state_update` to `idle`"
-        };
-        self.turn_problem(format!(
+/// No end of the turn in time: the agent could not work (nothing came
+/// from its model: exit 2), or a `turn-end` finding.
+fn timed_out<W: Write>(c: &mut Conversation<'_, W>, id: u64, v1: bool) -> Result<bool, String> {
+    // The prompt's missing answer is this finding, not a second one.
+    c.pending.remove(&id);
+    // Nothing from its model at all: it could not work (a model it
+    // cannot reach, retried), which is no fault of its protocol.
+    if !c.progress {
+        return Err(c.what_to_do(format!(
+            "the turn made no progress within {} s: no message, tool call or plan came from the agent's model, which it may not reach",
+            c.options.timeout.as_secs_f32()
+        )));
+    }
+    let how = if v1 {
+        "the prompt's response with a `stopReason`"
+    } else {
+        "a `state_update` to `idle`"
+    };
+    turn_problem(
+        c,
+        format!(
             "the turn did not end within {} s; under v{} it ends with {how}",
-            self.options.timeout.as_secs_f32(),
-            self.run.judged_as.protocol().number()
-        ));
-        Ok(false)
-    }
+            c.options.timeout.as_secs_f32(),
+            c.run.judged_as.protocol().number()
+        ),
+    );
+    Ok(false)
+}
 
-    /// The turn ended with `stop` (from `source`): a stop reason is there
-    /// (v1: required; v2: recommended), and a cancelled turn says
-    /// `cancelled` where the agent had provably read the cancel.
-    fn ended(&mut self, stop: Option<&str>, cancel: Cancel, source: &str) {
-        match stop {
-            None if self.run.judged_as == ClientKind::V2 => {
-                let rule = V2_STOP_REASON;
-                self.run.notes.push(format!(
-                    "{source} has no `stopReason`: allowed, but {} ({})",
-                    rule.says, rule.source
-                ));
+/// The turn ended with `stop` (from `source`): a stop reason is there
+/// (v1: required; v2: recommended), and a cancelled turn says
+/// `cancelled` where the agent had provably read the cancel.
+fn ended<W: Write>(c: &mut Conversation<'_, W>, stop: Option<&str>, cancel: Cancel, source: &str) {
+    match stop {
+        None if c.run.judged_as == ClientKind::V2 => {
+            let rule = V2_STOP_REASON;
+            c.run.notes.push(format!(
+                "{source} has no `stopReason`: allowed, but {} ({})",
+                rule.says, rule.source
+            ));
+        }
+        None => turn_problem(c, format!("{source} has no `stopReason`")),
+        Some(stop) => {
+            match cancel {
+                _ if stop == "cancelled" => {}
+                Cancel::NotSent => {}
+                Cancel::Read => turn_problem(c, format!(
+                    "a turn the client cancelled ends with `stopReason: \"cancelled\"`; {source} says `{stop}`, though the agent had read the cancel (it answered the request sent after it first)"
+                )),
+                Cancel::Unknown => c.run.notes.push(format!(
+                    "{source} says `{stop}` after the client's `session/cancel`, but came before the agent answered the request sent right after the cancel: the turn's end and the cancel crossed, and nothing shows the agent had read it (not a finding)"
+                )),
             }
-            None => self.turn_problem(format!("{source} has no `stopReason`")),
-            Some(stop) => {
-                match cancel {
-                    _ if stop == "cancelled" => {}
-                    Cancel::NotSent => {}
-                    Cancel::Read => self.turn_problem(format!(
-                        "a turn the client cancelled ends with `stopReason: \"cancelled\"`; {source} says `{stop}`, though the agent had read the cancel (it answered the request sent after it first)"
-                    )),
-                    Cancel::Unknown => self.run.notes.push(format!(
-                        "{source} says `{stop}` after the client's `session/cancel`, but came before the agent answered the request sent right after the cancel: the turn's end and the cancel crossed, and nothing shows the agent had read it (not a finding)"
-                    )),
-                }
-                self.run.stop_reasons.push(stop.to_owned());
-            }
+            c.run.stop_reasons.push(stop.to_owned());
         }
     }
+}
 
-    /// A `turn-end` finding, its fix for the version the turn ran under.
-    fn turn_problem(&mut self, message: String) {
-        let line = self.run.transcript.len();
-        let fix = if self.run.judged_as == ClientKind::V2 {
-            "v2: send a `state_update` to `idle` with a `stopReason` (`cancelled` after `session/cancel`)"
-        } else {
-            "v1: answer `session/prompt` with a `stopReason` (`cancelled` after `session/cancel`)"
-        };
-        self.find(
-            rule::TURN_END,
-            line,
-            String::new(),
-            message,
-            Some(fix.to_owned()),
-        );
-    }
+/// A `turn-end` finding, its fix for the version the turn ran under.
+fn turn_problem<W: Write>(c: &mut Conversation<'_, W>, message: String) {
+    let line = c.run.transcript.len();
+    let fix = if c.run.judged_as == ClientKind::V2 {
+        "v2: send a `state_update` to `idle` with a `stopReason` (`cancelled` after `session/cancel`)"
+    } else {
+        "v1: answer `session/prompt` with a `stopReason` (`cancelled` after `session/cancel`)"
+    };
+    c.find(
+        rule::TURN_END,
+        line,
+        String::new(),
+        message,
+        Some(fix.to_owned()),
+    );
 }
