@@ -8,7 +8,8 @@ use std::io::{self, Write};
 use std::sync::mpsc::{self, RecvTimeoutError};
 
 use plan_core::{
-    PlanContent, PlanEntry, PlanId, Priority, Status, Steps, plan, wire::ProtocolVersion,
+    PlanContent, PlanEntry, PlanId, Priority, Status, Steps, agent::PlanRun, plan,
+    wire::ProtocolVersion,
 };
 use serde_json::{Value, json};
 
@@ -77,83 +78,17 @@ impl<W: Write, L: Write> Agent<W, L> {
     /// checklist of the same id, removed when done), a design document in a
     /// file (a markdown plan with its `path`), and a verification plan
     /// declared as a type.
-    // Over 80 lines: not yet split along its steps (the house issue's list).
     fn turn(&mut self, index: usize) -> io::Result<TurnEnd> {
         let refactor_id = PlanId::new("refactor").unwrap_or_else(|_| unreachable!("a valid id"));
-        let mut refactor = vec![
-            PlanEntry::new(
-                "Analyze the existing codebase structure",
-                Priority::High,
-                Status::Pending,
-            ),
-            PlanEntry::new(
-                "Identify components that need refactoring",
-                Priority::High,
-                Status::Pending,
-            ),
-            PlanEntry::new(
-                "Create unit tests for critical functions",
-                Priority::Medium,
-                Status::Pending,
-            ),
-            PlanEntry::new("Update the changelog", Priority::Low, Status::Pending),
-        ];
+        let mut refactor = refactor_entries();
         let notes = notes(false);
         let mut verify = Verify::start().one_at_a_time();
-
-        let items = |entries: &[PlanEntry]| {
-            Step::Update(PlanContent::items(refactor_id.clone(), entries.to_vec()))
-        };
         let session_id = self.sessions[index].id.clone();
         for stage in 0.. {
-            let (r, v) = (&mut refactor, &mut verify);
-            let actions = match stage {
-                0 => vec![items(r)],
-                1 => vec![Step::Update(notes.clone()), Step::Update(design(false))],
-                2 => {
-                    r[0].status = Status::InProgress;
-                    vec![items(r)]
-                }
-                3 => {
-                    r[0].status = Status::Completed;
-                    r[1].status = Status::InProgress;
-                    vec![items(r), Step::Update(self::notes(true))]
-                }
-                4 => {
-                    // A discovery: a new task joins the plan, after the current one.
-                    let found = "Fix the circular dependency in the auth module";
-                    r.insert(2, PlanEntry::new(found, Priority::High, Status::Pending));
-                    vec![items(r)]
-                }
-                5 => {
-                    r[1].status = Status::Completed;
-                    r[2].status = Status::InProgress;
-                    vec![items(r), Step::Remove(notes.id().clone())]
-                }
-                6 => {
-                    r[2].status = Status::Completed;
-                    r[3].status = Status::InProgress;
-                    let _ = v.begin(Verify::Lint);
-                    // The design is agreed: its file is rewritten, and so is the plan.
-                    vec![
-                        items(r),
-                        Step::Update(v.content()),
-                        Step::Update(design(true)),
-                    ]
-                }
-                7 => {
-                    r[3].status = Status::Completed;
-                    let _ = v.finish(Verify::Lint);
-                    let _ = v.begin(Verify::Test);
-                    vec![items(r), Step::Update(v.content())]
-                }
-                8 => {
-                    // The changelog is not needed after all.
-                    r[4].status = Status::Cancelled;
-                    let _ = v.finish(Verify::Test);
-                    vec![items(r), Step::Update(v.content())]
-                }
-                _ => return Ok(TurnEnd::Done),
+            let Some(actions) =
+                stage_of_turn(stage, &refactor_id, &mut refactor, &mut verify, &notes)
+            else {
+                break;
             };
             for action in actions {
                 self.send(index, action)?;
@@ -168,7 +103,10 @@ impl<W: Write, L: Write> Agent<W, L> {
                             entry.status = Status::Cancelled;
                         }
                     }
-                    self.send(index, items(&refactor))?;
+                    self.send(
+                        index,
+                        Step::Update(PlanContent::items(refactor_id, refactor)),
+                    )?;
                     if verify.steps().any(|(_, s)| *s != Status::Pending) {
                         let _ = verify.abandon();
                         self.send(index, Step::Update(verify.content()))?;
@@ -290,6 +228,80 @@ impl<W: Write, L: Write> Agent<W, L> {
         let params = json!({ "sessionId": self.sessions[index].id, "update": update });
         self.write(&json!({ "jsonrpc": "2.0", "method": "session/update", "params": params }))
     }
+}
+
+/// The refactor plan as a turn starts.
+fn refactor_entries() -> Vec<PlanEntry> {
+    [
+        ("Analyze the existing codebase structure", Priority::High),
+        ("Identify components that need refactoring", Priority::High),
+        ("Create unit tests for critical functions", Priority::Medium),
+        ("Update the changelog", Priority::Low),
+    ]
+    .into_iter()
+    .map(|(text, priority)| PlanEntry::new(text, priority, Status::Pending))
+    .collect()
+}
+
+/// What stage `stage` of a turn sends, the refactor (`r`, plan `id`) and
+/// the verification (`v`) moved on; `None` once the turn is done.
+fn stage_of_turn(
+    stage: usize,
+    id: &PlanId,
+    r: &mut Vec<PlanEntry>,
+    v: &mut PlanRun<Verify>,
+    notes: &PlanContent,
+) -> Option<Vec<Step>> {
+    let items =
+        |entries: &[PlanEntry]| Step::Update(PlanContent::items(id.clone(), entries.to_vec()));
+    Some(match stage {
+        0 => vec![items(r)],
+        1 => vec![Step::Update(notes.clone()), Step::Update(design(false))],
+        2 => {
+            r[0].status = Status::InProgress;
+            vec![items(r)]
+        }
+        3 => {
+            r[0].status = Status::Completed;
+            r[1].status = Status::InProgress;
+            vec![items(r), Step::Update(self::notes(true))]
+        }
+        4 => {
+            // A discovery: a new task joins the plan, after the current one.
+            let found = "Fix the circular dependency in the auth module";
+            r.insert(2, PlanEntry::new(found, Priority::High, Status::Pending));
+            vec![items(r)]
+        }
+        5 => {
+            r[1].status = Status::Completed;
+            r[2].status = Status::InProgress;
+            vec![items(r), Step::Remove(notes.id().clone())]
+        }
+        6 => {
+            r[2].status = Status::Completed;
+            r[3].status = Status::InProgress;
+            let _ = v.begin(Verify::Lint);
+            // The design is agreed: its file is rewritten, and so is the plan.
+            vec![
+                items(r),
+                Step::Update(v.content()),
+                Step::Update(design(true)),
+            ]
+        }
+        7 => {
+            r[3].status = Status::Completed;
+            let _ = v.finish(Verify::Lint);
+            let _ = v.begin(Verify::Test);
+            vec![items(r), Step::Update(v.content())]
+        }
+        8 => {
+            // The changelog is not needed after all.
+            r[4].status = Status::Cancelled;
+            let _ = v.finish(Verify::Test);
+            vec![items(r), Step::Update(v.content())]
+        }
+        _ => return None,
+    })
 }
 
 /// One thing a turn sends.

@@ -20,6 +20,9 @@ use crate::codec::wire_type::WireType;
 use crate::codec::writer::{Members, Sink};
 use crate::error::{Error, Path};
 use crate::protocol::content::{OWN_KEYS, PlanContent};
+use crate::protocol::entry::PlanEntry;
+use crate::protocol::id::PlanId;
+use crate::protocol::meta::Meta;
 use crate::protocol::naming::{self, TypeName};
 use crate::protocol::spelling::Spelling;
 use crate::rules::{KEY_CONTENT, KEY_ENTRIES, KEY_PATH, KEY_TYPE, KEY_URI, PlanType};
@@ -156,7 +159,8 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
     type Value = PlanContent;
     not_an_object!("an object");
 
-    // Over 80 lines: not yet split along its steps (the house issue's list).
+    /// The type first (else read again with it first), then each key as
+    /// the type has it; the plan built from them at the end.
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PlanContent, A::Error> {
         let at = self.at;
         let Some(first) = map.next_key_seed(KeySeed::new())? else {
@@ -168,9 +172,8 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
         };
         let classified = naming::classify_plan_type(kind.into_owned());
         let known = classified.known();
-        let (mut entries, mut early_entries, mut text, mut path) = (None, None, None, None);
+        let mut parts = Parts::default();
         let (mut rfd_id, mut acp_id, mut meta) = (None, None, None);
-        let mut fields = Map::new();
         let entries_at = at.key(crate::rules::KEY_ENTRIES);
         let mut seen = KeysRead(ContentKey::Type.bit());
         while let Some(key) = map.next_key_seed(KeySeed::new())? {
@@ -184,40 +187,74 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
                 ContentKey::Entries
                     if known == Some(PlanType::Items) && rfd_id.is_none() && acp_id.is_none() =>
                 {
-                    early_entries = Some(map.next_value::<Value>()?);
+                    parts.early_entries = Some(map.next_value::<Value>()?);
                 }
                 ContentKey::Entries if known == Some(PlanType::Items) => {
-                    entries = Some(map.next_value_seed(EntriesSeed {
+                    parts.entries = Some(map.next_value_seed(EntriesSeed {
                         state: self.state,
                         at: &entries_at,
                     })?);
                 }
                 ContentKey::Uri if known == Some(PlanType::File) => {
-                    text = Some(map.next_value::<Value>()?);
+                    parts.text = Some(map.next_value::<Value>()?);
                 }
                 ContentKey::Content if known == Some(PlanType::Markdown) => {
-                    text = Some(map.next_value::<Value>()?);
+                    parts.text = Some(map.next_value::<Value>()?);
                 }
                 ContentKey::Path if known == Some(PlanType::Markdown) => {
-                    path = Some(map.next_value::<Value>()?);
+                    parts.path = Some(map.next_value::<Value>()?);
                 }
                 _ if known.is_some() => {
                     map.next_value::<IgnoredAny>()?;
                 }
                 other => {
                     let value = map.next_value::<Value>()?;
-                    insert(self.state, at, &mut fields, other.name().to_owned(), value)?;
+                    insert(
+                        self.state,
+                        at,
+                        &mut parts.fields,
+                        other.name().to_owned(),
+                        value,
+                    )?;
                 }
             }
         }
         let id =
             plan_id(rfd_id, acp_id, self.state.reading, at).map_err(|err| self.state.fail(err))?;
         let meta = read_meta(self.state, meta, at)?;
-        let content = match classified {
-            TypeName::Known(PlanType::Items) => match (entries, early_entries) {
+        let content = parts.content(classified, id, meta, self.state.reading, at);
+        content.map_err(|err| self.state.fail(err))
+    }
+}
+
+/// What a plan object held besides its type, id and `_meta`, as read: the
+/// entries (read, or kept to read after the id), the `uri` or `content`,
+/// the `path`, a custom plan's fields.
+#[derive(Default)]
+struct Parts {
+    entries: Option<Vec<PlanEntry>>,
+    early_entries: Option<Value>,
+    text: Option<Value>,
+    path: Option<Value>,
+    fields: Map<String, Value>,
+}
+
+impl Parts {
+    /// The plan of type `classified` these parts make, or what it misses.
+    fn content(
+        self,
+        classified: TypeName,
+        id: PlanId,
+        meta: Option<Meta>,
+        reading: &mut ReadNotes,
+        at: &Path<'_>,
+    ) -> Result<PlanContent, Error> {
+        let entries_at = at.key(crate::rules::KEY_ENTRIES);
+        match classified {
+            TypeName::Known(PlanType::Items) => match (self.entries, self.early_entries) {
                 (Some(entries), _) => Ok(entries),
                 (None, Some(Value::Array(items))) => {
-                    crate::codec::entry::entries_value(items, self.state.reading, &entries_at)
+                    crate::codec::entry::entries_value(items, reading, &entries_at)
                 }
                 (None, Some(other)) => {
                     Err(crate::error::type_error(&entries_at, "an array", &other))
@@ -225,20 +262,20 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
                 (None, None) => Err(at.missing(crate::rules::KEY_ENTRIES)),
             }
             .map(|entries| PlanContent::Items { id, entries, meta }),
-            TypeName::Known(PlanType::File) => text
+            TypeName::Known(PlanType::File) => self
+                .text
                 .ok_or_else(|| at.missing(crate::rules::KEY_URI))
                 .and_then(|uri| fields::expect_string(uri, &at.key(crate::rules::KEY_URI)))
-                .and_then(|uri| {
-                    fields::file_uri(uri, self.state.reading, &at.key(crate::rules::KEY_URI))
-                })
+                .and_then(|uri| fields::file_uri(uri, reading, &at.key(crate::rules::KEY_URI)))
                 .map(|uri| PlanContent::File { id, uri, meta }),
-            TypeName::Known(PlanType::Markdown) => text
+            TypeName::Known(PlanType::Markdown) => self
+                .text
                 .ok_or_else(|| at.missing(crate::rules::KEY_CONTENT))
                 .and_then(|content| {
                     fields::expect_string(content, &at.key(crate::rules::KEY_CONTENT))
                 })
                 .and_then(|content| {
-                    let path = fields::markdown_path(path, self.state.reading, at)?;
+                    let path = fields::markdown_path(self.path, reading, at)?;
                     Ok(PlanContent::Markdown {
                         id,
                         content: fields::owned(content),
@@ -249,16 +286,15 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, '_> {
             TypeName::Custom(kind) => Ok(PlanContent::Custom {
                 kind,
                 id,
-                fields,
+                fields: self.fields,
                 meta,
             }),
             TypeName::Reserved(kind) => Ok(PlanContent::Reserved {
                 kind,
                 id,
-                fields,
+                fields: self.fields,
                 meta,
             }),
-        };
-        content.map_err(|err| self.state.fail(err))
+        }
     }
 }

@@ -4,7 +4,7 @@ use crate::symbol;
 use proc_macro2::Span;
 use syn::{Fields, Ident};
 
-use super::ast::Input;
+use super::ast::{Input, Variant};
 use super::kind::MappingKind;
 use crate::attrs::{self, ArgValue};
 use crate::errors::Errors;
@@ -26,7 +26,8 @@ enum Rename {
     UnderscoreSnake,
 }
 
-// Over 80 lines: not yet split along its steps (the house issue's list).
+/// Stage 2 of a mapping derive: the enum's shape, each variant's name
+/// (written, or by `rename_all`) checked, no two variants on one name.
 pub(crate) fn check<'a>(input: &Input<'a>, kind: &MappingKind) -> Result<Mapping<'a>, syn::Error> {
     let mut errors = Errors::new(Vec::new());
     if let Some(span) = input.not_enum {
@@ -65,43 +66,9 @@ pub(crate) fn check<'a>(input: &Input<'a>, kind: &MappingKind) -> Result<Mapping
                 ),
             ));
         }
-        for extra in variant.names.iter().skip(1) {
-            let span = extra
-                .as_ref()
-                .map_or_else(syn::Error::span, |(_, span)| *span);
-            errors.at(
-                span,
-                format_args!("one `#[{}(...)]` per variant", kind.attr),
-            );
-        }
         let written = matches!(variant.names.first(), Some(Ok(_)));
-        let (text, span) = match (variant.names.first(), rename) {
-            (Some(Ok(name)), _) => name.clone(),
-            (Some(Err(err)), _) => {
-                errors.push(err.clone());
-                continue;
-            }
-            (None, Some(rule)) => {
-                let snake = attrs::snake_case(&variant.ident.to_string());
-                let text = match rule {
-                    Rename::Snake => snake,
-                    Rename::UnderscoreSnake => format!("_{snake}"),
-                };
-                (text, variant.ident.span())
-            }
-            // A container attribute that was given but is wrong (a bad value,
-            // a misspelt key) is reported once, above: not again per variant.
-            (None, None) if !input.container.is_empty() => continue,
-            (None, None) => {
-                errors.at(variant.ident.span(), format_args!(
-                    "`{}` maps to no {what}: add `#[{attr}(...)]`, or `#[{container}(rename_all = \"_snake_case\")]` on the enum",
-                    variant.ident,
-                    what = kind.names.what(),
-                    attr = kind.attr,
-                    container = kind.container,
-                ));
-                continue;
-            }
+        let Some((text, span)) = variant_name(variant, rename, input, kind, &mut errors) else {
+            continue;
         };
         let Some(name) = name_check::check_name(&text, span, kind.names, false, &mut errors) else {
             continue;
@@ -127,6 +94,55 @@ pub(crate) fn check<'a>(input: &Input<'a>, kind: &MappingKind) -> Result<Mapping
         ident: input.ident,
         variants,
     }))
+}
+
+/// The name a variant maps to and where it was said: its one attribute
+/// (a second is an error), or its name by `rename_all`; `None` after an
+/// error (one a wrong container attribute already said is not said again).
+fn variant_name(
+    variant: &Variant<'_>,
+    rename: Option<Rename>,
+    input: &Input<'_>,
+    kind: &MappingKind,
+    errors: &mut Errors,
+) -> Option<(String, Span)> {
+    for extra in variant.names.iter().skip(1) {
+        let span = extra
+            .as_ref()
+            .map_or_else(syn::Error::span, |(_, span)| *span);
+        errors.at(
+            span,
+            format_args!("one `#[{}(...)]` per variant", kind.attr),
+        );
+    }
+    match (variant.names.first(), rename) {
+        (Some(Ok(name)), _) => Some(name.clone()),
+        (Some(Err(err)), _) => {
+            errors.push(err.clone());
+            None
+        }
+        (None, Some(rule)) => {
+            let snake = attrs::snake_case(&variant.ident.to_string());
+            let text = match rule {
+                Rename::Snake => snake,
+                Rename::UnderscoreSnake => format!("_{snake}"),
+            };
+            Some((text, variant.ident.span()))
+        }
+        // A container attribute that was given but is wrong (a bad value,
+        // a misspelt key) is reported once, above: not again per variant.
+        (None, None) if !input.container.is_empty() => None,
+        (None, None) => {
+            errors.at(variant.ident.span(), format_args!(
+                "`{}` maps to no {what}: add `#[{attr}(...)]`, or `#[{container}(rename_all = \"_snake_case\")]` on the enum",
+                variant.ident,
+                what = kind.names.what(),
+                attr = kind.attr,
+                container = kind.container,
+            ));
+            None
+        }
+    }
 }
 
 fn rename(input: &Input<'_>, kind: &MappingKind, errors: &mut Errors) -> Option<Rename> {

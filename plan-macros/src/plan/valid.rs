@@ -87,7 +87,8 @@ enum Content {
     Custom(String, Option<Group>),
 }
 
-// Over 80 lines: not yet split along its steps (the house issue's list).
+/// Stage 2 of `plan!`: every rule a call can break, each error on its
+/// token, all of them together.
 pub(crate) fn check(input: Input) -> Result<CheckedPlan, syn::Error> {
     let mut errors = Errors::new(input.errors);
     let broken = |key: &str| input.broken.iter().any(|k| k.unraw() == key);
@@ -120,39 +121,9 @@ pub(crate) fn check(input: Input) -> Result<CheckedPlan, syn::Error> {
             &mut errors,
         )
     });
-    let fields = fields.and_then(|f| {
-        if kind.is_none() {
-            errors.at(
-                f.key.span(),
-                "`fields` belongs to a custom plan: add `type: _your_type`",
-            );
-            return None;
-        }
-        let group = braced(f, "a JSON object of the custom plan's fields", &mut errors)?;
-        check_own_keys(&group, &mut errors);
-        Some(group)
-    });
+    let fields = fields.and_then(|f| custom_fields(f, kind.is_some(), &mut errors));
 
-    let path = path.and_then(|f| {
-        if markdown.is_none() {
-            if file.is_none() {
-                errors.at(
-                    f.key.span(),
-                    "`path` belongs to a markdown plan: add `markdown: \"...\"` (the plan's text, shown by every client)",
-                );
-            }
-            return None;
-        }
-        let path = text_value(
-            f,
-            "a string literal or `{ expression }` giving an `AbsolutePath`",
-            &mut errors,
-        )?;
-        if let Text::Str(lit) = &path {
-            check_markdown_path(&lit.value(), lit.span(), &mut errors);
-        }
-        Some(path)
-    });
+    let path = path.and_then(|f| markdown_path(f, markdown.is_some(), file.is_some(), &mut errors));
 
     let Some(content_key) = content_key else {
         if content_broken || unknown {
@@ -171,12 +142,72 @@ pub(crate) fn check(input: Input) -> Result<CheckedPlan, syn::Error> {
             "the `plan` update (`entries: [...]`) has no id; write `items: [...]` for a plan with an id (a `plan_update`)",
         );
     }
-    let form = match (content, id) {
+    let form = form(
+        content,
+        id,
+        path,
+        id_given || v1,
+        content_key.span(),
+        &mut errors,
+    );
+    errors.finish(form.map(|form| CheckedPlan { form, meta }))
+}
+
+/// `fields`: only a custom plan (`custom`) has them, a JSON object without
+/// the keys plan-core writes itself.
+fn custom_fields(f: Field, custom: bool, errors: &mut Errors) -> Option<Group> {
+    if !custom {
+        errors.at(
+            f.key.span(),
+            "`fields` belongs to a custom plan: add `type: _your_type`",
+        );
+        return None;
+    }
+    let group = braced(f, "a JSON object of the custom plan's fields", errors)?;
+    check_own_keys(&group, errors);
+    Some(group)
+}
+
+/// `path`: only a markdown plan has one (a `file` plan's is its own
+/// error), an absolute path.
+fn markdown_path(f: Field, markdown: bool, file: bool, errors: &mut Errors) -> Option<Text> {
+    if !markdown {
+        if !file {
+            errors.at(
+                f.key.span(),
+                "`path` belongs to a markdown plan: add `markdown: \"...\"` (the plan's text, shown by every client)",
+            );
+        }
+        return None;
+    }
+    let path = text_value(
+        f,
+        "a string literal or `{ expression }` giving an `AbsolutePath`",
+        errors,
+    )?;
+    if let Text::Str(lit) = &path {
+        check_markdown_path(&lit.value(), lit.span(), errors);
+    }
+    Some(path)
+}
+
+/// What the checked content and id make; a v2 plan without an id is an
+/// error at its content's key (`content_at`), unless the id was given but
+/// broken or the plan is v1 (`id_said`: said already).
+fn form(
+    content: Option<Content>,
+    id: Option<Text>,
+    path: Option<Text>,
+    id_said: bool,
+    content_at: Span,
+    errors: &mut Errors,
+) -> Option<CheckedForm> {
+    match (content, id) {
         (Some(Content::V1(entries)), None) => Some(CheckedForm::V1(entries)),
         (Some(Content::V1(_)) | None, Some(_)) => None,
-        (_, None) if id_given || v1 => None,
+        (_, None) if id_said => None,
         (_, None) => {
-            errors.at(content_key.span(), format_args!(
+            errors.at(content_at, format_args!(
                 "this plan needs an `id`: add `id: \"plan-1\"` (every v2 plan has one; use `entries: [...]` for a v1 plan without)"
             ));
             None
@@ -186,8 +217,7 @@ pub(crate) fn check(input: Input) -> Result<CheckedPlan, syn::Error> {
         (Some(Content::Custom(name, fields)), Some(id)) => {
             Some(CheckedForm::Custom(id, name, fields))
         }
-    };
-    errors.finish(form.map(|form| CheckedPlan { form, meta }))
+    }
 }
 
 /// Checks the one content field given: `[entries, items, markdown, file, type]`.
