@@ -236,7 +236,7 @@ pub fn custom(
 ///
 /// # Errors
 /// If the struct does not serialize to an object with a string `id`.
-pub fn to_custom<T: serde::Serialize>(
+pub fn to_custom<T: serde_core::Serialize>(
     value: &T,
     kind: &'static str,
 ) -> Result<PlanContent, CustomContentError> {
@@ -247,7 +247,7 @@ pub fn to_custom<T: serde::Serialize>(
 ///
 /// # Errors
 /// If the content is of another type or its fields do not fit.
-pub fn from_custom<T: serde::de::DeserializeOwned>(
+pub fn from_custom<T: serde_core::de::DeserializeOwned>(
     content: &PlanContent,
     kind: &'static str,
 ) -> Result<T, CustomContentError> {

@@ -3,8 +3,8 @@
 
 use std::fmt;
 
-use serde::Serialize;
-use serde::de::DeserializeOwned;
+use serde_core::Serialize;
+use serde_core::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::protocol::content::PlanContent;

@@ -4,7 +4,7 @@
 //! required key; the one reader, from text and from a `Value`, refuses a
 //! message that lacks a required key, naming it.
 
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_core::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
 use crate::codec::writer::Spelled;

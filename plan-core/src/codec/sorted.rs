@@ -1,7 +1,7 @@
 //! JSON values written with every object's keys in sorted order, in every
 //! build.
 
-use serde::ser::{SerializeMap, Serializer};
+use serde_core::ser::{SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
 /// A JSON value written with every object's keys in sorted (byte) order,
@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 /// the build: our output, and `plan_json!`'s, is the same in every build.
 pub(crate) struct Sorted<'a>(pub(crate) &'a Value);
 
-impl serde::Serialize for Sorted<'_> {
+impl serde_core::Serialize for Sorted<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self.0 {
             Value::Object(map) => SortedMap(map).serialize(s),
@@ -31,7 +31,7 @@ impl SortedMap<'_> {
     }
 }
 
-impl serde::Serialize for SortedMap<'_> {
+impl serde_core::Serialize for SortedMap<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut map = s.serialize_map(Some(self.0.len()))?;
         for (key, value) in self.entries() {

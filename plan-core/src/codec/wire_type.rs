@@ -142,24 +142,24 @@ macro_rules! wire_methods {
 
             /// A view that serializes in `spelling` with any serde serializer.
             /// (The plain `Serialize` impl writes the ACP spelling.)
-            pub fn spelled(&self, spelling: $crate::protocol::spelling::Spelling) -> impl ::serde::Serialize + '_ {
+            pub fn spelled(&self, spelling: $crate::protocol::spelling::Spelling) -> impl ::serde_core::Serialize + '_ {
                 $crate::codec::writer::Spelled(self, spelling)
             }
         }
 
         /// Writes the ACP spelling (what the published SDKs read); use
         /// `spelled` for the other.
-        impl ::serde::Serialize for $ty {
-            fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                ::serde::Serialize::serialize(&$crate::codec::writer::Spelled(self, $crate::protocol::spelling::Spelling::Acp), s)
+        impl ::serde_core::Serialize for $ty {
+            fn serialize<S: ::serde_core::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                ::serde_core::Serialize::serialize(&$crate::codec::writer::Spelled(self, $crate::protocol::spelling::Spelling::Acp), s)
             }
         }
 
         /// Reads either spelling, strictly.
-        impl<'de> ::serde::Deserialize<'de> for $ty {
-            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(d)?;
-                Self::from_value(value).map_err(<D::Error as ::serde::de::Error>::custom)
+        impl<'de> ::serde_core::Deserialize<'de> for $ty {
+            fn deserialize<D: ::serde_core::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let value = <::serde_json::Value as ::serde_core::Deserialize>::deserialize(d)?;
+                Self::from_value(value).map_err(<D::Error as ::serde_core::de::Error>::custom)
             }
         }
     };

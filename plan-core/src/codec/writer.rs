@@ -10,8 +10,8 @@
 
 use std::convert::Infallible;
 
-use serde::Serialize;
-use serde::ser::{SerializeMap, Serializer};
+use serde_core::Serialize;
+use serde_core::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 
 use crate::codec::sorted::Sorted;

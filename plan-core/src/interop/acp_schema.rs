@@ -180,13 +180,13 @@ fn our_uri(uri: &str, at: &Path<'_>) -> Result<FileUri, ConversionError> {
 
 /// An update that is not about plans: the one place a JSON value crosses
 /// (such updates are kept whole as JSON on our side).
-fn their_other<T: serde::de::DeserializeOwned>(
+fn their_other<T: serde_core::de::DeserializeOwned>(
     update: &SessionUpdate,
 ) -> Result<T, ConversionError> {
     serde_json::from_value(update.to_value(Spelling::Acp)).map_err(|e| their_error(&e))
 }
 
-fn our_other<T: serde::Serialize>(update: &T) -> Result<SessionUpdate, ConversionError> {
+fn our_other<T: serde_core::Serialize>(update: &T) -> Result<SessionUpdate, ConversionError> {
     let value = serde_json::to_value(update).map_err(|e| their_error(&e))?;
     Ok(SessionUpdate::from_value(value)?)
 }

@@ -109,8 +109,8 @@ macro_rules! name_enum {
             }
         }
 
-        impl serde::Serialize for $name {
-            fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        impl serde_core::Serialize for $name {
+            fn serialize<S: ::serde_core::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 s.serialize_str(self.as_str())
             }
         }

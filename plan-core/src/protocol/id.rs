@@ -68,17 +68,17 @@ impl TryFrom<String> for PlanId {
 }
 
 /// Writes the id as a JSON string.
-impl serde::Serialize for PlanId {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+impl serde_core::Serialize for PlanId {
+    fn serialize<S: serde_core::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(&self.0)
     }
 }
 
 /// Reads a JSON string, checked like [`PlanId::new`].
-impl<'de> serde::Deserialize<'de> for PlanId {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let id = <String as serde::Deserialize>::deserialize(d)?;
-        Self::new(id).map_err(<D::Error as serde::de::Error>::custom)
+impl<'de> serde_core::Deserialize<'de> for PlanId {
+    fn deserialize<D: serde_core::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let id = <String as serde_core::Deserialize>::deserialize(d)?;
+        Self::new(id).map_err(<D::Error as serde_core::de::Error>::custom)
     }
 }
 

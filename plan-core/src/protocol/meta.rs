@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use serde::Serialize;
+use serde_core::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
@@ -155,8 +155,8 @@ impl From<Map<String, Value>> for Meta {
 /// Writes the text as it came with `serde_json` (as a raw value; other
 /// serializers see it as `serde_json` hands raw values to them).
 impl Serialize for Meta {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let raw: &RawValue = serde_json::from_str(&self.0).map_err(serde::ser::Error::custom)?;
+    fn serialize<S: serde_core::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let raw: &RawValue = serde_json::from_str(&self.0).map_err(serde_core::ser::Error::custom)?;
         raw.serialize(s)
     }
 }

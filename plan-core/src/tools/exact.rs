@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use serde::de::{self as serde_de, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde_core::de::{self as serde_de, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
 use crate::protocol::entry::Status;
 

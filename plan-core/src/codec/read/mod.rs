@@ -24,7 +24,7 @@
 //! `codec/content.rs` and `codec/entry.rs`; they reach the engine only
 //! through what is `pub(in crate::codec)` here.
 
-use serde::de::{self, DeserializeSeed};
+use serde_core::de::{self, DeserializeSeed};
 use serde_json::Value;
 
 use crate::codec::envelope::Member;
