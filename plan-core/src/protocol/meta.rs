@@ -156,7 +156,8 @@ impl From<Map<String, Value>> for Meta {
 /// serializers see it as `serde_json` hands raw values to them).
 impl Serialize for Meta {
     fn serialize<S: serde_core::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let raw: &RawValue = serde_json::from_str(&self.0).map_err(serde_core::ser::Error::custom)?;
+        let raw: &RawValue =
+            serde_json::from_str(&self.0).map_err(serde_core::ser::Error::custom)?;
         raw.serialize(s)
     }
 }
