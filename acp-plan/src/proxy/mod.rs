@@ -67,13 +67,12 @@ pub fn proxy(options: &ProxyOptions) -> u8 {
             }
         };
     let relay = Arc::new(Mutex::new(Relay::new(options.plan_opt_in)));
-    let (ended, reader, downstream) = relay_both_ways(&relay, &mut agent, agent_in, agent_out);
+    let relaying = relay_both_ways(&relay, &mut agent, agent_in, agent_out);
     let status = agent.wait_status(Duration::from_secs(5));
     // Its whole group goes now: what it started no longer holds its output.
     agent.end(Duration::ZERO);
-    let _ = downstream.recv_timeout(DRAIN);
-    let _ = reader.join();
-    let why = match (status, ended.unwrap_or(Ok(()))) {
+    let ended = relaying.finish();
+    let why = match (status, ended) {
         (_, Err(e)) => format!("acp-plan proxy: the client's output failed: {e}"),
         (Some(0), Ok(())) => "the agent exited before answering (acp-plan proxy)".to_owned(),
         (Some(code), Ok(())) => {
@@ -99,20 +98,37 @@ pub fn proxy(options: &ProxyOptions) -> u8 {
     }
 }
 
+/// The two relays under way, once the agent's output ended or the agent
+/// exited.
+struct Relaying {
+    /// How the agent-to-client side ended, if it did (`None`: the agent
+    /// exited and its output stayed open).
+    ended: Option<io::Result<()>>,
+    /// The agent-to-client thread.
+    reader: std::thread::JoinHandle<()>,
+    /// What that thread says when it ends.
+    downstream: std::sync::mpsc::Receiver<io::Result<()>>,
+}
+
+impl Relaying {
+    /// Gives the agent-to-client side a moment to end (the agent's group
+    /// is gone by now), and says how the client's output fared.
+    fn finish(self) -> io::Result<()> {
+        let _ = self.downstream.recv_timeout(DRAIN);
+        let _ = self.reader.join();
+        self.ended.unwrap_or(Ok(()))
+    }
+}
+
 /// Relays the client's lines to the agent and the agent's to the client,
 /// each way on a thread of its own, until the agent's output ends or the
-/// agent exits; how the client's side ended, the reader thread, and the
-/// channel that says when it ends.
+/// agent exits.
 fn relay_both_ways(
     relay: &Arc<Mutex<Relay>>,
     agent: &mut AgentProcess,
     agent_in: impl Write + Send + 'static,
     agent_out: impl Read + Send + 'static,
-) -> (
-    Option<io::Result<()>>,
-    std::thread::JoinHandle<()>,
-    std::sync::mpsc::Receiver<io::Result<()>>,
-) {
+) -> Relaying {
     let upstream = Arc::clone(relay);
     // The client's lines to the agent, on a thread of their own; the
     // agent's input closes when the client's does.
@@ -156,7 +172,11 @@ fn relay_both_ways(
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
         }
     }
-    (ended, reader, downstream)
+    Relaying {
+        ended,
+        reader,
+        downstream,
+    }
 }
 
 /// No agent command: a link of the SDK's conductor chain, the conductor on
