@@ -624,6 +624,9 @@ fn the_sender_is_built_from_the_initialize_request_of_either_version() {
         r#"{"protocolVersion":"1"}"#,
         r#"{"protocolVersion":-1}"#,
         "[",
+        // Text that breaks off after a member: no request.
+        r#"{"protocolVersion":1,"#,
+        r#"{"protocolVersion":1"#,
         r#"{"jsonrpc":"2.0","id":1,"method":"session/new","params":{}}"#,
         r#"{"jsonrpc":"1.0","id":1,"method":"initialize","params":{"protocolVersion":1}}"#,
         r#"{"jsonrpc":"2.0","id":1,"method":"initialize"}"#,

@@ -167,9 +167,9 @@ impl<'a> Message<'a> {
 pub(in crate::codec) type Member<'a> = (Cow<'a, str>, &'a RawValue);
 
 /// The message, if its kind could be told, its id, every problem of it, and
-/// its shape ([`Message::read`]); every member of the object kept in
-/// `members` (in the text's order) when given: the parts a typed reader reads next, so the line is
-/// not read again.
+/// its shape ([`Message::read`]). When `members` is given, every member of
+/// the object is kept there in the text's order: the parts a typed reader
+/// reads next, so the line is not read again.
 pub(in crate::codec) fn read_keeping<'a>(
     text: &'a str,
     members: Option<&mut Vec<Member<'a>>>,

@@ -78,6 +78,12 @@ impl InitializeRequest {
         // (the text itself, or its `params`) go to their visitor.
         let mut members = Vec::new();
         let split = envelope::read_keeping(json, Some(&mut members));
+        // Not JSON: what the one reading said (the members read before the
+        // text broke off are no request).
+        let syntax = |e: &&Error| matches!(e.kind(), crate::error::ErrorKind::Syntax { .. });
+        if let Some(broken) = split.problems.iter().find(syntax) {
+            return Err(broken.clone());
+        }
         let mut reading = ReadNotes::new(Strictness::Lenient);
         let read = match split.shape {
             Shape::JsonRpc => {
