@@ -284,7 +284,7 @@ impl<W: Write, L: Write> Agent<W, L> {
         for skipped in &client.skipped {
             let _ = writeln!(self.log, "agent: initialize: {skipped} (read as absent)");
         }
-        let protocol = client.negotiated();
+        let protocol = client.negotiated(ProtocolVersion::LATEST);
         let info = json!({ "name": NAME, "version": env!("CARGO_PKG_VERSION") });
         let result = match protocol {
             ProtocolVersion::V1 => json!({

@@ -42,7 +42,7 @@ fn main() {
             Ok((id, method, params)) => match (method.as_str(), &client) {
                 ("initialize", _) => match InitializeRequest::from_value(params) {
                     Ok(init) => {
-                        let result = initialized(init.negotiated());
+                        let result = initialized(init.negotiated(ProtocolVersion::LATEST));
                         client = Some(init);
                         answer(&id, &result)
                     }
@@ -53,6 +53,7 @@ fn main() {
                     sessions.push(ModelPlans::new(PlanSender::for_client(
                         id_text.clone(),
                         init,
+                        ProtocolVersion::LATEST,
                     )));
                     answer(&id, &json!({ "sessionId": id_text }))
                 }
@@ -61,7 +62,12 @@ fn main() {
                         .iter_mut()
                         .find(|s| params["sessionId"] == s.sender().session().as_str());
                     match found {
-                        Some(plans) => turn(&mut out, &id, plans, init.negotiated()),
+                        Some(plans) => turn(
+                            &mut out,
+                            &id,
+                            plans,
+                            init.negotiated(ProtocolVersion::LATEST),
+                        ),
                         None => error(&id, -32602, "unknown session"),
                     }
                 }

@@ -111,7 +111,7 @@ fn broken_agent(fault: Fault, input: impl BufRead, mut out: impl Write) {
             "initialize" if fault == Fault::ExitsAtOnce => return,
             "initialize" => {
                 let request = InitializeRequest::from_value(params.clone()).unwrap();
-                let version = request.negotiated().number();
+                let version = request.negotiated(ProtocolVersion::LATEST).number();
                 client = Some(request);
                 write(&respond(
                     json!({"protocolVersion": version, "agentCapabilities": {},
@@ -134,7 +134,7 @@ fn broken_agent(fault: Fault, input: impl BufRead, mut out: impl Write) {
             "session/prompt" if fault == Fault::Silent => {}
             "session/prompt" => {
                 let init = client.clone().expect("initialize came first");
-                let mut sender = PlanSender::for_client("sess_1", &init);
+                let mut sender = PlanSender::for_client("sess_1", &init, ProtocolVersion::LATEST);
                 let v2 = sender.protocol() == ProtocolVersion::V2;
                 if v2 && fault != Fault::Unanswered {
                     write(&respond(json!({"messageId": "msg_1"})));

@@ -478,21 +478,21 @@ fn a_sender_is_shaped_by_the_sdks_initialize_request_in_one_call() {
 
     let with_plan = v1::InitializeRequest::new(SdkVersion::V1)
         .client_capabilities(v1::ClientCapabilities::new().plan(v1::PlanCapabilities::new()));
-    let sender = PlanSender::for_client("s", &(&with_plan).into());
+    let sender = PlanSender::for_client("s", &(&with_plan).into(), ProtocolVersion::V2);
     assert_eq!(
         (sender.protocol(), sender.supports_plan_operations()),
         (ProtocolVersion::V1, true)
     );
 
     let without = v1::InitializeRequest::new(SdkVersion::V1);
-    let sender = PlanSender::for_client("s", &(&without).into());
+    let sender = PlanSender::for_client("s", &(&without).into(), ProtocolVersion::V2);
     assert_eq!(
         (sender.protocol(), sender.supports_plan_operations()),
         (ProtocolVersion::V1, false)
     );
 
     let v2 = v2::InitializeRequest::new(SdkVersion::V2, v2::Implementation::new("c", "1"));
-    let mut sender = PlanSender::for_client("s", &(&v2).into());
+    let mut sender = PlanSender::for_client("s", &(&v2).into(), ProtocolVersion::V2);
     assert_eq!(sender.protocol(), ProtocolVersion::V2);
     let sent = sender.update(plan! { id: "p", items: [high cancelled "x"] });
     assert!(

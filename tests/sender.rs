@@ -157,7 +157,7 @@ fn other_plan_types_become_entries() {
     ));
     assert_eq!(
         v1_entries(&file),
-        [row("The plan is in `/tmp/plan.md`.", "medium", "pending")]
+        [row("The plan is in /tmp/plan.md.", "medium", "pending")]
     );
     let custom = sender.update(plan! { id: "t", type: _timeline, fields: { "events": [] } });
     assert_eq!(
@@ -462,7 +462,7 @@ fn every_cell_of_the_version_table() {
             "plan [a medium pending]",
             "plan [a medium pending]",
             "plan [a medium pending]",
-            "plan [The plan is in `/x`. medium pending]",
+            "plan [The plan is in /x. medium pending]",
             "plan [_t plan p medium pending]",
             "plan [timeline plan p medium pending]",
             "plan []",
@@ -608,7 +608,7 @@ fn the_sender_is_built_from_the_initialize_request_of_either_version() {
         }
         assert_eq!(from_whole.capabilities, init.capabilities, "{json}");
         assert_eq!(from_whole.skipped.len(), init.skipped.len(), "{json}");
-        let sender = PlanSender::for_client("s", &init);
+        let sender = PlanSender::for_client("s", &init, ProtocolVersion::V2);
         assert_eq!(sender.protocol(), protocol, "{json}");
         assert_eq!(sender.supports_plan_operations(), operations, "{json}");
         assert_eq!(sender.spelling(), spelling, "{json}");

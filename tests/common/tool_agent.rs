@@ -18,7 +18,11 @@
 //!   list in its input); it sends no plan `check` could hold to a script;
 //! - `tool-calls`: as `plans`, but each call reaches the client only as a
 //!   `tool_call` and a `tool_call_update` whose `rawInput` is its
-//!   arguments (as opencode's `todowrite` does): no plan of its own.
+//!   arguments (as opencode's `todowrite` does): no plan of its own;
+//! - `markdown FILE...`: asks no model; each turn sends each file's text
+//!   as a markdown `plan_update` (id `plan-mode`), in order, to a client
+//!   that advertised `clientCapabilities.plan`, and nothing to one that
+//!   did not (as claude-agent-acp and codex-acp do in plan mode).
 //!
 //! Its second argument says where it finds its model:
 //! - `openai` (the default): `$OPENAI_BASE_URL`;
@@ -46,6 +50,7 @@ fn main() {
     let base = model_address(&source);
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
+    let mut plan_capability = false;
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
         let Ok(message) = serde_json::from_str::<Value>(&line) else {
@@ -54,7 +59,20 @@ fn main() {
         let id = message["id"].clone();
         let result = match message["method"].as_str() {
             Some("initialize") => {
+                plan_capability = message["params"]["clientCapabilities"]["plan"].is_object();
                 json!({ "protocolVersion": 1, "agentCapabilities": {}, "authMethods": [] })
+            }
+            Some("session/prompt") if mode == "markdown" => {
+                for path in std::env::args().skip(2).filter(|_| plan_capability) {
+                    let content = std::fs::read_to_string(&path).unwrap_or_default();
+                    send(
+                        &mut out,
+                        &json!({ "jsonrpc": "2.0", "method": "session/update", "params": {
+                        "sessionId": "tool-agent", "update": { "sessionUpdate": "plan_update",
+                        "plan": { "type": "markdown", "planId": "plan-mode", "content": content } } } }),
+                    );
+                }
+                json!({ "stopReason": "end_turn" })
             }
             Some("session/new") => json!({ "sessionId": "tool-agent" }),
             Some("session/prompt") => {

@@ -204,15 +204,21 @@ impl Script {
         self.states.get(i)
     }
 
-    /// The plan as plan mode asks for it, markdown: a title and the last
-    /// state's steps, numbered.
+    /// The plan as plan mode asks for it, markdown as models write it in
+    /// plan mode (Claude Code's `ExitPlanMode` plans): a title, a line of
+    /// context, the last state's steps numbered under `## Steps`, and a
+    /// bulleted list of checks. Not a checklist: a v1 client without
+    /// `plan` is sent the numbered steps (plan-core's `MarkdownSteps`),
+    /// and `check` holds the agent or the proxy to that.
     pub fn markdown(&self) -> String {
-        let mut text = String::from("# Plan\n\n");
-        for todo in self.states.last().map_or(&[][..], |s| &s.todos[..]) {
-            // A checklist: what a v1 client without `plan` is sent of it
-            // (its entries, as plan-core's `Fallback` reads them).
-            let _ = writeln!(text, "- [ ] {}", todo.content);
+        let mut text = String::from(
+            "# Plan: fix the failing parser test\n\n## Context\nThe tokenizer drops the last character of a quoted string.\n\n## Steps\n",
+        );
+        let todos = self.states.last().map_or(&[][..], |s| &s.todos[..]);
+        for (number, todo) in todos.iter().enumerate() {
+            let _ = writeln!(text, "{}. {}", number + 1, todo.content);
         }
+        text.push_str("\n## Verification\n- `cargo test` passes\n- The changelog names the fix\n");
         text
     }
 }
@@ -232,9 +238,22 @@ mod tests {
         assert_eq!(last.todos.len(), 4);
         assert!(last.todos.iter().all(|t| t.status == Status::Completed));
         assert!(script.todo_write(3).is_none());
+        let markdown = script.markdown();
+        assert!(
+            markdown.contains("## Steps\n1. Read the failing test\n2. Fix the parser\n3. Run the test suite\n4. Update the changelog\n\n## Verification\n"),
+            "{markdown}"
+        );
+        // Its steps, as a v1 client without `plan` is sent them.
+        let steps = plan_core::client::markdown_to_entries(&markdown);
+        let texts: Vec<&str> = steps.iter().map(|e| &*e.content).collect();
         assert_eq!(
-            script.markdown(),
-            "# Plan\n\n- [ ] Read the failing test\n- [ ] Fix the parser\n- [ ] Run the test suite\n- [ ] Update the changelog\n"
+            texts,
+            [
+                "Read the failing test",
+                "Fix the parser",
+                "Run the test suite",
+                "Update the changelog"
+            ]
         );
     }
 

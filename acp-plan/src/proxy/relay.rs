@@ -236,12 +236,16 @@ impl Relay {
                 }
                 out.pop();
                 let spelling = session.sender.spelling();
+                // Each client is sent a plan once: what it would get now
+                // against what it last got (a markdown delta that leaves
+                // the steps as they were sends a v1 client nothing).
                 let sent = match notification.update {
-                    SessionUpdate::Plan(plan) => Some(session.sender.update(PlanContent::items(
-                        PlanId::new("main").expect("a valid id"),
-                        plan.entries,
-                    ))),
-                    SessionUpdate::PlanUpdate { plan, .. } => Some(session.sender.update(plan)),
+                    SessionUpdate::Plan(plan) => session.sender.update_if_changed(
+                        PlanContent::items(PlanId::new("main").expect("a valid id"), plan.entries),
+                    ),
+                    SessionUpdate::PlanUpdate { plan, .. } => {
+                        session.sender.update_if_changed(plan)
+                    }
                     SessionUpdate::PlanRemoved { id, .. } => session.sender.remove(&id),
                     SessionUpdate::Other(_) => None,
                 };

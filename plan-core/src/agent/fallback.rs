@@ -6,11 +6,11 @@
 
 use std::borrow::Cow;
 
-use crate::protocol::checklist::markdown_to_entries;
 use crate::protocol::content::PlanContent;
 use crate::protocol::entry::{PlanEntry, Priority, Status};
 use crate::protocol::id::{AbsolutePath, FileUri, PlanId};
 use crate::protocol::meta::Meta;
+use crate::protocol::steps::markdown_to_entries;
 use crate::protocol::version::ClientKind;
 
 /// Which live plans a v1 client without plan operations is shown, as its single plan.
@@ -50,8 +50,9 @@ pub struct Fallback {
     /// [`Fallback::default_entry`].
     pub entry: fn(&PlanEntry) -> Option<Cow<'_, PlanEntry>>,
     /// A markdown plan as entries, for a v1 client without the plan
-    /// capability. Default: its checklist ([`markdown_to_entries`]), else one
-    /// pending entry with its first line.
+    /// capability. Default: its steps ([`markdown_to_entries`]: numbered
+    /// steps, bullets, a checklist's items with their statuses, numbered
+    /// headings, prose; see [`MarkdownSteps`](crate::client::MarkdownSteps)).
     pub markdown: fn(&str) -> Vec<PlanEntry>,
     /// What a `file` plan is sent as (its id and `_meta` are kept). Default:
     /// [`Fallback::file_as_markdown`].
@@ -270,20 +271,20 @@ impl Fallback {
         Some(Cow::Owned(entry))
     }
 
-    /// The checklist of the markdown, else its first non-empty line (without
-    /// leading `#`) as one pending entry; nothing for empty markdown.
+    /// The steps of the markdown plan, as the agent wrote them
+    /// ([`markdown_to_entries`]): at least one for any markdown with text,
+    /// none for white space alone.
+    ///
+    /// ```
+    /// use plan_core::agent::Fallback;
+    ///
+    /// let plan = "# Plan: fix the auth cycle\n\n## Steps\n1. Find the cycle\n2. Break it\n";
+    /// let steps = Fallback::default_markdown(plan);
+    /// assert_eq!(steps.len(), 2);
+    /// assert_eq!(steps[1].content, "Break it");
+    /// ```
     pub fn default_markdown(markdown: &str) -> Vec<PlanEntry> {
-        let checklist = markdown_to_entries(markdown);
-        if !checklist.is_empty() {
-            return checklist;
-        }
-        markdown
-            .lines()
-            .map(|line| line.trim().trim_start_matches('#').trim())
-            .find(|line| !line.is_empty())
-            .map(|line| PlanEntry::new(line.to_owned(), Priority::Medium, Status::Pending))
-            .into_iter()
-            .collect()
+        markdown_to_entries(markdown)
     }
 
     /// One pending entry naming the type and the id.

@@ -8,6 +8,7 @@ use crate::codec::Spelling;
 use crate::codec::initialize::InitializeRequest;
 use crate::protocol::capabilities::ClientCapabilities;
 use crate::protocol::content::PlanContent;
+use crate::protocol::entry::PlanEntry;
 use crate::protocol::id::{PlanId, SessionId};
 use crate::protocol::notification::SessionNotification;
 use crate::protocol::update::SessionUpdate;
@@ -38,7 +39,7 @@ use crate::protocol::version::{ClientKind, ProtocolVersion};
 /// made anew for each prompt would forget the plans of earlier turns.
 ///
 /// ```
-/// use plan_core::{plan, SessionUpdate, wire::{ClientCapabilities, Spelling}, agent::{InitializeRequest, PlanSender}};
+/// use plan_core::{plan, SessionUpdate, wire::{ClientCapabilities, ProtocolVersion, Spelling}, agent::{InitializeRequest, PlanSender}};
 ///
 /// // A v1 client that never heard of plan_update.
 /// let v1_only = ClientCapabilities::from_json(r#"{"fs":{"readTextFile":true}}"#)?;
@@ -53,15 +54,15 @@ use crate::protocol::version::{ClientKind, ProtocolVersion};
 /// let init = InitializeRequest::from_json(
 ///     r#"{"protocolVersion":1,"clientCapabilities":{"plan":{}}}"#,
 /// )?;
-/// let mut sender = PlanSender::for_client("sess_1", &init);
+/// let mut sender = PlanSender::for_client("sess_1", &init, ProtocolVersion::V1);
 /// let sent = sender.update(plan! { id: "design", markdown: "# Design", path: "/home/dev/PLAN.md" });
 /// assert!(sent.to_json(Spelling::Acp).ends_with(
 ///     r##"{"type":"markdown","planId":"design","content":"# Design","path":"/home/dev/PLAN.md"}}}}"##
 /// ));
 ///
-/// // A v2 client, straight from its `initialize` request.
+/// // A v2 client, straight from its `initialize` request, by an agent that speaks the v2 draft.
 /// let init = InitializeRequest::from_json(r#"{"protocolVersion":2,"info":{"name":"ed","version":"1"}}"#)?;
-/// let mut sender = PlanSender::for_client("sess_1", &init);
+/// let mut sender = PlanSender::for_client("sess_1", &init, ProtocolVersion::V2);
 /// let sent = sender.update(plan! { id: "p", items: [high cancelled "Polish"] });
 /// assert!(sent.to_json(Spelling::Acp).contains(r#""status":"cancelled""#));
 /// assert_eq!(sender.spelling(), Spelling::Acp);
@@ -80,6 +81,9 @@ pub struct PlanSender {
     pre_stable_file: bool,
     /// Live plans, as the agent sent them, the most recently updated last.
     live: Vec<PlanContent>,
+    /// The entries of the v1 view this client was last sent (a v1 client
+    /// without plan operations), so an unchanged view is not sent again.
+    last_v1: Option<Vec<PlanEntry>>,
 }
 
 impl PlanSender {
@@ -90,11 +94,17 @@ impl PlanSender {
         Self::with_protocol(session, ProtocolVersion::V1, client)
     }
 
-    /// A sender for `session` of the client that sent `initialize`: the
-    /// version the agent answers with (see [`InitializeRequest::negotiated`])
-    /// and the client's capabilities, in one call.
-    pub fn for_client(session: impl Into<SessionId>, initialize: &InitializeRequest) -> Self {
-        Self::with_protocol(session, initialize.negotiated(), &initialize.capabilities)
+    /// A sender for `session` of the client that sent `initialize`, from an
+    /// agent whose newest protocol version is `agent_newest`: the version
+    /// the agent answers with (see [`InitializeRequest::negotiated`]) and
+    /// the client's capabilities, in one call.
+    pub fn for_client(
+        session: impl Into<SessionId>,
+        initialize: &InitializeRequest,
+        agent_newest: ProtocolVersion,
+    ) -> Self {
+        let protocol = initialize.negotiated(agent_newest);
+        Self::with_protocol(session, protocol, &initialize.capabilities)
     }
 
     /// A sender for `session` under `protocol`, for a client with `client`'s
@@ -115,6 +125,7 @@ impl PlanSender {
             fallback: Fallback::default(),
             pre_stable_file: false,
             live: Vec::new(),
+            last_v1: None,
         }
     }
 
@@ -170,22 +181,64 @@ impl PlanSender {
         &self.live
     }
 
-    /// Whether `plan` is the plan last sent under its id, and still live:
-    /// sending it again would change nothing for the client.
+    /// Whether sending `plan` now would send this client exactly what it
+    /// last got: for a v1 client without plan operations, the same v1
+    /// view (a markdown plan whose steps did not change, say); for any
+    /// other, the same plan under its id, as mapped for this client.
     pub fn is_unchanged(&self, plan: &PlanContent) -> bool {
-        self.live.iter().any(|live| live == plan)
+        match self.kind {
+            ClientKind::V1 => self
+                .last_v1
+                .as_ref()
+                .is_some_and(|last| *last == self.v1_entries_with(plan)),
+            ClientKind::V1Plan | ClientKind::V2 => self
+                .live
+                .iter()
+                .find(|live| live.id() == plan.id())
+                .is_some_and(|live| {
+                    live == plan || self.content_for_client(live) == self.content_for_client(plan)
+                }),
+        }
     }
 
-    /// [`update`](Self::update), unless the plan is the one last sent under
-    /// its id ([`is_unchanged`](Self::is_unchanged)): then `None`, and
-    /// nothing changes. Models resend their whole list on every tool call,
-    /// often as it was; a client need not be told twice.
+    /// [`update`](Self::update), unless this client would get what it last
+    /// got ([`is_unchanged`](Self::is_unchanged)): then `None`, and the plan
+    /// is still kept live as given. Models resend their whole list on every
+    /// tool call, often as it was, and stream markdown plans in deltas that
+    /// leave the steps as they were; a client is told each state once.
+    ///
+    /// ```
+    /// use plan_core::{PlanContent, PlanId, agent::PlanSender, wire::ClientCapabilities};
+    ///
+    /// let mut sender = PlanSender::new("s", &ClientCapabilities::default());
+    /// let id = PlanId::new("plan")?;
+    /// let first = sender.update_if_changed(PlanContent::markdown(id.clone(), "- Read\n- Fix"));
+    /// assert!(first.is_some());
+    /// // The same steps, more text after them: nothing new for a v1 client.
+    /// let delta = sender.update_if_changed(PlanContent::markdown(id.clone(), "- Read\n- Fix\n\nThen ship."));
+    /// assert!(delta.is_none());
+    /// # Ok::<(), plan_core::Error>(())
+    /// ```
     pub fn update_if_changed(
         &mut self,
         plan: impl Into<PlanContent>,
     ) -> Option<SessionNotification> {
         let plan = plan.into();
-        (!self.is_unchanged(&plan)).then(|| self.update(plan))
+        if self.kind == ClientKind::V1 {
+            let entries = self.v1_entries_with(&plan);
+            self.keep_live(plan);
+            if self.last_v1.as_ref() == Some(&entries) {
+                return None;
+            }
+            self.last_v1 = Some(entries.clone());
+            let update = SessionUpdate::plan(entries);
+            return Some(SessionNotification::new(self.session.clone(), update));
+        }
+        if self.is_unchanged(&plan) {
+            self.keep_live(plan);
+            return None;
+        }
+        Some(self.update(plan))
     }
 
     /// Creates or replaces a plan; returns the notification to send. The
@@ -226,7 +279,7 @@ impl PlanSender {
 
     /// The `plan_update` of `content`; without one, the v1 view of the
     /// live plans (a client without plan operations).
-    fn notification(&self, content: Option<PlanContent>) -> SessionNotification {
+    fn notification(&mut self, content: Option<PlanContent>) -> SessionNotification {
         let update = match content {
             Some(content) => SessionUpdate::plan_update(content),
             None => self.v1_plan_view(),
@@ -322,8 +375,9 @@ impl PlanSender {
         Ok(notification)
     }
 
-    /// The v1 `plan` a client without plan operations should see now.
-    fn v1_plan_view(&self) -> SessionUpdate {
+    /// The v1 `plan` a client without plan operations should see now,
+    /// recorded as what it was last sent.
+    fn v1_plan_view(&mut self) -> SessionUpdate {
         let shown: &[PlanContent] = match self.fallback.view {
             View::MostRecent => self
                 .live
@@ -336,7 +390,22 @@ impl PlanSender {
             .iter()
             .flat_map(|plan| self.fallback.entries(plan))
             .collect::<Vec<_>>();
+        self.last_v1 = Some(entries.clone());
         SessionUpdate::plan(entries)
+    }
+
+    /// The entries of the v1 view if `plan` were kept live now.
+    fn v1_entries_with(&self, plan: &PlanContent) -> Vec<PlanEntry> {
+        match self.fallback.view {
+            View::MostRecent => self.fallback.entries(plan),
+            View::All => self
+                .live
+                .iter()
+                .filter(|live| live.id() != plan.id())
+                .chain(std::iter::once(plan))
+                .flat_map(|shown| self.fallback.entries(shown))
+                .collect(),
+        }
     }
 }
 

@@ -12,7 +12,7 @@ use crate::protocol::capabilities::ClientCapabilities;
 use crate::protocol::content::PlanContent;
 use crate::protocol::id::{PlanId, SessionId};
 use crate::protocol::notification::SessionNotification;
-use crate::protocol::version::ClientKind;
+use crate::protocol::version::{ClientKind, ProtocolVersion};
 
 /// The plan state of one client connection: what the client said in
 /// `initialize`, and a [`PlanSender`] for each of its sessions.
@@ -63,19 +63,58 @@ pub struct SessionPlans {
     shared: Arc<Mutex<Connection>>,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Connection {
     /// `None` until `initialize`.
     client: Option<InitializeRequest>,
+    /// The newest protocol version the agent speaks.
+    speaks: ProtocolVersion,
     fallback: Fallback,
     pre_stable_file: bool,
     senders: HashMap<SessionId, PlanSender>,
 }
 
+impl Default for Connection {
+    fn default() -> Self {
+        Self {
+            client: None,
+            speaks: ProtocolVersion::V1,
+            fallback: Fallback::default(),
+            pre_stable_file: false,
+            senders: HashMap::new(),
+        }
+    }
+}
+
 impl SessionPlans {
-    /// No client yet, no sessions, the default [`Fallback`].
+    /// No client yet, no sessions, the default [`Fallback`], for an agent
+    /// that speaks protocol v1 (the stable protocol; see
+    /// [`speaking`](Self::speaking) for the v2 draft).
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The same state for an agent whose newest protocol version is
+    /// `newest`: with [`ProtocolVersion::V2`] a client that offers the v2
+    /// draft is answered `2` and sent v2 plans. v1 unless said.
+    ///
+    /// ```
+    /// use plan_core::{agent::{InitializeRequest, SessionPlans}, wire::{ClientKind, ProtocolVersion}};
+    ///
+    /// let offer = InitializeRequest::from_json(r#"{"protocolVersion":2,"clientCapabilities":{"plan":{}}}"#)?;
+    /// // A v1 agent answers a v2 offer with 1, and reads the client's v1 capabilities.
+    /// let v1_agent = SessionPlans::new();
+    /// assert_eq!(v1_agent.initialize(offer.clone()), ProtocolVersion::V1);
+    /// assert_eq!(v1_agent.client_kind(), ClientKind::V1Plan);
+    /// // An agent that speaks the draft says so.
+    /// let v2_agent = SessionPlans::new().speaking(ProtocolVersion::V2);
+    /// assert_eq!(v2_agent.initialize(offer), ProtocolVersion::V2);
+    /// # Ok::<(), plan_core::Error>(())
+    /// ```
+    #[must_use]
+    pub fn speaking(self, newest: ProtocolVersion) -> Self {
+        self.state().speaks = newest;
+        self
     }
 
     /// The same state with other fallback rules for every session's sender
@@ -94,18 +133,24 @@ impl SessionPlans {
         self
     }
 
-    /// Records what the client said in `initialize`. Sessions opened before
-    /// are forgotten: their senders were shaped for another client.
-    pub fn initialize(&self, client: impl Into<InitializeRequest>) {
+    /// Records what the client said in `initialize`, and returns the
+    /// protocol version to answer it with (the client's, or the newest the
+    /// agent [speaks](Self::speaking) if that is older). Sessions opened
+    /// before are forgotten: their senders were shaped for another client.
+    pub fn initialize(&self, client: impl Into<InitializeRequest>) -> ProtocolVersion {
         let mut state = self.state();
-        state.client = Some(client.into());
+        let client = client.into();
+        let answer = client.negotiated(state.speaks);
+        state.client = Some(client);
         state.senders.clear();
+        answer
     }
 
     /// The kind of client the plans are written for.
     pub fn client_kind(&self) -> ClientKind {
-        match &self.state().client {
-            Some(client) => ClientKind::of(client.negotiated(), &client.capabilities),
+        let state = self.state();
+        match &state.client {
+            Some(client) => ClientKind::of(client.negotiated(state.speaks), &client.capabilities),
             None => ClientKind::V1,
         }
     }
@@ -119,6 +164,19 @@ impl SessionPlans {
     ) -> SessionNotification {
         let plan = plan.into();
         self.with_sender(session, |sender| sender.update(plan))
+    }
+
+    /// Creates or replaces a plan of `session`; returns the notification to
+    /// send, or `None` where the client would get what it last got for it
+    /// (see [`PlanSender::update_if_changed`]): what an agent calls on each
+    /// of its model's plan tool calls and each delta of a streamed plan.
+    pub fn update_if_changed(
+        &self,
+        session: impl Into<SessionId>,
+        plan: impl Into<PlanContent>,
+    ) -> Option<SessionNotification> {
+        let plan = plan.into();
+        self.with_sender(session, |sender| sender.update_if_changed(plan))
     }
 
     /// Removes a plan of `session`; returns the notification to send, or
@@ -144,7 +202,7 @@ impl SessionPlans {
         let session = session.into();
         let sender = state.senders.entry(session.clone()).or_insert_with(|| {
             let sender = match &state.client {
-                Some(client) => PlanSender::for_client(session, client),
+                Some(client) => PlanSender::for_client(session, client, state.speaks),
                 None => PlanSender::new(session, &ClientCapabilities::default()),
             };
             sender
@@ -194,6 +252,12 @@ mod tests {
         plans.initialize(init(
             r#"{"protocolVersion":2,"info":{"name":"c","version":"1"}}"#,
         ));
+        // A v1 agent (the default) answers a v2 offer with v1.
+        assert_eq!(plans.client_kind(), ClientKind::V1);
+        let plans = plans.speaking(ProtocolVersion::V2);
+        plans.initialize(init(
+            r#"{"protocolVersion":2,"info":{"name":"c","version":"1"}}"#,
+        ));
         assert_eq!(plans.client_kind(), ClientKind::V2);
         // A new client: the old sessions are gone.
         assert_eq!(plans.sessions(), 0);
@@ -214,7 +278,9 @@ mod tests {
 
     #[test]
     fn the_fallback_reaches_every_sessions_sender() {
-        let plans = SessionPlans::new().with_pre_stable_file(true);
+        let plans = SessionPlans::new()
+            .with_pre_stable_file(true)
+            .speaking(ProtocolVersion::V2);
         plans.initialize(init(
             r#"{"protocolVersion":2,"info":{"name":"c","version":"1"}}"#,
         ));

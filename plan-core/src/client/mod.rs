@@ -7,8 +7,9 @@ pub(crate) mod board;
 pub(crate) mod changes;
 pub(crate) mod render;
 
-pub use crate::protocol::checklist::{markdown_to_entries, plan_to_markdown};
+pub use crate::protocol::checklist::plan_to_markdown;
 pub use crate::protocol::progress::Progress;
+pub use crate::protocol::steps::{MarkdownSteps, StepSource, markdown_to_entries};
 pub use board::{Applied, PlanBoard, SessionBoards, TrackedPlan};
 pub use changes::Changes;
 pub use render::{TerminalStyle, render_board, render_board_plan, render_plan};

@@ -37,7 +37,7 @@ const KEY_PROTOCOL_VERSION: &str = "protocolVersion";
 /// let v1 = InitializeRequest::from_json(
 ///     r#"{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true},"plan":{}}}"#,
 /// )?;
-/// assert_eq!(v1.negotiated(), ProtocolVersion::V1);
+/// assert_eq!(v1.negotiated(ProtocolVersion::V2), ProtocolVersion::V1);
 /// assert!(v1.capabilities.supports_plan_operations());
 ///
 /// // A whole JSON-RPC request reads too; a malformed capability is absent, and said so.
@@ -45,7 +45,7 @@ const KEY_PROTOCOL_VERSION: &str = "protocolVersion";
 ///     r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2,
 ///         "info":{"name":"zed","version":"1.0"},"capabilities":{"plan":42}}}"#,
 /// )?;
-/// assert_eq!(v2.negotiated(), ProtocolVersion::V2);
+/// assert_eq!(v2.negotiated(ProtocolVersion::V2), ProtocolVersion::V2);
 /// assert!(!v2.capabilities.supports_plan_operations());
 /// assert_eq!(v2.skipped[0].to_string(), "skipped `params.capabilities.plan`: expected an object or null, found a number");
 /// # Ok::<(), plan_core::Error>(())
@@ -61,10 +61,22 @@ pub struct InitializeRequest {
 }
 
 impl InitializeRequest {
-    /// The protocol version the agent answers with; see
-    /// [`ProtocolVersion::negotiate`].
-    pub fn negotiated(&self) -> ProtocolVersion {
-        ProtocolVersion::negotiate(self.protocol_version)
+    /// The protocol version an agent whose newest version is `agent_newest`
+    /// answers with (see [`ProtocolVersion::negotiate`]): an agent that
+    /// speaks only v1 answers `1`, whatever the client offered.
+    ///
+    /// ```
+    /// use plan_core::{agent::InitializeRequest, wire::ProtocolVersion};
+    ///
+    /// let offer = InitializeRequest::from_json(r#"{"protocolVersion":2,"clientCapabilities":{"plan":{}}}"#)?;
+    /// assert_eq!(offer.negotiated(ProtocolVersion::V1), ProtocolVersion::V1);
+    /// assert_eq!(offer.negotiated(ProtocolVersion::V2), ProtocolVersion::V2);
+    /// // What a v1 agent needs to hear is read from `clientCapabilities`.
+    /// assert!(offer.capabilities.supports_plan_operations());
+    /// # Ok::<(), plan_core::Error>(())
+    /// ```
+    pub fn negotiated(&self, agent_newest: ProtocolVersion) -> ProtocolVersion {
+        ProtocolVersion::negotiate(self.protocol_version, agent_newest)
     }
 
     /// Reads the request's `params`, or a whole JSON-RPC `initialize` request.
@@ -207,14 +219,13 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_, '_> {
             }
         }
         let protocol_version = protocol_version(version, at).map_err(|e| self.state.fail(e))?;
-        let v1_first = ProtocolVersion::negotiate(protocol_version) == ProtocolVersion::V1;
-        let found = if v1_first {
-            v1.map(|v| (KEY_V1_CAPABILITIES, v))
-                .or(v2.map(|v| (KEY_V2_CAPABILITIES, v)))
-        } else {
-            v2.map(|v| (KEY_V2_CAPABILITIES, v))
-                .or(v1.map(|v| (KEY_V1_CAPABILITIES, v)))
-        };
+        // `clientCapabilities` first, whatever the version offered: a client
+        // that offers v2 and also accepts v1 says there what a v1 agent
+        // needs to hear (`plan`), and v2's `capabilities` has no plan
+        // capability for a v2 agent to read.
+        let found = v1
+            .map(|v| (KEY_V1_CAPABILITIES, v))
+            .or(v2.map(|v| (KEY_V2_CAPABILITIES, v)));
         let capabilities = match found {
             Some((key, value)) => capabilities(value, self.state.reading, &at.key(key))
                 .map_err(|e| self.state.fail(e))?,

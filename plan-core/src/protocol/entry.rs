@@ -81,6 +81,34 @@ macro_rules! name_enum {
                 }
             }
 
+            /// Parses the name of a value of another type that means the
+            /// same (a model runtime's own enum, its `Debug` or serde name):
+            /// `InProgress`, `inProgress`, `IN_PROGRESS`, `in-progress` and
+            /// `in progress` are all `in_progress`; a `_custom` name is taken
+            /// as written. Anything else is the error [`str::parse`] gives,
+            /// with its suggestion.
+            ///
+            /// # Errors
+            /// A name that, so written, is neither known nor custom.
+            pub fn from_any_case(name: &str) -> Result<Self, ParseNameError> {
+                if name.starts_with('_') {
+                    return name.parse();
+                }
+                let mut snake = String::with_capacity(name.len() + 4);
+                let mut previous_lower = false;
+                for c in name.trim().chars() {
+                    if c.is_uppercase() && previous_lower {
+                        snake.push('_');
+                    }
+                    previous_lower = c.is_lowercase() || c.is_ascii_digit();
+                    match c {
+                        '-' | ' ' => snake.push('_'),
+                        c => snake.extend(c.to_lowercase()),
+                    }
+                }
+                snake.parse()
+            }
+
             /// Reads a received name: never fails on unknown names, it keeps them.
             pub(crate) fn from_wire(name: String) -> Self {
                 Self::from_classified(naming::classify(name, Self::KNOWN))

@@ -53,10 +53,26 @@ impl fmt::Display for PlanId {
     }
 }
 
-impl TryFrom<&'static str> for PlanId {
+/// Any borrowed text, checked and copied (a `&'static str` through
+/// [`PlanId::new`] is kept borrowed, with no copy).
+impl TryFrom<&str> for PlanId {
     type Error = InvalidPlanId;
-    fn try_from(id: &'static str) -> Result<Self, Self::Error> {
-        Self::new(id)
+    fn try_from(id: &str) -> Result<Self, Self::Error> {
+        Self::new(id.to_owned())
+    }
+}
+
+impl TryFrom<&String> for PlanId {
+    type Error = InvalidPlanId;
+    fn try_from(id: &String) -> Result<Self, Self::Error> {
+        Self::new(id.clone())
+    }
+}
+
+/// For every call that takes `impl Into<PlanId>`: the id by reference.
+impl From<&PlanId> for PlanId {
+    fn from(id: &PlanId) -> Self {
+        id.clone()
     }
 }
 
@@ -126,15 +142,36 @@ impl fmt::Display for SessionId {
     }
 }
 
-impl From<&'static str> for SessionId {
-    fn from(id: &'static str) -> Self {
-        Self::new(id)
+/// Any borrowed text, copied (a `&'static str` through [`SessionId::new`]
+/// is kept borrowed, with no copy).
+impl From<&str> for SessionId {
+    fn from(id: &str) -> Self {
+        Self::new(id.to_owned())
+    }
+}
+
+impl From<&String> for SessionId {
+    fn from(id: &String) -> Self {
+        Self::new(id.clone())
     }
 }
 
 impl From<String> for SessionId {
     fn from(id: String) -> Self {
         Self::new(id)
+    }
+}
+
+impl From<Cow<'static, str>> for SessionId {
+    fn from(id: Cow<'static, str>) -> Self {
+        Self::new(id)
+    }
+}
+
+/// For every call that takes `impl Into<SessionId>`: the id by reference.
+impl From<&SessionId> for SessionId {
+    fn from(id: &SessionId) -> Self {
+        id.clone()
     }
 }
 

@@ -39,22 +39,25 @@ impl ProtocolVersion {
         }
     }
 
-    /// The version an agent answers a client that asked for `requested`
-    /// (its latest): the same if this crate speaks it, else the newest one
-    /// this crate speaks, as ACP's version negotiation says. A client that
-    /// cannot speak the answer disconnects.
+    /// The version an agent whose newest version is `agent_newest` answers
+    /// a client that asked for `requested` (the client's newest): the same
+    /// if the agent speaks it, else the agent's newest, as ACP's version
+    /// negotiation says. A client that cannot speak the answer disconnects.
+    /// The agent says what it speaks, so a v1 agent is never signed up for
+    /// the v2 draft by a client that offers it.
     ///
     /// ```
-    /// use plan_core::wire::ProtocolVersion;
+    /// use plan_core::wire::ProtocolVersion::{self, V1, V2};
     ///
-    /// assert_eq!(ProtocolVersion::negotiate(1), ProtocolVersion::V1);
-    /// assert_eq!(ProtocolVersion::negotiate(2), ProtocolVersion::V2);
-    /// assert_eq!(ProtocolVersion::negotiate(7), ProtocolVersion::V2);
+    /// assert_eq!(ProtocolVersion::negotiate(1, V2), V1);
+    /// assert_eq!(ProtocolVersion::negotiate(2, V2), V2);
+    /// assert_eq!(ProtocolVersion::negotiate(7, V2), V2);
+    /// assert_eq!(ProtocolVersion::negotiate(2, V1), V1);
     /// ```
-    pub const fn negotiate(requested: u64) -> Self {
-        match requested {
-            1 => Self::V1,
-            _ => Self::LATEST,
+    pub const fn negotiate(requested: u64, agent_newest: Self) -> Self {
+        match (requested, agent_newest) {
+            (1, _) | (_, Self::V1) => Self::V1,
+            _ => Self::V2,
         }
     }
 }

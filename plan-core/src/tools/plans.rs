@@ -324,6 +324,9 @@ impl ModelPlans {
         let sent = self.resend_unchanged || !self.sender.is_unchanged(&plan);
         if sent {
             self.sender.send_update(out, plan)?;
+        } else {
+            // Nothing new for this client; the plan is live all the same.
+            let _ = self.sender.update_if_changed(plan);
         }
         Ok(Ok(ToolOutcome {
             notification: None,

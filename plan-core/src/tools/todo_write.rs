@@ -114,7 +114,8 @@ impl TodoWrite {
     }
 
     /// [`to_plan`](Self::to_plan), the list's text moved into the plan.
-    pub fn into_plan(self, id: PlanId, options: &PlanOptions) -> PlanContent {
+    pub fn into_plan(self, id: impl Into<PlanId>, options: &PlanOptions) -> PlanContent {
+        let id = id.into();
         let entries = self.todos.into_iter().map(|todo| {
             entry(
                 Cow::Owned(todo.content),

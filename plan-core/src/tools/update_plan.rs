@@ -109,7 +109,8 @@ impl UpdatePlan {
     }
 
     /// [`to_plan`](Self::to_plan), the steps' text moved into the plan.
-    pub fn into_plan(self, id: PlanId, options: &PlanOptions) -> PlanContent {
+    pub fn into_plan(self, id: impl Into<PlanId>, options: &PlanOptions) -> PlanContent {
+        let id = id.into();
         let entries = self
             .plan
             .into_iter()

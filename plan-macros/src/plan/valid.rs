@@ -324,10 +324,16 @@ fn braced(field: Field, expected: &str, errors: &mut Errors) -> Option<Group> {
 
 fn entries_value(field: Field, v1: bool, errors: &mut Errors) -> Option<Vec<CheckedEntry>> {
     let Value::Entries(_, entries) = field.value else {
+        // A list made at run time has its builder; `plan!` checks literals.
+        let builder = if field.key == "entries" {
+            "`plan_core::Plan::new(entries)`"
+        } else {
+            "`plan_core::PlanContent::items(plan_core::PlanId::new(\"id\")?, entries)`"
+        };
         errors.at(
             field.value.span(),
             format_args!(
-                "`{}` takes a list of entries: `[high pending \"Analyze\", ...]`",
+                "`{}` takes a list of entries written here: `[high pending \"Analyze\", ...]`; for entries made at run time (a `Vec<PlanEntry>`, an iterator), build the plan with {builder}",
                 field.key
             ),
         );

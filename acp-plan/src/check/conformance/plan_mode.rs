@@ -7,11 +7,12 @@
 //! absolute (the version table's own rule). A v1 client without `plan`
 //! must get nothing it cannot read (the version table's rules again), and
 //! must get the plan all the same: the seeds' fallback to the `plan`
-//! update, whose entries the plan's checklist gives (plan-core's
-//! `Fallback`); sent nothing of it, that is a finding. Where the agent keeps the plan in a file it
+//! update, whose entries are the plan's steps (plan-core's one reading,
+//! `MarkdownSteps`, which its `Fallback` sends); sent nothing of it, or
+//! a `plan` that drops the steps, that is a finding. Where the agent keeps the plan in a file it
 //! does not name in the update, that is a note too: a client could open it.
 
-use plan_core::wire::ClientKind;
+use plan_core::wire::{ClientKind, Spelling};
 use plan_core::{PlanContent, SessionUpdate};
 use serde_json::Value;
 
@@ -89,39 +90,59 @@ fn not_sent(run: &mut ClientRun, message: String, fix: String) {
 /// A v1 client without `plan` and the model's markdown `plan` (by `tool`):
 /// it reads no markdown plan, so the agent must fall back to the v1 `plan`
 /// update ("When absent, the agent must fall back to the existing plan
-/// session update type", the seeds, 000 and 001); sent none, a finding.
+/// session update type", the seeds, 000 and 001), whose entries are the
+/// plan's steps (plan-core's one reading, `MarkdownSteps`). Sent none, a
+/// finding; sent one whose entries are not the steps (one line of the
+/// plan, say, where it has four steps), a finding too: the fallback drops
+/// the steps. The fix shows the `plan` that carries them.
 fn v1_fallback(run: &mut ClientRun, tool: &str, plan: &str) {
-    let expected = plan_core::agent::Fallback::default_markdown(plan);
+    let expected = plan_core::client::MarkdownSteps::read(plan);
+    let right = SessionUpdate::plan(expected.entries.clone()).to_json(Spelling::Acp);
+    let count = expected.entries.len();
+    let steps = format!("{count} step{}", if count == 1 { "" } else { "s" });
     let sent: Vec<(usize, Vec<plan_core::PlanEntry>)> = super::mapping::updates(run)
         .filter_map(|(line, update)| match update {
             SessionUpdate::Plan(plan) => Some((line, plan.entries.clone())),
             _ => None,
         })
         .collect();
-    let Some((_, last)) = sent.last() else {
+    let Some((line, last)) = sent.last() else {
         not_sent(
             run,
             format!(
                 "plan mode: the model's markdown plan (`{tool}`) reached this client in no form; a v1 client without `clientCapabilities.plan` reads no markdown plan, so the agent must fall back to the `plan` update (the seeds: \"When absent, the agent must fall back to the existing plan session update type\")"
             ),
             format!(
-                "send this client a v1 `plan` whose entries are the markdown plan's checklist ({} entr{} here), as plan-core's `Fallback` does: `- [ ] step` pending, `- [x] step` completed",
-                expected.len(),
-                if expected.len() == 1 { "y" } else { "ies" }
+                "send this client a v1 `plan` whose entries are the markdown plan's {steps}, as plan-core's `Fallback` does: {right}"
             ),
         );
         return;
     };
-    let same = last.len() == expected.len()
-        && last
-            .iter()
-            .zip(&expected)
-            .all(|(got, want)| got.content == want.content);
-    run.notes.push(if same {
-        format!("plan mode: the model's markdown plan (`{tool}`) reached this client as a v1 `plan` of its checklist (the seeds' fallback)")
-    } else {
-        format!("plan mode: the model's markdown plan (`{tool}`) reached this client as a v1 `plan` of {} entries, not its checklist's {}", last.len(), expected.len())
-    });
+    let texts = |entries: &[plan_core::PlanEntry]| -> Vec<String> {
+        entries.iter().map(|e| e.content.to_string()).collect()
+    };
+    if texts(last) == texts(&expected.entries) {
+        run.notes.push(format!(
+            "plan mode: the model's markdown plan (`{tool}`) reached this client as a v1 `plan` of its {steps} (the seeds' fallback)"
+        ));
+        return;
+    }
+    let got: Vec<String> = texts(last).iter().map(|t| format!("{t:?}")).collect();
+    run.findings.push(Finding::new(
+        rule::MODEL_PLAN,
+        *line,
+        "params.update.entries".to_owned(),
+        format!(
+            "plan mode: the fallback drops the plan's steps: the model's markdown plan (`{tool}`) has {steps} ({:?}), and this client's last v1 `plan` has {} entr{} ({})",
+            expected.source,
+            last.len(),
+            if last.len() == 1 { "y" } else { "ies" },
+            got.join(", ")
+        ),
+        Some(format!(
+            "send the plan's steps as the v1 `plan`'s entries, one entry a step, as plan-core's `Fallback` does: {right}"
+        )),
+    ));
 }
 
 /// The last plan the client was sent is the model's `plan` (from `tool`),
@@ -292,30 +313,9 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_v1_client_without_plan_must_get_the_plans_checklist_as_a_v1_plan() {
-        let plan = "# Plan\n\n- [ ] Read the test\n- [x] Fix the parser\n";
-        // Sent nothing of it: the seeds' fallback missed, a finding.
-        let mut run = ClientRun::of_lines(ClientKind::V1, &[] as &[&str]);
-        judge_plan_mode(&mut run, &log_of(plan));
-        assert_eq!(run.findings.len(), 1, "{:?}", run.findings);
-        let finding = &run.findings[0];
-        assert_eq!(finding.rule, rule::MODEL_PLAN);
-        assert!(
-            finding
-                .message
-                .contains("must fall back to the `plan` update"),
-            "{}",
-            finding.message
-        );
-        assert!(
-            finding
-                .fix
-                .as_deref()
-                .unwrap_or_default()
-                .contains("checklist (2 entries here)")
-        );
-        // Sent its checklist as a v1 `plan`, as plan-core's sender does: clean.
+    /// The v1 `plan` line a v1 client without `plan` is sent for `plan` by
+    /// plan-core's sender.
+    fn fallback_line(plan: &str) -> String {
         let caps = plan_core::wire::ClientCapabilities::from_json("{}").unwrap();
         let mut sender = plan_core::agent::PlanSender::with_protocol(
             "s",
@@ -327,16 +327,66 @@ mod tests {
                 .to_string(),
         )
         .unwrap();
-        let line = sender
-            .update(content)
-            .to_json(plan_core::wire::Spelling::Acp);
-        let mut run = ClientRun::of_lines(ClientKind::V1, &[line]);
+        sender.update(content).to_json(Spelling::Acp)
+    }
+
+    /// The one `model-plan` finding a v1 client without `plan` gets for
+    /// `plan`, having been sent `lines`.
+    fn the_v1_finding(lines: &[String], plan: &str) -> Finding {
+        let mut run = ClientRun::of_lines(ClientKind::V1, lines);
+        judge_plan_mode(&mut run, &log_of(plan));
+        assert_eq!(run.findings.len(), 1, "{:?}", run.findings);
+        assert_eq!(run.findings[0].rule, rule::MODEL_PLAN);
+        run.findings.remove(0)
+    }
+
+    #[test]
+    fn a_v1_client_without_plan_must_get_the_plans_steps_as_a_v1_plan() {
+        // A plan as Claude Code writes one: a title, context, numbered steps.
+        let plan = "# Plan: fix the parser\n\n## Context\nThe lexer drops `\\r`.\n\n## Steps\n1. Read the test\n2. Fix the parser\n";
+        // Sent nothing of it: the seeds' fallback missed, a finding.
+        let finding = the_v1_finding(&[], plan);
+        assert!(
+            finding
+                .message
+                .contains("must fall back to the `plan` update"),
+            "{}",
+            finding.message
+        );
+        // The fix shows the right `plan`: the two steps.
+        let fix = finding.fix.as_deref().unwrap_or_default();
+        assert!(
+            fix.contains(r#""entries":[{"content":"Read the test","priority":"medium","status":"pending"},{"content":"Fix the parser""#),
+            "{fix}"
+        );
+        // Sent its steps as a v1 `plan`, as plan-core's sender does: clean.
+        let mut run = ClientRun::of_lines(ClientKind::V1, &[fallback_line(plan)]);
         judge_plan_mode(&mut run, &log_of(plan));
         assert!(run.findings.is_empty(), "{:?}", run.findings);
         assert!(
-            run.notes[0].contains("as a v1 `plan` of its checklist"),
+            run.notes[0].contains("as a v1 `plan` of its 2 steps"),
             "{:?}",
             run.notes
         );
+    }
+
+    #[test]
+    fn a_fallback_that_drops_the_steps_is_a_finding() {
+        let plan =
+            "# Plan: fix the parser\n\n1. Read the test\n2. Fix the parser\n3. Run the tests\n";
+        // What a line-prefix reader sent: the plan's first line alone.
+        let finding = the_v1_finding(&[fallback_line("# Plan: fix the parser")], plan);
+        assert!(
+            finding
+                .message
+                .contains("the fallback drops the plan's steps")
+                && finding.message.contains("has 3 steps")
+                && finding
+                    .message
+                    .contains(r#"1 entry ("Plan: fix the parser")"#),
+            "{}",
+            finding.message
+        );
+        assert_eq!(finding.line, 1);
     }
 }
