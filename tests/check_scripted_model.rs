@@ -226,6 +226,58 @@ fn a_todo_tool_seen_only_as_tool_calls_reaches_every_client_through_the_proxy() 
     assert_clean_with(status, &report, "track_steps");
 }
 
+/// Plan messages per kind of client, in a report.
+fn plans_per_kind(report: &Value) -> Vec<u64> {
+    report["kinds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["plans"].as_u64().unwrap())
+        .collect()
+}
+
+/// An agent that sends its todo tool calls and a plan of its own, in each
+/// order (kimi-code's and mistral-vibe's is `own-after`): through the proxy
+/// each kind of client gets no more plan messages than direct (but for the
+/// one derived plan an `own-later` agent makes the proxy show, and its
+/// removal), and is left holding one plan (`stale-plan` would say
+/// otherwise), clean.
+#[test]
+fn through_the_proxy_an_agent_with_plans_of_its_own_gets_no_plan_added() {
+    for mode in ["own-before", "own-after", "own-later"] {
+        let (status, direct) = check(mode);
+        assert_clean_with(status, &direct, "track_steps");
+        let proxied = [
+            env!("CARGO_BIN_EXE_acp-plan-harness"),
+            "proxy",
+            "--",
+            env!("CARGO_BIN_EXE_tool-agent"),
+            mode,
+        ];
+        let (status, report) = check_with(&[], |o| {
+            o.command = proxied.iter().map(|s| (*s).to_owned()).collect();
+        });
+        assert_clean_with(status, &report, "track_steps");
+        // Where the agent's own plan comes only after another line, the
+        // proxy has already shown the derived plan: it costs that plan and,
+        // for a client of plan operations, its removal, once a session.
+        let (direct, through) = (plans_per_kind(&direct), plans_per_kind(&report));
+        let extra = if mode == "own-later" {
+            [1, 2, 2]
+        } else {
+            [0, 0, 0]
+        };
+        assert!(
+            through
+                .iter()
+                .zip(&direct)
+                .zip(extra)
+                .all(|((t, d), e)| *t <= d + e),
+            "{mode}: direct {direct:?}, through the proxy {through:?}"
+        );
+    }
+}
+
 /// docs/ci.md's table of profiles, as (agent, the word that matches it, the
 /// variables its row names).
 fn documented_profiles() -> Vec<(String, String, Vec<String>)> {

@@ -19,6 +19,10 @@
 //! - `tool-calls`: as `plans`, but each call reaches the client only as a
 //!   `tool_call` and a `tool_call_update` whose `rawInput` is its
 //!   arguments (as opencode's `todowrite` does): no plan of its own;
+//! - `own-before`, `own-after`, `own-later`: as `tool-calls`, and the list
+//!   as a v1 `plan` of its own too: before the tool call, right after its
+//!   `rawInput` (as kimi-code and mistral-vibe do), or after a message
+//!   chunk that follows it;
 //! - `markdown FILE...`: asks no model; each turn sends each file's text
 //!   as a markdown `plan_update` (id `plan-mode`), in order, to a client
 //!   that advertised `clientCapabilities.plan`, and nothing to one that
@@ -271,45 +275,64 @@ fn run_call(name: &str, arguments: &Value, mode: &str, out: &mut impl Write) -> 
             send_plan(out, entries);
             "the todo list is written".to_owned()
         }
-        "track_steps" if mode == "tool-calls" => {
+        "track_steps" if TOOL_CALL_MODES.contains(&mode) => {
             let call = |update: Value| {
                 json!({ "jsonrpc": "2.0", "method": "session/update", "params": {
                     "sessionId": "tool-agent", "update": update } })
             };
             let id = format!("call-{}", arguments.to_string().len());
-            for line in [
+            let own = (mode != "tool-calls").then(|| {
+                call(json!({ "sessionUpdate": "plan", "entries": track_steps_entries(arguments) }))
+            });
+            let chunk = call(json!({ "sessionUpdate": "agent_message_chunk",
+                "content": { "type": "text", "text": "Updated the steps." } }));
+            let mut lines = vec![
                 call(json!({ "sessionUpdate": "tool_call", "toolCallId": id,
                     "title": "track_steps", "kind": "other", "status": "pending" })),
                 call(
                     json!({ "sessionUpdate": "tool_call_update", "toolCallId": id,
                     "status": "completed", "rawInput": arguments }),
                 ),
-            ] {
+            ];
+            match (mode, own) {
+                ("own-before", Some(own)) => lines.insert(0, own),
+                ("own-after", Some(own)) => lines.extend([own, chunk]),
+                ("own-later", Some(own)) => lines.extend([chunk, own]),
+                _ => lines.push(chunk),
+            }
+            for line in lines {
                 let _ = writeln!(out, "{line}");
             }
             let _ = out.flush();
             "done".to_owned()
         }
         "track_steps" if mode == "plans" || mode == "exit-plan-mode" => {
-            let entries: Vec<Value> = arguments["items"]
-                .as_array()
-                .map(Vec::as_slice)
-                .unwrap_or_default()
-                .iter()
-                .map(|item| {
-                    let status = match item["state"].as_str() {
-                        Some("Doing") => "in_progress",
-                        Some("Done") => "completed",
-                        _ => "pending",
-                    };
-                    entry(&item["label"], status)
-                })
-                .collect();
-            send_plan(out, entries);
+            send_plan(out, track_steps_entries(arguments));
             "done".to_owned()
         }
         _ => "done".to_owned(),
     }
+}
+
+/// The modes whose `track_steps` calls reach the client as tool calls.
+const TOOL_CALL_MODES: [&str; 4] = ["tool-calls", "own-before", "own-after", "own-later"];
+
+/// A `track_steps` call's items as v1 entries.
+fn track_steps_entries(arguments: &Value) -> Vec<Value> {
+    arguments["items"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+        .iter()
+        .map(|item| {
+            let status = match item["state"].as_str() {
+                Some("Doing") => "in_progress",
+                Some("Done") => "completed",
+                _ => "pending",
+            };
+            json!({ "content": item["label"], "priority": "medium", "status": status })
+        })
+        .collect()
 }
 
 /// A POST of JSON to `base` + `path` (`http://HOST:PORT/...`), its answer.

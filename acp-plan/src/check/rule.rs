@@ -26,9 +26,13 @@ pub const EXPECT_PLANS: &str = "expect-plans";
 /// the client whole (a step lost, a status changed, the plan missing).
 pub const MODEL_PLAN: &str = "model-plan";
 
+/// A client of plan operations left holding a plan that stopped updating
+/// beside a live plan with the same steps (a stale copy on screen).
+pub const STALE_PLAN: &str = "stale-plan";
+
 /// Every rule of a conversation (beside the version table's rules and
 /// `acp-spelling`), in the order docs/ci.md lists them.
-pub const ALL: [&str; 8] = [
+pub const ALL: [&str; 9] = [
     LENIENT_DROPS,
     UNREADABLE,
     JSON_RPC,
@@ -36,5 +40,6 @@ pub const ALL: [&str; 8] = [
     TURN_END,
     NEGOTIATION,
     MODEL_PLAN,
+    STALE_PLAN,
     EXPECT_PLANS,
 ];

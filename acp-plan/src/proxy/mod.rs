@@ -14,6 +14,7 @@
 //! messages between them.
 
 mod chain;
+mod derived;
 mod relay;
 mod todos;
 

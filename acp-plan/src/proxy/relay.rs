@@ -6,11 +6,14 @@
 //!   (unless turned off), so the agent sends its richest plan;
 //! - downstream, a plan message the client cannot read (by the version it
 //!   negotiated and the capabilities it sent itself) is sent as plan-core's
-//!   sender sends it to that client (a markdown plan as its checklist's v1
-//!   entries, through `Fallback`); one it can read passes unchanged;
-//! - downstream, a tool call whose `rawInput` is a todo list is followed
-//!   by the plan it makes, for a session where the agent sends no plan of
-//!   its own (so nothing is doubled).
+//!   sender sends it to that client (a markdown plan as its steps, v1
+//!   entries, through `Fallback`), once per state; one it can read passes
+//!   unchanged;
+//! - downstream, a tool call whose `rawInput` is a todo list makes a plan,
+//!   for a session where the agent sends no plan of its own: held until
+//!   the agent's next line not about that call, dropped if that line is the
+//!   agent's own plan, removed if the agent plans itself later
+//!   (`derived.rs`), so a client holds one plan.
 //!
 //! A line is parsed only when its bytes could hold one of these (a request
 //! of the client's, the agent's answer to one, a `session/update` that
@@ -30,7 +33,7 @@ use plan_core::wire::{
 use plan_core::{PlanContent, PlanId, SessionUpdate};
 use serde_json::{Value, json};
 
-use super::todos::todo_list;
+use super::derived::{Session, hold_todo_plan, release_all, tool_call_id};
 
 /// The state both directions share.
 #[derive(Debug)]
@@ -49,12 +52,6 @@ pub struct Relay {
     sessions: HashMap<String, Session>,
     /// Each tool call's title (its tool), by id, for a stable plan id.
     titles: HashMap<String, String>,
-}
-
-#[derive(Debug)]
-struct Session {
-    sender: PlanSender,
-    own_plans: bool,
 }
 
 /// The error an unanswered request gets when the agent is gone.
@@ -143,7 +140,14 @@ impl Relay {
         if !self.pending.is_empty() && has(&ID, line) {
             self.answered(line);
         }
-        None
+        // Any other line: a held plan was not the agent's only plan-to-be.
+        let mut out = Vec::new();
+        release_all(&mut self.sessions, None, &mut out);
+        if out.is_empty() {
+            return None;
+        }
+        out.push(Cow::Borrowed(line));
+        Some(out)
     }
 
     /// The client's requests still unanswered, as the error each gets when
@@ -196,120 +200,82 @@ impl Relay {
 
     /// A `session/update` that may be a plan or a tool call.
     fn update<'l>(&mut self, line: &'l [u8], out: &mut Vec<Cow<'l, [u8]>>) {
-        out.push(Cow::Borrowed(line));
         let Some((kind, version, capabilities)) = self.client.clone() else {
+            out.push(Cow::Borrowed(line));
             return; // no handshake seen: nothing is known of the client
         };
         // Read once: the envelope reader splits the line, the
         // notification's reader reads its params.
-        let Some(Ok(read)) = Line::read_message(line_text(line), Strictness::Lenient).plan else {
-            return;
-        };
+        let notification = Line::read_message(line_text(line), Strictness::Lenient)
+            .plan
+            .and_then(Result::ok)
+            .and_then(Parsed::into_notification);
         let Some(Parsed {
             value: notification,
             skipped,
             ..
-        }) = read.into_notification()
+        }) = notification
         else {
+            release_all(&mut self.sessions, None, out);
+            out.push(Cow::Borrowed(line));
             return;
         };
         let session_id = notification.session_id.as_str();
+        let tool_call = match &notification.update {
+            SessionUpdate::Other(other) if other.kind().starts_with("tool_call") => {
+                Some(other.as_object())
+            }
+            _ => None,
+        };
+        let own_plan = !matches!(notification.update, SessionUpdate::Other(_));
+        // Held plans go out before any line not about their tool call, but
+        // this session's is dropped by the agent's own plan.
+        let about_held = self
+            .sessions
+            .get(session_id)
+            .is_some_and(|session| own_plan || session.holds_for(tool_call.and_then(tool_call_id)));
+        release_all(&mut self.sessions, about_held.then_some(session_id), out);
         let session = self
             .sessions
             .entry(session_id.to_owned())
-            .or_insert_with(|| Session {
-                sender: PlanSender::with_protocol(session_id.to_owned(), version, &capabilities),
-                own_plans: false,
+            .or_insert_with(|| {
+                Session::new(PlanSender::with_protocol(
+                    session_id.to_owned(),
+                    version,
+                    &capabilities,
+                ))
             });
-        let update = match &notification.update {
-            SessionUpdate::Other(other) if other.kind().starts_with("tool_call") => {
-                other.as_object()
-            }
-            SessionUpdate::Other(_) => return,
-            _ => {
-                session.own_plans = true;
-                // What the client reads passes unchanged, and what a strict
-                // reader refuses (lenient reading said why); the rest is
-                // sent as the sender sends it to this client.
-                if !skipped.is_empty() || notification.check_for_client(kind).is_ok() {
-                    return;
-                }
-                out.pop();
-                let spelling = session.sender.spelling();
-                // Each client is sent a plan once: what it would get now
-                // against what it last got (a markdown delta that leaves
-                // the steps as they were sends a v1 client nothing).
-                let sent = match notification.update {
-                    SessionUpdate::Plan(plan) => session.sender.update_if_changed(
-                        PlanContent::items(PlanId::new("main").expect("a valid id"), plan.entries),
-                    ),
-                    SessionUpdate::PlanUpdate { plan, .. } => {
-                        session.sender.update_if_changed(plan)
-                    }
-                    SessionUpdate::PlanRemoved { id, .. } => session.sender.remove(&id),
-                    SessionUpdate::Other(_) => None,
-                };
-                out.extend(sent.map(|n| Cow::Owned(n.to_json(spelling).into_bytes())));
-                return;
-            }
+        if let Some(update) = tool_call {
+            out.push(Cow::Borrowed(line));
+            let is_call = notification.update.kind() == "tool_call";
+            hold_todo_plan(&mut self.titles, session, update, is_call);
+            return;
+        }
+        if !own_plan {
+            out.push(Cow::Borrowed(line));
+            return;
+        }
+        out.extend(session.agent_plans().map(Cow::Owned));
+        // What the client reads passes unchanged, and what a strict reader
+        // refuses (lenient reading said why); the rest is sent as the
+        // sender sends it to this client, once per state (a markdown delta
+        // that leaves the steps as they were sends a v1 client nothing).
+        if !skipped.is_empty() || notification.check_for_client(kind).is_ok() {
+            out.push(Cow::Borrowed(line));
+            return;
+        }
+        let spelling = session.sender.spelling();
+        let sent = match notification.update {
+            SessionUpdate::Plan(plan) => session.sender.update_if_changed(PlanContent::items(
+                PlanId::new("main").expect("a valid id"),
+                plan.entries,
+            )),
+            SessionUpdate::PlanUpdate { plan, .. } => session.sender.update_if_changed(plan),
+            SessionUpdate::PlanRemoved { id, .. } => session.sender.remove(&id),
+            SessionUpdate::Other(_) => None,
         };
-        // A tool call: its todo list, if it holds one, becomes a plan.
-        let tool_call = notification.update.kind() == "tool_call";
-        out.extend(todo_plan(&mut self.titles, session, update, tool_call).map(Cow::Owned));
+        out.extend(sent.map(|n| Cow::Owned(n.to_json(spelling).into_bytes())));
     }
-}
-
-/// The plan a tool call's todo list makes (its `rawInput`), for a session
-/// where the agent sends no plan of its own, unless it is the plan as it
-/// already was. A `tool_call` names its tool (`titles` keeps it, by the
-/// call's id), for a stable plan id.
-fn todo_plan(
-    titles: &mut HashMap<String, String>,
-    session: &mut Session,
-    update: &serde_json::Map<String, Value>,
-    tool_call: bool,
-) -> Option<Vec<u8>> {
-    let call = update
-        .get("toolCallId")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    if tool_call && let Some(title) = update.get("title").and_then(Value::as_str) {
-        titles.insert(call.to_owned(), title.to_owned());
-    }
-    if session.own_plans {
-        return None;
-    }
-    let entries = update.get("rawInput").and_then(todo_list)?;
-    let tool = titles
-        .get(call)
-        .map_or("todos", String::as_str)
-        .to_ascii_lowercase();
-    let spelling = session.sender.spelling();
-    let plan = PlanContent::items(plan_id(&tool), entries);
-    let sent = session.sender.update_if_changed(plan)?;
-    Some(sent.to_json(spelling).into_bytes())
-}
-
-/// The plan id of a tool's todo list: its name, kept to the characters a
-/// plan id reads well with (`todowrite`, `write_todos`).
-fn plan_id(tool: &str) -> PlanId {
-    let name: String = tool
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    let name = name.trim_matches('-');
-    PlanId::new(if name.is_empty() {
-        "todos".to_owned()
-    } else {
-        name.to_owned()
-    })
-    .unwrap_or_else(|_| PlanId::new("todos").expect("a valid id"))
 }
 
 /// The line as text (a line that is not UTF-8 reads as no message).

@@ -122,48 +122,81 @@ fn a_markdown_plan_reaches_a_v1_client_without_plan_as_its_checklist() {
     assert_eq!(out, format!("{markdown}\n").into_bytes());
 }
 
+fn todo_call(id: &str) -> String {
+    update(&json!({ "sessionUpdate": "tool_call", "toolCallId": id,
+        "title": "todowrite", "kind": "other", "status": "pending" }))
+}
+
+fn todo_update(id: &str, content: &str, status: &str) -> String {
+    update(
+        &json!({ "sessionUpdate": "tool_call_update", "toolCallId": id,
+        "status": "completed", "rawInput": { "todos": [
+            { "content": content, "status": status, "priority": "high" } ] } }),
+    )
+}
+
+fn chunk() -> String {
+    update(&json!({ "sessionUpdate": "agent_message_chunk",
+        "content": { "type": "text", "text": "Working on it." } }))
+}
+
+fn own_plan(content: &str) -> String {
+    update(&json!({ "sessionUpdate": "plan", "entries": [
+        { "content": content, "priority": "low", "status": "pending" } ] }))
+}
+
+/// The three kinds of client: (protocol version offered and answered,
+/// whether it advertised `plan`, what a derived plan reaches it as).
+const KINDS: [(u64, bool, &str); 3] = [
+    (1, false, "plan"),
+    (1, true, "plan_update"),
+    (2, false, "plan_update"),
+];
+
+fn kinds_of(out: &[Value]) -> Vec<&str> {
+    out.iter()
+        .map(|l| {
+            l["params"]["update"]["sessionUpdate"]
+                .as_str()
+                .unwrap_or("answer")
+        })
+        .collect()
+}
+
 #[test]
-fn a_todo_tool_call_is_followed_by_its_plan_unless_the_agent_plans_itself() {
-    let call = update(&json!({ "sessionUpdate": "tool_call", "toolCallId": "c1",
-        "title": "todowrite", "kind": "other", "status": "pending" }));
-    let todos = |status: &str| {
-        update(
-            &json!({ "sessionUpdate": "tool_call_update", "toolCallId": "c1",
-            "status": "completed", "rawInput": { "todos": [
-                { "content": "Fix the parser", "status": status, "priority": "high" } ] } }),
-        )
-    };
-    let stream = format!(
-        "{call}\n{}\n{}\n{}\n",
-        todos("pending"),
-        todos("pending"),
-        todos("completed")
-    );
-    for (version, plan, sent_as) in [
-        (1, false, "plan"),
-        (1, true, "plan_update"),
-        (2, false, "plan_update"),
-    ] {
+fn a_todo_tool_call_makes_a_plan_when_the_agent_moves_on_without_one() {
+    let stream = [
+        todo_call("c1"),
+        todo_update("c1", "Fix the parser", "pending"),
+        todo_update("c1", "Fix the parser", "pending"),
+        chunk(),
+        todo_call("c2"),
+        todo_update("c2", "Fix the parser", "completed"),
+        r#"{"jsonrpc":"2.0","id":5,"result":{"stopReason":"end_turn"}}"#.to_owned(),
+    ]
+    .join("\n")
+        + "\n";
+    for (version, plan, sent_as) in KINDS {
         let mut relay = shaken(version, plan);
         let out = lines(&relayed(stream.as_bytes(), &mut relay, true));
-        // The four tool calls unchanged, and two plans: one per change.
-        let kinds: Vec<&str> = out
-            .iter()
-            .map(|l| l["params"]["update"]["sessionUpdate"].as_str().unwrap())
-            .collect();
+        // Every line unchanged, and a plan before the first line that is
+        // not about its call: one per state.
         assert_eq!(
-            kinds,
+            kinds_of(&out),
             [
                 "tool_call",
                 "tool_call_update",
+                "tool_call_update",
                 sent_as,
+                "agent_message_chunk",
+                "tool_call",
                 "tool_call_update",
-                "tool_call_update",
-                sent_as
+                sent_as,
+                "answer",
             ],
             "v{version} plan {plan}"
         );
-        let last = &out[5]["params"]["update"];
+        let last = &out[7]["params"]["update"];
         let entry = if sent_as == "plan" {
             &last["entries"][0]
         } else {
@@ -176,13 +209,57 @@ fn a_todo_tool_call_is_followed_by_its_plan_unless_the_agent_plans_itself() {
             assert_eq!(last["plan"]["planId"], "todowrite");
         }
     }
-    // An agent that sends plans of its own in that session: nothing added.
-    let own = update(&json!({ "sessionUpdate": "plan", "entries": [
-        { "content": "Mine", "priority": "low", "status": "pending" } ] }));
-    let mut relay = shaken(1, true);
-    let stream = format!("{own}\n{call}\n{}\n", todos("pending"));
-    let out = relayed(stream.as_bytes(), &mut relay, true);
-    assert_eq!(out, stream.into_bytes());
+}
+
+/// For each order of an agent's own plan against its todo tool call, and
+/// each kind of client: the client ends holding exactly one plan, the
+/// agent's last, and is sent no plan message twice.
+#[test]
+fn a_client_ends_each_order_holding_one_plan_the_agents_last() {
+    let (call, todos, own) = (
+        todo_call("c1"),
+        todo_update("c1", "Derived", "pending"),
+        own_plan("Own"),
+    );
+    let chunk = chunk();
+    let orders: [(&str, Vec<&str>, &str); 4] = [
+        ("own plan first", vec![&own, &call, &todos, &chunk], "Own"),
+        (
+            "own plan right after the call",
+            vec![&call, &todos, &own, &chunk],
+            "Own",
+        ),
+        (
+            "own plan after other lines",
+            vec![&call, &todos, &chunk, &own],
+            "Own",
+        ),
+        ("no plan of its own", vec![&call, &todos, &chunk], "Derived"),
+    ];
+    for (order, stream, last) in orders {
+        let stream = stream.join("\n") + "\n";
+        for (version, plan, _) in KINDS {
+            let mut relay = shaken(version, plan);
+            let out = relayed(stream.as_bytes(), &mut relay, true);
+            let mut boards = plan_core::client::SessionBoards::new();
+            let mut plan_messages = Vec::new();
+            for line in String::from_utf8(out).unwrap().lines() {
+                boards.apply_json(line).unwrap();
+                if line.contains(r#""sessionUpdate":"plan"#) {
+                    plan_messages.push(line.to_owned());
+                }
+            }
+            let board = boards.get(&"s".into()).expect("a board");
+            let held: Vec<String> = board
+                .plans()
+                .filter_map(|p| p.content().entries().map(|e| e[0].content.to_string()))
+                .collect();
+            assert_eq!(held, [last], "{order}, v{version} plan {plan}");
+            let mut unique = plan_messages.clone();
+            unique.dedup();
+            assert_eq!(unique, plan_messages, "{order}, v{version} plan {plan}");
+        }
+    }
 }
 
 #[test]

@@ -23,6 +23,7 @@ use crate::process::{self as agent_process, AgentProcess, Stderr};
 mod client_run;
 mod conversation;
 mod driven;
+mod left_holding;
 mod mapping;
 mod options;
 mod plan_mode;
@@ -186,6 +187,7 @@ fn run_kind_holding<R: BufRead + Send + 'static, W: Write>(
         talk.run.failure = Some(reason);
     }
     talk.plans_seen();
+    left_holding::judge_left_holding(&mut talk.run);
     for (id, (method, line)) in std::mem::take(&mut talk.pending) {
         if method == turns::CANCEL_PROBE {
             // Ours, not the protocol's: never answered is a note.
