@@ -28,6 +28,8 @@ pub(super) mod id {
     pub(in crate::cli) const PROMPT: &str = "prompt";
     pub(in crate::cli) const PROTOCOL: &str = "protocol";
     pub(in crate::cli) const RECORD: &str = "record";
+    pub(in crate::cli) const SUMMARY: &str = "summary";
+    pub(in crate::cli) const GITHUB_ANNOTATIONS: &str = "github-annotations";
     pub(in crate::cli) const RFD: &str = "rfd";
     pub(in crate::cli) const SCOPE: &str = "scope";
     pub(in crate::cli) const SCRIPT: &str = "script";
@@ -418,6 +420,19 @@ fn check_command() -> Command {
                 .long(id::RECORD)
                 .value_name("DIR")
                 .help("An agent: write each kind's transcript to DIR/KIND.ndjson"),
+        )
+        .arg(
+            Arg::new(id::SUMMARY)
+                .long(id::SUMMARY)
+                .value_name("FILE")
+                .help("An agent: append a markdown report to FILE (each kind's verdict, each finding with its fix, the plans drawn), e.g. \"$GITHUB_STEP_SUMMARY\""),
+        )
+        .arg(
+            Arg::new(id::GITHUB_ANNOTATIONS)
+                .long(id::GITHUB_ANNOTATIONS)
+                .action(ArgAction::SetTrue)
+                .conflicts_with(id::JSON)
+                .help("An agent: also print each finding as a GitHub Actions `::error` annotation"),
         )
         .arg(scripted_model())
         .args(model_setup(Command::new("")).get_arguments().cloned())

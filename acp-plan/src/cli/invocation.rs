@@ -184,6 +184,8 @@ pub(super) fn check_request(m: &ArgMatches, cmd: &mut Command) -> Result<Invocat
             cancel: m.get_flag(id::CANCEL),
             expect_plans: m.get_flag(id::EXPECT_PLANS),
             record: m.get_one::<String>(id::RECORD).map(Into::into),
+            summary: m.get_one::<String>(id::SUMMARY).map(Into::into),
+            github_annotations: m.get_flag(id::GITHUB_ANNOTATIONS),
             command,
             scripted_model: model_choice(m),
             auth: m.get_one::<String>(id::AUTH).cloned(),
@@ -202,6 +204,8 @@ pub(super) fn check_request(m: &ArgMatches, cmd: &mut Command) -> Result<Invocat
     for agent_only in [
         id::CANCEL,
         id::RECORD,
+        id::SUMMARY,
+        id::GITHUB_ANNOTATIONS,
         id::PROMPT,
         id::TIMEOUT,
         id::SCRIPTED_MODEL,

@@ -29,6 +29,7 @@ mod options;
 mod plan_mode;
 pub(crate) mod report;
 mod session;
+mod summary;
 pub(crate) mod turns;
 use crate::check::rule;
 pub use client_run::ClientRun;

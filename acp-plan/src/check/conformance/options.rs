@@ -16,6 +16,11 @@ pub struct CheckAgentOptions {
     pub cancel: bool,
     /// Write each kind's transcript to this folder.
     pub record: Option<PathBuf>,
+    /// Append a markdown report to this file (`--summary`, for a CI's page:
+    /// GitHub's `$GITHUB_STEP_SUMMARY`).
+    pub summary: Option<PathBuf>,
+    /// Also print each finding as a GitHub Actions annotation line.
+    pub github_annotations: bool,
     /// How long one turn (or one answer before it) may take.
     pub timeout: Duration,
     /// A kind of client that saw no plan message is a finding, not a note.
@@ -45,6 +50,8 @@ impl Default for CheckAgentOptions {
             prompt: "Refactor the auth module and show me your plan.".to_owned(),
             cancel: false,
             record: None,
+            summary: None,
+            github_annotations: false,
             timeout: Duration::from_mins(1),
             expect_plans: false,
             command: Vec::new(),

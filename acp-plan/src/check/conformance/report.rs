@@ -38,12 +38,24 @@ pub(crate) fn finish(
             std::fs::write(dir.join(format!("{}.ndjson", kind_name(run.kind))), text)?;
         }
     }
+    if let Some(file) = &options.summary {
+        let markdown = super::summary::summary_markdown(options, runs);
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(file)?
+            .write_all(markdown.as_bytes())?;
+    }
     if options.json {
         serde_json::to_writer_pretty(&mut *out, &report_json(options, runs))?;
-        writeln!(out)
+        writeln!(out)?;
     } else {
-        write!(out, "{}", report_text(options, runs))
+        write!(out, "{}", report_text(options, runs))?;
     }
+    if options.github_annotations {
+        write!(out, "{}", super::summary::annotations(runs))?;
+    }
+    Ok(())
 }
 
 /// The report for people: per kind, how the run went and each finding as
