@@ -65,7 +65,12 @@ else
   archive="$name.tar.gz"
   tar -C "$work" -czf "$out/$archive" "$name"
 fi
-(cd "$out" && sha256sum "$archive" >"$archive.sha256")
+# (`shasum -a 256` where coreutils' sha256sum is not installed: macOS.)
+if command -v sha256sum >/dev/null; then
+  (cd "$out" && sha256sum "$archive" >"$archive.sha256")
+else
+  (cd "$out" && shasum -a 256 "$archive" >"$archive.sha256")
+fi
 
 # 3. npm: this platform's package (the binary) and the launcher.
 package="$work/npm-$platform"

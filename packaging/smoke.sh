@@ -21,6 +21,16 @@ trap 'rm -rf "$work"' EXIT
 base_path="/usr/local/bin:/usr/bin:/bin"
 node_dir=$(dirname "$(command -v node)")
 python=${PYTHON:-python3}
+# A bound on each run where coreutils' `timeout` is installed (`gtimeout` on
+# macOS with Homebrew's coreutils); unbounded elsewhere.
+bound=()
+if command -v timeout >/dev/null; then
+  bound=(timeout 300)
+elif command -v gtimeout >/dev/null; then
+  bound=(gtimeout 300)
+fi
+venv_bin=bin
+[[ $(uname -s) == MINGW* || $(uname -s) == MSYS* ]] && venv_bin=Scripts
 
 try() {
   local name=$1 acp=$2 home=$3
@@ -28,13 +38,13 @@ try() {
   local version
   version=$("${run[@]}" acp-plan --version)
   echo "$name: $version at $acp"
-  "${run[@]}" timeout 300 acp-plan check --scripted-model --expect-plans --timeout 60 -- "${agent[@]}" >"$work/$name.check" 2>&1 || {
+  "${run[@]}" ${bound[@]+"${bound[@]}"} acp-plan check --scripted-model --expect-plans --timeout 60 -- "${agent[@]}" >"$work/$name.check" 2>&1 || {
     cat "$work/$name.check" >&2
     echo "$name: check did not pass on ${agent[*]}" >&2
     exit 1
   }
   tail -n 1 "$work/$name.check"
-  "${run[@]}" timeout 120 acp-plan board --json --timeout 30 --scripted-model -- acp-plan proxy -- "${agent[@]}" >"$work/$name.board" 2>&1 || {
+  "${run[@]}" ${bound[@]+"${bound[@]}"} acp-plan board --json --timeout 30 --scripted-model -- acp-plan proxy -- "${agent[@]}" >"$work/$name.board" 2>&1 || {
     cat "$work/$name.board" >&2
     echo "$name: board through the proxy failed" >&2
     exit 1
@@ -50,9 +60,9 @@ try() {
 mkdir -p "$work/pypi-home"
 start=$EPOCHREALTIME
 "$python" -m venv "$work/venv"
-"$work/venv/bin/pip" install --quiet --no-index "$out"/acp_plan-*.whl
+"$work/venv/$venv_bin/pip" install --quiet --no-index "$out"/acp_plan-*.whl
 echo "pypi: installed in $(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s"
-try pypi "$work/venv/bin/acp-plan" "$work/pypi-home"
+try pypi "$work/venv/$venv_bin/acp-plan" "$work/pypi-home"
 
 # npm: the launcher and this platform's package, into a fresh folder.
 mkdir -p "$work/npm" "$work/npm-home"

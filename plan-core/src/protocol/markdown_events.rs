@@ -16,7 +16,7 @@ pub(crate) struct Parts {
     pub(crate) any_box: bool,
     /// Headings, with their level.
     pub(crate) headings: Vec<(HeadingLevel, String)>,
-    /// Paragraphs outside lists, each as its lines.
+    /// Paragraphs outside lists, each as its lines (as read: not collapsed).
     pub(crate) paragraphs: Vec<Vec<String>>,
     /// The first non-empty line of code, for a plan that is only code.
     pub(crate) first_code_line: Option<String>,
@@ -152,12 +152,10 @@ impl Reader {
                 }
             }
             TagEnd::Paragraph if self.lists == 0 => {
-                if let Some(lines) = self.paragraph.take() {
-                    let lines: Vec<String> = lines
-                        .iter()
-                        .map(|line| collapse(line))
-                        .filter(|line| !line.is_empty())
-                        .collect();
+                // Kept as read (white space collapsed only where a line
+                // becomes a step's text: most are never one).
+                if let Some(mut lines) = self.paragraph.take() {
+                    lines.retain(|line| !line.trim().is_empty());
                     if !lines.is_empty() {
                         self.parts.paragraphs.push(lines);
                     }
@@ -209,8 +207,14 @@ fn current_text(items: &[Step]) -> &str {
 
 /// White space runs as one space, trimmed.
 pub(crate) fn collapse(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for word in text.split_whitespace() {
+    collapse_all([text])
+}
+
+/// Texts joined by one space, white space runs as one space, trimmed: in
+/// one copy.
+pub(crate) fn collapse_all<'t>(texts: impl IntoIterator<Item = &'t str>) -> String {
+    let mut out = String::new();
+    for word in texts.into_iter().flat_map(str::split_whitespace) {
         if !out.is_empty() {
             out.push(' ');
         }

@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use pulldown_cmark::HeadingLevel;
 
 use crate::protocol::entry::{PlanEntry, Priority, Status};
-use crate::protocol::markdown_events::{Parts, collapse};
+use crate::protocol::markdown_events::{Parts, collapse, collapse_all};
 
 /// What a markdown plan's steps were read from; see [`MarkdownSteps`] for
 /// the order in which each is tried.
@@ -188,8 +188,8 @@ impl Parts {
             .paragraphs
             .iter()
             .flatten()
-            .filter(|line| is_step_line(line))
-            .cloned()
+            .filter(|line| is_step_line(line.trim_start()))
+            .map(|line| collapse(line))
             .collect();
         if step_lines.len() >= 2 {
             return (StepSource::StepLines, texts(step_lines));
@@ -206,7 +206,10 @@ impl Parts {
             return (StepSource::Headings, texts(sections));
         }
         if !self.paragraphs.is_empty() {
-            let prose = self.paragraphs.iter().map(|lines| lines.join(" "));
+            let prose = self
+                .paragraphs
+                .iter()
+                .map(|lines| collapse_all(lines.iter().map(String::as_str)));
             return (StepSource::Prose, texts(prose));
         }
         let first_line = self
