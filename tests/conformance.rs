@@ -445,3 +445,60 @@ fn docs_ci_lists_every_rule_check_reports_and_no_other() {
     rules.sort_unstable();
     assert_eq!(listed, rules, "docs/ci.md's rule table against the rules");
 }
+
+/// An agent gone before it answers `initialize` (a program that is not an
+/// ACP agent, as the README's agent snippet is when started as one): the
+/// same report on every run, exit 2, no finding in a kind not driven, one
+/// explanation with its hint, and the text and the JSON agree.
+#[test]
+fn an_agent_gone_at_once_gets_the_same_report_every_run() {
+    let scripts = [
+        "exit 0",
+        // It writes a plan line and exits without reading its input.
+        r#"echo '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[]}}}'"#,
+    ];
+    for script in scripts {
+        let mut options = Options::default();
+        options.command = vec!["sh".into(), "-c".into(), script.into()];
+        options.timeout = Duration::from_secs(10);
+        let mut reports = Vec::new();
+        for _ in 0..20 {
+            let mut out = Vec::new();
+            let status = conformance::report_agent(&options, &mut out).unwrap();
+            assert_eq!(status, 2, "{}", String::from_utf8_lossy(&out));
+            // Each kind's time varies; the rest is the report.
+            let text: Vec<String> = String::from_utf8(out)
+                .unwrap()
+                .lines()
+                .filter(|l| !l.starts_with("check: time per kind"))
+                .map(str::to_owned)
+                .collect();
+            let text = text.join("\n") + "\n";
+            reports.push(text);
+        }
+        let first = &reports[0];
+        assert!(reports.iter().all(|r| r == first), "{reports:#?}");
+        assert!(
+            first.ends_with("check: could not drive the agent for 3 of 3 kinds of client (nothing judged); exit 2\n"),
+            "{first}"
+        );
+        assert_eq!(
+            first.matches("the agent exited before answering `initialize`; a program that exits without reading its standard input is not an ACP agent").count(),
+            3,
+            "{first}"
+        );
+        let json = {
+            let mut out = Vec::new();
+            let mut json_options = options.clone();
+            json_options.json = true;
+            conformance::report_agent(&json_options, &mut out).unwrap();
+            serde_json::from_slice::<Value>(&out).unwrap()
+        };
+        assert_eq!(json["findings"], 0, "{json:#}");
+        assert_eq!(json["nothingJudged"], true, "{json:#}");
+        for kind in json["kinds"].as_array().unwrap() {
+            assert_eq!(kind["nothingJudged"], true, "{kind:#}");
+            assert_eq!(kind["findings"], json!([]), "{kind:#}");
+        }
+    }
+}

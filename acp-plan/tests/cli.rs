@@ -398,7 +398,13 @@ fn check_counts_plan_messages_only_and_says_when_nothing_was_judged() {
     let dir = std::env::temp_dir().join(format!("acp-plan-cli-none-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let hello = dir.join("hello.ndjson");
-    std::fs::write(&hello, "hello\n").unwrap();
+    // A transcript whose second line is not JSON (a file that opens with
+    // anything but JSON is no transcript at all: exit 2, tested below).
+    std::fs::write(
+        &hello,
+        "{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":\"s\",\"update\":{\"sessionUpdate\":\"agent_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"hi\"}}}}\nhello\n",
+    )
+    .unwrap();
     let chat = dir.join("chat.ndjson");
     std::fs::write(
         &chat,
@@ -484,4 +490,122 @@ fn proxy_answers_what_a_dead_agent_left_unanswered_and_leaves_no_process() {
         "the agent's child outlived it"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The proxy answers every request the client sent before the agent died,
+/// whatever the timing: the agent gone before reading anything, during the
+/// handshake (it read `initialize` and died), or mid-turn (it answered
+/// `initialize` and died on the prompt). 200 races, each request answered
+/// once (the agent's answer or the proxy's -32603), the proxy's own word on
+/// standard error, exit 1.
+#[test]
+fn the_proxy_answers_every_request_whenever_the_agent_dies() {
+    let agents = [
+        "exit 3",
+        "read line; exit 3",
+        r#"read line; echo '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{}}}'; read line; exit 3"#,
+    ];
+    let requests = [
+        r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/tmp","mcpServers":[]}}"#,
+        r#"{"jsonrpc":"2.0","id":"p-2","method":"session/prompt","params":{"sessionId":"s","prompt":[]}}"#,
+    ];
+    let stdin = requests.join("\n") + "\n";
+    for race in 0..200 {
+        let agent = agents[race % agents.len()];
+        let run = acp_plan(&["proxy", "--", "sh", "-c", agent], &stdin);
+        let answers: Vec<Value> = run
+            .stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let mut ids: Vec<String> = answers.iter().map(|a| a["id"].to_string()).collect();
+        ids.sort();
+        assert_eq!(
+            ids,
+            ["\"p-2\"", "0", "1"],
+            "race {race}, `{agent}`: {answers:#?}"
+        );
+        for answer in &answers {
+            if answer["id"] != 0 || race % agents.len() != 2 {
+                assert_eq!(answer["error"]["code"], -32603, "race {race}: {answer}");
+            }
+        }
+        assert_eq!(run.code, 1, "race {race}: {}", run.stderr);
+        assert!(
+            run.stderr
+                .contains("acp-plan proxy: the agent `sh` exited with status 3"),
+            "race {race}: {}",
+            run.stderr
+        );
+    }
+}
+
+/// `check PROGRAM` without `--` (a program, or text that is no transcript)
+/// is not judged as a transcript: exit 2, with the command it meant.
+#[test]
+fn check_of_a_program_without_dashes_says_did_you_mean_and_exits_2() {
+    let program = env!("CARGO_BIN_EXE_acp-plan");
+    let run = acp_plan(&["check", program], "");
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains(&format!("did you mean `acp-plan check -- {program}`?")),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+    let text = std::env::temp_dir().join(format!("not-json-{}.txt", std::process::id()));
+    std::fs::write(&text, "a note, not a transcript\n").unwrap();
+    let run = acp_plan(&["check", text.to_str().unwrap()], "");
+    std::fs::remove_file(&text).unwrap();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("is text that is not JSON"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// The README names every subcommand, and docs/examples.md every
+/// subcommand and every option, as the command's own `--help` lists them.
+#[test]
+fn the_readme_and_the_examples_page_name_every_subcommand_and_option() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let readme = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
+    let examples = std::fs::read_to_string(format!("{root}/docs/examples.md")).unwrap();
+    let help = acp_plan(&["--help"], "").stdout;
+    let subcommands: Vec<String> = help
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_owned)
+        .collect();
+    assert!(subcommands.len() >= 6, "{help}");
+    let mut missing = Vec::new();
+    for sub in &subcommands {
+        let named = format!("`{sub}`");
+        if !readme.contains(&named) {
+            missing.push(format!("README.md: {named}"));
+        }
+        if !examples.contains(&named) {
+            missing.push(format!("docs/examples.md: {named}"));
+        }
+        let sub_help = acp_plan(&[sub, "--help"], "").stdout;
+        for option in sub_help
+            .lines()
+            .filter_map(|l| l.trim_start().split(", ").last())
+            .filter(|l| l.starts_with("--"))
+            .filter_map(|l| l.split([' ', '=', '<']).next())
+            .filter(|o| !matches!(*o, "--help" | "--version"))
+        {
+            if !examples.contains(option) {
+                missing.push(format!("docs/examples.md: `{sub} {option}`"));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "{missing:#?}");
 }

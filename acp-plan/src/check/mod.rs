@@ -57,6 +57,13 @@ fn judge_files(
                 return Ok(None);
             }
         };
+        if let Some(what) = not_a_transcript(path, &bytes) {
+            writeln!(
+                notes,
+                "check: {path} is {what}, not a recorded transcript (NDJSON, one JSON-RPC message a line); did you mean `acp-plan check -- {path}`? (an agent's command goes after `--`)"
+            )?;
+            return Ok(None);
+        }
         let mut report = check_file(&bytes, options.protocol);
         if let (Some(kind), Some(protocol)) = (report.recorded_client, options.protocol) {
             writeln!(
@@ -78,6 +85,27 @@ fn judge_files(
         reports.push((path.clone(), report));
     }
     Ok(Some(reports))
+}
+
+/// What a file given as a transcript is instead, if it is plainly not one:
+/// a program (executable), not text, or text that opens with anything but a
+/// JSON object. A transcript whose lines break JSON later is judged (those
+/// lines are findings).
+fn not_a_transcript(path: &str, bytes: &[u8]) -> Option<&'static str> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0) {
+            return Some("a program");
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Some("not UTF-8 text (a program?)");
+    };
+    let first = text.trim_start().chars().next();
+    (first.is_some() && first != Some('{')).then_some("text that is not JSON")
 }
 
 /// Checks each file of `options` on this process's streams: the problems on

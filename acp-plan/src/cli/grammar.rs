@@ -88,8 +88,8 @@ plans and `\"v1Plan\": true` for the v1 plan. The output is JSON either way.";
 
 const MODEL_EXAMPLES: &str = "\
 Examples:
-  acp-plan model                       serve the built-in script; print how to point an agent at it
-  acp-plan model --port 8787 plan.json a plan file's plans, on a port of your choosing
+  acp-plan model                         serve the built-in script; print how to point an agent at it
+  acp-plan model --port 8787 plan.json   a plan file's plans, on a port of your choosing
 
 check and board start it themselves with --scripted-model.
 
@@ -294,8 +294,12 @@ Examples:
   agent-client-protocol-conductor agent \"acp-plan proxy\" \"opencode acp\"   a link of the SDK's chain
 
 In an editor's settings, the agent's command becomes `acp-plan` with the
-arguments `proxy -- AGENT ...`: docs/proxy.md has the Zed entry and the
-conductor line.";
+arguments `proxy -- AGENT ...` (or `npx` with `-y acp-plan proxy -- AGENT
+...`): docs/proxy.md has the Zed entry and the conductor line.
+
+Exit status: the agent's; 1 when the agent died with requests of the client
+unanswered (each is answered with error -32603) or ended by a signal; 2 when
+the agent could not be started.";
 
 fn proxy_command() -> Command {
     Command::new("proxy")
@@ -446,6 +450,11 @@ fn check_command() -> Command {
             clap::ArgGroup::new("what")
                 .args([id::FILES, id::COMMAND])
                 .required(true),
+        )
+        // Either transcripts or an agent, each in its own form (clap's
+        // generated line would join the two as `<FILE|COMMAND>`).
+        .override_usage(
+            "acp-plan check [OPTIONS] <FILE>...\n       acp-plan check [OPTIONS] -- <COMMAND>...",
         )
         .after_help(CHECK_EXAMPLES)
 }

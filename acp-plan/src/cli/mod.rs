@@ -42,7 +42,7 @@ where
     let Some((name, m)) = matches.subcommand() else {
         return Err(cmd.error(
             clap::error::ErrorKind::MissingSubcommand,
-            "a subcommand: board, check, fixtures, tool or model",
+            "a subcommand: board, check, fixtures, tool, model or proxy",
         ));
     };
     // A mistake found below shows its own subcommand's usage.
@@ -62,36 +62,43 @@ where
     }
 }
 
-/// An unknown option with no near name among ours, given to a subcommand
-/// that starts an agent, is most likely the agent's: say to put it after
-/// the agent's command (clap's own tip, "use '-- --fast'", would start the
-/// agent with it and no command). Any other error stays clap's.
+/// An unknown option, said without clap's tip "to pass '--x' as a value,
+/// use '-- --x'", which for a subcommand that starts an agent would start
+/// a program named `--x`: a near name among ours is suggested alone; one
+/// with none, given to a subcommand that starts an agent, is most likely
+/// the agent's, so it goes after the agent's command; any other is named
+/// with where the options are listed. Any other error stays clap's.
 fn agents_option(e: clap::Error, cmd: &mut clap::Command, args: &[OsString]) -> clap::Error {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
-    let starts_agent = args
-        .iter()
-        .skip(1)
-        .find(|a| !a.to_string_lossy().starts_with('-'))
-        .is_some_and(|sub| sub == "check" || sub == "board");
+    const SUBCOMMANDS: [&str; 6] = ["board", "check", "fixtures", "tool", "model", "proxy"];
+    if e.kind() != ErrorKind::UnknownArgument {
+        return e;
+    }
     let unknown = match e.get(ContextKind::InvalidArg) {
         Some(ContextValue::String(arg)) => arg.clone(),
         _ => return e,
     };
-    if e.kind() != ErrorKind::UnknownArgument
-        || !starts_agent
-        || !unknown.starts_with('-')
-        || e.get(ContextKind::SuggestedArg).is_some()
-    {
+    let Some(sub) = args
+        .iter()
+        .skip(1)
+        .map(|a| a.to_string_lossy())
+        .find(|a| !a.starts_with('-'))
+        .and_then(|a| SUBCOMMANDS.into_iter().find(|s| *s == a))
+    else {
         return e;
-    }
-    let sub = if args.iter().any(|a| a == "board") {
-        "board"
-    } else {
-        "check"
     };
-    let message = format!(
-        "unexpected argument '{unknown}': `{sub}` has no such option; if it is your agent's, put it after the agent's command (acp-plan {sub} [OPTIONS] -- AGENT {unknown})"
-    );
+    let starts_agent = matches!(sub, "board" | "check" | "proxy");
+    let message = match e.get(ContextKind::SuggestedArg) {
+        Some(ContextValue::String(near)) => {
+            format!("unexpected argument '{unknown}'; did you mean '{near}'?")
+        }
+        _ if starts_agent && unknown.starts_with('-') => format!(
+            "unexpected argument '{unknown}': `{sub}` has no such option; if it is your agent's, put it after the agent's command (acp-plan {sub} [OPTIONS] -- AGENT {unknown})"
+        ),
+        _ => format!(
+            "unexpected argument '{unknown}': `{sub}` has no such option (`acp-plan {sub} --help` lists them)"
+        ),
+    };
     // Its usage line is the subcommand's.
     let mut sub_cmd = cmd
         .find_subcommand_mut(sub)

@@ -160,6 +160,24 @@ fn a_mistyped_option_is_claps_error_with_its_suggestion_never_the_agent() {
             && !text.contains("'-- --fast'"),
         "{text}"
     );
+    // A near name is suggested alone, in every subcommand: never clap's
+    // tip to pass the typo after `--` (it would start a program of that name).
+    for (line, near) in [
+        (&["check", "--expect-plan", "--", "a"][..], "--expect-plans"),
+        (
+            &["proxy", "--no-plan-optin", "--", "a"][..],
+            "--no-plan-opt-in",
+        ),
+        (
+            &["board", "--no-plan-capabilty", "--", "a"][..],
+            "--no-plan-capability",
+        ),
+        (&["fixtures", "--sesions", "2"][..], "--sessions"),
+    ] {
+        let text = parse_line(line).unwrap_err().to_string();
+        assert!(text.contains(&format!("did you mean '{near}'?")), "{text}");
+        assert!(!text.contains("'-- "), "{text}");
+    }
     // Nothing to judge at all is clap's error too.
     assert!(parse_line(&["check"]).is_err());
     assert!(parse_line(&["check", "a.ndjson", "--", "agent"]).is_err());

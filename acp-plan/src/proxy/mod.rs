@@ -68,12 +68,12 @@ pub fn proxy(options: &ProxyOptions) -> u8 {
             }
         };
     let relay = Arc::new(Mutex::new(Relay::new(options.plan_opt_in)));
-    let relaying = relay_both_ways(&relay, &mut agent, agent_in, agent_out);
+    let (relaying, upstream) = relay_both_ways(&relay, &mut agent, agent_in, agent_out);
     let status = agent.wait_status(Duration::from_secs(5));
     // Its whole group goes now: what it started no longer holds its output.
     agent.end(Duration::ZERO);
     let ended = relaying.finish();
-    let why = match (status, ended) {
+    let why = match (status, &ended) {
         (_, Err(e)) => format!("acp-plan proxy: the client's output failed: {e}"),
         (Some(0), Ok(())) => "the agent exited before answering (acp-plan proxy)".to_owned(),
         (Some(code), Ok(())) => {
@@ -83,19 +83,66 @@ pub fn proxy(options: &ProxyOptions) -> u8 {
             "the agent closed its output before answering (acp-plan proxy)".to_owned()
         }
     };
-    let unanswered = relay
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .unanswered(&why);
+    let lock = || relay.lock().unwrap_or_else(PoisonError::into_inner);
+    write_lines(&lock().agent_gone(&why));
+    // The client's lines still on their way (sent before it could know the
+    // agent was gone) are each answered as they come; the proxy ends once
+    // the client has sent nothing for a moment, or has closed its output.
+    while !upstream.is_finished() && lock().since_last_line() < DRAIN {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let answered = lock().answered_gone();
+    if answered > 0 || status != Some(0) {
+        let program = &options.command[0];
+        let ended = match status {
+            Some(code) => format!("exited with status {code}"),
+            None => "closed its output".to_owned(),
+        };
+        eprintln!(
+            "acp-plan proxy: the agent `{program}` {ended}; {answered} request(s) of the client answered with error {} (see `acp-plan proxy --help`)",
+            relay::AGENT_GONE
+        );
+    }
+    match status {
+        _ if answered > 0 => 1,
+        Some(code) => u8::try_from(code).unwrap_or(1),
+        None => 1,
+    }
+}
+
+/// Lines to the client (this process's standard output), flushed.
+fn write_lines(lines: &[String]) {
+    if lines.is_empty() {
+        return;
+    }
     let mut out = io::stdout().lock();
-    for line in &unanswered {
+    for line in lines {
         let _ = writeln!(out, "{line}");
     }
     let _ = out.flush();
-    match status {
-        _ if !unanswered.is_empty() => 1,
-        Some(code) => u8::try_from(code).unwrap_or(1),
-        None => 1,
+}
+
+/// The agent's input, where a write to an agent that is gone is dropped
+/// (its error kept), so the client's lines are still read and each of its
+/// requests answered.
+struct AgentInput<W> {
+    inner: W,
+    failed: bool,
+}
+
+impl<W: Write> Write for AgentInput<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if !self.failed && self.inner.write_all(buf).is_err() {
+            self.failed = true;
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if !self.failed && self.inner.flush().is_err() {
+            self.failed = true;
+        }
+        Ok(())
     }
 }
 
@@ -129,20 +176,29 @@ fn relay_both_ways(
     agent: &mut AgentProcess,
     agent_in: impl Write + Send + 'static,
     agent_out: impl Read + Send + 'static,
-) -> Relaying {
+) -> (Relaying, std::thread::JoinHandle<()>) {
     let upstream = Arc::clone(relay);
     // The client's lines to the agent, on a thread of their own; the
-    // agent's input closes when the client's does.
-    std::thread::spawn(move || {
+    // agent's input closes when the client's does. Once the agent is gone,
+    // each request is answered here (the reading goes on).
+    let agent_in = AgentInput {
+        inner: agent_in,
+        failed: false,
+    };
+    let upstream = std::thread::spawn(move || {
         let stdin = BufReader::with_capacity(BUFFER, io::stdin());
         let _ = relay_lines(stdin, agent_in, |line| {
             let sent = upstream
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
-                .upstream(line);
+                .upstream_or_answer(line);
             match sent {
-                Cow::Borrowed(_) => None,
-                changed @ Cow::Owned(_) => Some(vec![changed]),
+                Ok(Cow::Borrowed(_)) => None,
+                Ok(changed @ Cow::Owned(_)) => Some(vec![changed]),
+                Err(answers) => {
+                    write_lines(&answers);
+                    Some(Vec::new())
+                }
             }
         });
     });
@@ -173,16 +229,24 @@ fn relay_both_ways(
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
         }
     }
-    Relaying {
+    let relaying = Relaying {
         ended,
         reader,
         downstream,
-    }
+    };
+    (relaying, upstream)
 }
 
 /// No agent command: a link of the SDK's conductor chain, the conductor on
 /// standard input and output ([`chain`]). Ends when its input does.
 fn link(options: &ProxyOptions) -> u8 {
+    if io::IsTerminal::is_terminal(&io::stdin()) {
+        eprintln!(
+            "acp-plan proxy: no agent given, so this is a link of the ACP SDK's conductor chain, waiting for the conductor's messages on standard input.\n\
+             To put the proxy in front of an agent, give its command after `--`: acp-plan proxy -- opencode acp\n\
+             (Ctrl-D ends it; `acp-plan proxy --help` has examples.)"
+        );
+    }
     let mut link = chain::Link::new(Relay::new(options.plan_opt_in));
     let input = BufReader::with_capacity(BUFFER, io::stdin());
     let relayed = relay_lines(input, io::stdout().lock(), |line| {

@@ -52,6 +52,13 @@ pub struct Relay {
     sessions: HashMap<String, Session>,
     /// Each tool call's title (its tool), by id, for a stable plan id.
     titles: HashMap<String, String>,
+    /// Why the agent is gone, once it is: each request the client sends
+    /// from then on is answered with an error at once.
+    gone: Option<String>,
+    /// When the client's last line came.
+    last_line: std::time::Instant,
+    /// How many requests were answered with the error that the agent is gone.
+    answered_gone: usize,
 }
 
 /// The error an unanswered request gets when the agent is gone.
@@ -67,7 +74,48 @@ impl Relay {
             pending: HashSet::new(),
             sessions: HashMap::new(),
             titles: HashMap::new(),
+            gone: None,
+            last_line: std::time::Instant::now(),
+            answered_gone: 0,
         }
+    }
+
+    /// The agent is gone, for `why`: the requests the client is still
+    /// waiting on, as the error lines each gets; every request from now on
+    /// gets one too ([`upstream_or_answer`](Self::upstream_or_answer)).
+    pub fn agent_gone(&mut self, why: &str) -> Vec<String> {
+        self.gone = Some(why.to_owned());
+        let lines = self.unanswered(why);
+        self.answered_gone += lines.len();
+        lines
+    }
+
+    /// A line from the client: what goes to the agent.
+    ///
+    /// # Errors
+    /// Once the agent is gone: the error lines that answer the line (none
+    /// for a line that is no request), to go to the client instead.
+    pub fn upstream_or_answer<'l>(&mut self, line: &'l [u8]) -> Result<Cow<'l, [u8]>, Vec<String>> {
+        self.last_line = std::time::Instant::now();
+        let sent = self.upstream(line);
+        match self.gone.clone() {
+            None => Ok(sent),
+            Some(why) => {
+                let lines = self.unanswered(&why);
+                self.answered_gone += lines.len();
+                Err(lines)
+            }
+        }
+    }
+
+    /// How long ago the client's last line came.
+    pub fn since_last_line(&self) -> std::time::Duration {
+        self.last_line.elapsed()
+    }
+
+    /// How many requests were answered with the error that the agent is gone.
+    pub fn answered_gone(&self) -> usize {
+        self.answered_gone
     }
 
     /// A line from the client, as it goes to the agent.

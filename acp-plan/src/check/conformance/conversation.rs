@@ -59,6 +59,20 @@ pub(super) struct Conversation<'o, W> {
     pub(super) progress: bool,
 }
 
+/// Why an agent could not be driven when it was gone before answering
+/// `what`: one wording whether its input or its output was found closed
+/// first (which of the two a run sees first is a race), with what an ACP
+/// agent must do when it was gone at the very first request.
+pub(super) fn exited_before(what: &str) -> String {
+    let mut why = format!("the agent exited before answering {what}");
+    if what == "`initialize`" {
+        why.push_str(
+            "; a program that exits without reading its standard input is not an ACP agent: an agent reads JSON-RPC requests on standard input, one a line, and answers each on standard output, starting with `initialize` (does it need an argument to speak ACP, such as `--acp` or `acp`?)",
+        );
+    }
+    why
+}
+
 impl<W: Write> Conversation<'_, W> {
     /// Sends request `id` and waits for its answer; the agent could not be
     /// driven if none comes.
@@ -69,7 +83,8 @@ impl<W: Write> Conversation<'_, W> {
         params: &Value,
         what: &str,
     ) -> Result<Value, String> {
-        self.request(id, method, params)?;
+        self.request(id, method, params)
+            .map_err(|_| exited_before(what))?;
         let deadline = Instant::now() + self.options.timeout;
         loop {
             match self.next(deadline) {
@@ -83,11 +98,7 @@ impl<W: Write> Conversation<'_, W> {
                         self.options.timeout.as_secs_f32()
                     ));
                 }
-                Next::Closed => {
-                    return Err(format!(
-                        "the agent exited (closed its output) before answering {what}"
-                    ));
-                }
+                Next::Closed => return Err(exited_before(what)),
             }
         }
     }

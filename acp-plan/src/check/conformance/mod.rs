@@ -125,8 +125,8 @@ fn check_one_kind(kind: ClientKind, options: &CheckAgentOptions) -> ClientRun {
                         let log = model.take_log();
                         match driven::not_driven(&run, &log, &pointing.env) {
                             Some(reason) => {
-                                // Not judged, so `--expect-plans` says nothing either.
-                                run.findings.retain(|f| f.rule != rule::EXPECT_PLANS);
+                                // Not judged, so nothing is found there.
+                                run.findings.clear();
                                 run.failure = Some(reason);
                             }
                             None => {
@@ -188,6 +188,13 @@ fn run_kind_holding<R: BufRead + Send + 'static, W: Write>(
         talk.run.failure = Some(reason);
     }
     talk.plans_seen();
+    if talk.run.failure.is_some() {
+        // Not driven: nothing is judged there, so nothing is found either
+        // (what such a run saw depends on when the agent went away).
+        talk.run.findings.clear();
+        talk.pending.clear();
+        return talk.run;
+    }
     left_holding::judge_left_holding(&mut talk.run);
     for (id, (method, line)) in std::mem::take(&mut talk.pending) {
         if method == turns::CANCEL_PROBE {

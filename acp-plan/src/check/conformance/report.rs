@@ -82,9 +82,14 @@ pub fn report_text(options: &CheckAgentOptions, runs: &[ClientRun]) -> String {
     let not_driven = runs.iter().filter(|r| r.failure.is_some()).count();
     if not_driven > 0 {
         // Never "0 findings" alone: that reads like a pass.
+        let rest = if not_driven == runs.len() {
+            "nothing judged".to_owned()
+        } else {
+            format!("nothing judged there; {total} finding(s) in the rest")
+        };
         let _ = writeln!(
             text,
-            "check: could not drive the agent for {not_driven} of {} kinds of client (nothing judged there); {total} finding(s) in the rest; exit {}",
+            "check: could not drive the agent for {not_driven} of {} kinds of client ({rest}); exit {}",
             runs.len(),
             exit_code(runs)
         );
@@ -168,6 +173,32 @@ fn kind_text(text: &mut String, options: &CheckAgentOptions, run: &ClientRun) {
             let _ = write!(text, "; fix: {fix}");
         }
         text.push('\n');
+        // The line itself, so the finding can be read without the transcript.
+        if let Some(line) = finding
+            .line
+            .checked_sub(1)
+            .and_then(|i| run.transcript.get(i))
+        {
+            let _ = writeln!(text, "    > {}", quoted(line));
+        }
+    }
+    if options.record.is_none() && run.findings.iter().any(|f| f.line > 0) {
+        let _ = writeln!(
+            text,
+            "  (the transcript is not kept: `--record DIR` writes it to DIR/{}.ndjson)",
+            kind_name(run.kind)
+        );
+    }
+}
+
+/// A transcript line as a finding quotes it: trimmed, at most 200
+/// characters (cut on a character boundary, `…` where cut).
+fn quoted(line: &str) -> String {
+    const MOST: usize = 200;
+    let line = line.trim();
+    match line.char_indices().nth(MOST) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line.to_owned(),
     }
 }
 
@@ -206,7 +237,7 @@ pub fn report_json(options: &CheckAgentOptions, runs: &[ClientRun]) -> Value {
                 "stderrTail": run.stderr_tail,
                 "plans": run.plans,
                 "repeats": run.repeats,
-                "nothingJudged": run.failure.is_none() && run.plans == 0,
+                "nothingJudged": run.failure.is_some() || run.plans == 0,
                 "seconds": run.elapsed.as_secs_f64(),
                 "notes": run.notes,
                 "findings": findings,
@@ -214,7 +245,7 @@ pub fn report_json(options: &CheckAgentOptions, runs: &[ClientRun]) -> Value {
         })
         .collect();
     let total: usize = runs.iter().map(|r| r.findings.len()).sum();
-    let nothing = runs.iter().all(|r| r.plans == 0);
+    let nothing = runs.iter().all(|r| r.failure.is_some() || r.plans == 0);
     let not_driven = runs.iter().filter(|r| r.failure.is_some()).count();
     let profile = options
         .scripted_model

@@ -195,6 +195,22 @@ mod tests {
     }
 
     #[test]
+    fn the_text_report_quotes_the_line_a_finding_is_about() {
+        let options = CheckAgentOptions::default();
+        let text = super::super::report::report_text(&options, &[run_with_finding()]);
+        assert!(
+            text.contains("\n    > {\"jsonrpc\":\"2.0\",\"method\":\"session/update\""),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "(the transcript is not kept: `--record DIR` writes it to DIR/v1.ndjson)"
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn each_finding_is_one_escaped_error_annotation() {
         let lines = annotations(&[run_with_finding()]);
         assert_eq!(
