@@ -142,6 +142,16 @@ fn separated<T>(
 ) -> syn::Result<Vec<T>> {
     let mut items = Vec::new();
     while !input.is_empty() {
+        // A comma where an item starts: one too many (`a,, b`).
+        if input.peek(Token![,]) {
+            let extra = input.parse::<Token![,]>()?;
+            notes.errors.push(syn::Error::new(
+                extra.span,
+                format!("a second `,` with no {item} before it: remove this `,`"),
+            ));
+            continue;
+        }
+        let start = input.cursor();
         match parse(input, notes) {
             Ok(parsed) => items.push(parsed),
             Err(err) => {
@@ -154,18 +164,38 @@ fn separated<T>(
             break;
         }
         if let Err(err) = input.parse::<Token![,]>() {
-            notes.errors.push(syn::Error::new(
-                err.span(),
-                format!("expected `,` after this {item}"),
-            ));
             let next_item =
                 input.peek(Ident::peek_any) || peek_str(input) || input.peek(syn::token::Brace);
-            if !next_item {
+            if next_item {
+                // Another item follows: the comma was forgotten. Where it
+                // belongs is after this item's last token.
+                let at = last_span(start, input.cursor()).unwrap_or_else(|| err.span());
+                notes.errors.push(syn::Error::new(
+                    at,
+                    format!("expected `,` after this {item}: add `,` here"),
+                ));
+            } else {
+                // A stray token: said where it is.
+                notes.errors.push(syn::Error::new(
+                    err.span(),
+                    format!("expected `,` after this {item}"),
+                ));
                 skip_past_comma(input)?;
             }
         }
     }
     Ok(items)
+}
+
+/// The span of the last token between two cursors of one stream.
+fn last_span(mut at: syn::buffer::Cursor<'_>, end: syn::buffer::Cursor<'_>) -> Option<Span> {
+    let mut last = None;
+    while at != end {
+        let (token, next) = at.token_tree()?;
+        last = Some(token.span());
+        at = next;
+    }
+    last
 }
 
 fn parse_field(input: ParseStream<'_>, notes: &mut Notes) -> syn::Result<Field> {
