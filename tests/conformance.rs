@@ -4,6 +4,10 @@
 //! by its rule under the kinds it reaches, and nothing else. Each agent runs
 //! on a thread behind OS pipes; every run is bounded by the check's timeout
 //! and the test's.
+//!
+//! Why one file over 500 lines: the broken agent and its faults are the
+//! shared subject of every test here, and each integration test file is a
+//! binary of its own (linked against the SDK and the rest once more).
 
 #[allow(dead_code, unreachable_pub)]
 #[path = "../examples/agent.rs"]

@@ -1,7 +1,12 @@
 //! The house's rules that the compiler does not keep, read from the source
 //! as text: a folder's `mod.rs` routes down and is never imported back by
 //! the files under it; a function fits in one view (80 lines) or says at
-//! its top why not; acp-plan's root names what docs/design.md says it does.
+//! its top why not; acp-plan's root names what docs/design.md says it does;
+//! no files import each other round a circle.
+//!
+//! Why one file over 500 lines: every rule here reads the same files
+//! through the same walk and import reader; split, each part would need
+//! them again, and each integration test file is a binary of its own.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -360,4 +365,192 @@ fn documented_root_names() -> BTreeSet<String> {
 #[test]
 fn acp_plans_root_names_what_the_design_says_and_nothing_else() {
     assert_eq!(acp_plan_root_names(), documented_root_names());
+}
+
+/// The modules a file's code names by path (`crate::a::b::Item`,
+/// `super::b::Item`, in `use` lines or inline), each resolved to the
+/// deepest module of the crate that the path names.
+fn imported_modules(
+    code: &str,
+    module: &[String],
+    all: &BTreeSet<Vec<String>>,
+) -> BTreeSet<Vec<String>> {
+    let mut found = BTreeSet::new();
+    let mut resolve = |base: Vec<String>, rest: &str| {
+        // `a::b::{c, d::E}`: every path the group spells, each resolved.
+        let mut paths = vec![(base, rest.to_owned())];
+        'paths: while let Some((mut at, rest)) = paths.pop() {
+            let mut rest = rest.as_str();
+            loop {
+                let end = rest
+                    .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len());
+                let name = &rest[..end];
+                let mut deeper = at.clone();
+                deeper.push(name.to_owned());
+                if name.is_empty() || !all.contains(&deeper) {
+                    break;
+                }
+                at = deeper;
+                rest = &rest[end..];
+                match rest.strip_prefix("::") {
+                    Some(after) if after.starts_with('{') => {
+                        for item in split_group(&after[1..]) {
+                            paths.push((at.clone(), item.to_owned()));
+                        }
+                        continue 'paths; // the group's paths, not its parent
+                    }
+                    Some(after) => rest = after,
+                    None => break,
+                }
+            }
+            if at != module && !at.is_empty() {
+                found.insert(at);
+            }
+        }
+    };
+    for (_, line) in code
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim_start().starts_with("//"))
+    {
+        for (at, _) in line.match_indices("crate::") {
+            if line[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == ':') {
+                continue;
+            }
+            resolve(Vec::new(), &line[at + "crate::".len()..]);
+        }
+        for (at, _) in line.match_indices("super::") {
+            if line[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == ':') {
+                continue;
+            }
+            let mut ups = 1;
+            let mut rest = &line[at + "super::".len()..];
+            while let Some(after) = rest.strip_prefix("super::") {
+                ups += 1;
+                rest = after;
+            }
+            let Some(base) = module.len().checked_sub(ups) else {
+                continue;
+            };
+            resolve(module[..base].to_vec(), rest);
+        }
+    }
+    found
+}
+
+/// The circles of a graph (Tarjan's strongly connected components of more
+/// than one node).
+fn circles(
+    graph: &std::collections::BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
+) -> Vec<Vec<Vec<String>>> {
+    struct State<'g> {
+        graph: &'g std::collections::BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
+        index: std::collections::BTreeMap<&'g Vec<String>, (usize, usize)>,
+        stack: Vec<&'g Vec<String>>,
+        on_stack: BTreeSet<&'g Vec<String>>,
+        next: usize,
+        found: Vec<Vec<Vec<String>>>,
+    }
+    fn visit<'g>(s: &mut State<'g>, node: &'g Vec<String>) {
+        s.index.insert(node, (s.next, s.next));
+        s.next += 1;
+        s.stack.push(node);
+        s.on_stack.insert(node);
+        for next in s.graph.get(node).into_iter().flatten() {
+            let Some((next, _)) = s.graph.get_key_value(next) else {
+                continue;
+            };
+            if !s.index.contains_key(next) {
+                visit(s, next);
+                let low = s.index[next].1.min(s.index[node].1);
+                s.index.get_mut(node).unwrap().1 = low;
+            } else if s.on_stack.contains(next) {
+                let low = s.index[next].0.min(s.index[node].1);
+                s.index.get_mut(node).unwrap().1 = low;
+            }
+        }
+        if s.index[node].0 == s.index[node].1 {
+            let mut circle = Vec::new();
+            while let Some(top) = s.stack.pop() {
+                s.on_stack.remove(top);
+                circle.push(top.clone());
+                if top == node {
+                    break;
+                }
+            }
+            if circle.len() > 1 {
+                circle.sort();
+                s.found.push(circle);
+            }
+        }
+    }
+    let mut state = State {
+        graph,
+        index: std::collections::BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        next: 0,
+        found: Vec::new(),
+    };
+    for node in graph.keys() {
+        if !state.index.contains_key(node) {
+            visit(&mut state, node);
+        }
+    }
+    state.found
+}
+
+/// No two files of a crate import each other, directly or round a circle,
+/// by the paths they name (`crate::`, `super::`; a hub's routing `pub use`
+/// of its own children is not an import back).
+#[test]
+fn no_files_import_each_other_round_a_circle() {
+    let mut found = Vec::new();
+    for src in SOURCES {
+        let mut files = Vec::new();
+        modules(&root().join(src), &[], &mut files);
+        let all: BTreeSet<Vec<String>> = files.iter().map(|(_, m)| m.clone()).collect();
+        let mut graph = std::collections::BTreeMap::new();
+        for (path, module) in &files {
+            let Some(code) = code_of(path) else { continue };
+            graph.insert(module.clone(), imported_modules(&code, module, &all));
+        }
+        for circle in circles(&graph) {
+            let names: Vec<String> = circle
+                .iter()
+                .map(|m| format!("{src}/{}", m.join("/")))
+                .collect();
+            found.push(names.join(" <-> "));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "import circles (move what both need to one of them, or below both):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_circle_check_sees_a_circle_and_resolves_groups_and_super() {
+    let all: BTreeSet<Vec<String>> = [
+        vec!["a".to_owned()],
+        vec!["a".into(), "b".into()],
+        vec!["a".into(), "c".into()],
+    ]
+    .into_iter()
+    .collect();
+    let b = vec!["a".to_owned(), "b".to_owned()];
+    let imported = imported_modules("use crate::a::{c::X, b::Y};\nuse super::c::Z;", &b, &all);
+    assert_eq!(
+        imported,
+        [vec!["a".to_owned(), "c".to_owned()]].into_iter().collect()
+    );
+    let mut graph = std::collections::BTreeMap::new();
+    graph.insert(b.clone(), imported);
+    graph.insert(
+        vec!["a".to_owned(), "c".to_owned()],
+        [b.clone()].into_iter().collect(),
+    );
+    assert_eq!(circles(&graph).len(), 1);
 }

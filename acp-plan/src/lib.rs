@@ -61,8 +61,9 @@ pub use tool::{Tool, ToolOptions, tool};
 pub mod harness {
     pub use crate::board::live::initialize_params;
     pub use crate::board::live::{client as board_agent, drive as board_connected};
+    pub use crate::check::conformance::exit_code;
     pub use crate::check::conformance::kind_name;
-    pub use crate::check::conformance::report::{exit_code, report_json, report_text};
+    pub use crate::check::conformance::report::{report_json, report_text};
     pub use crate::check::conformance::turns::{ALL as TURN_RULES, Level, TurnRule};
     pub use crate::check::conformance::{ClientRun, report_agent, run_kind as check_kind};
     pub use crate::check::files::{FileReport, check_file};

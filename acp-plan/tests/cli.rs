@@ -2,6 +2,10 @@
 //! exit statuses, `--json` shapes, `--help`, and mistakes on the command
 //! line. Every run is bounded by a timeout. (The logic behind each
 //! subcommand is tested in-process in the workspace's `tests/`.)
+//!
+//! Why one file over 500 lines: each integration test file is a binary of
+//! its own, linked again for every change; these tests share one subject
+//! (the command as a process) and one runner, `acp_plan`.
 
 use std::io::{Read, Write};
 use std::path::PathBuf;

@@ -31,7 +31,7 @@ impl Finding {
         message: String,
         fix: Option<String>,
     ) -> Self {
-        let fix = fix.or_else(|| super::conformance::report::fix_for(rule).map(str::to_owned));
+        let fix = fix.or_else(|| super::rule::fix_for(rule).map(str::to_owned));
         Self {
             rule: rule.to_owned(),
             line,

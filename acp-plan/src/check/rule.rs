@@ -43,3 +43,39 @@ pub const ALL: [&str; 9] = [
     STALE_PLAN,
     EXPECT_PLANS,
 ];
+
+/// What a conforming agent does instead, for a rule whose finding carries no
+/// fix of its own (the version table's fallbacks carry theirs).
+pub(crate) fn fix_for(rule: &str) -> Option<&'static str> {
+    Some(match rule {
+        JSON_RPC => {
+            "write one JSON-RPC 2.0 message per line, and answer only requests that await an answer"
+        }
+        UNANSWERED => "answer every request, with a `result` or an `error`",
+        TURN_END => {
+            "v1: answer `session/prompt` with a `stopReason` (`cancelled` after `session/cancel`); v2: send a `state_update` to `idle` with one"
+        }
+        NEGOTIATION => {
+            "answer `initialize` with the client's `protocolVersion` when you speak it, else with the newest you speak"
+        }
+        MODEL_PLAN => {
+            "send each of the model's plans whole: every step, each status as the client's version says it (v1: `cancelled` as completed, marked)"
+        }
+        EXPECT_PLANS => {
+            "send the plan as the agent works (a `plan` update, or `plan_update` where the client reads it); if the agent's model needs a tool to plan (Claude Code's TodoWrite is off by default), turn it on"
+        }
+        UNREADABLE | LENIENT_DROPS => {
+            "send what the schema of the client's version allows (`PlanSender` writes nothing else)"
+        }
+        "acp-spelling" => "write the plan id as `planId`",
+        "reserved-name" => "prefix a name of your own with `_` (`_blocked`)",
+        "blank-content" | "blank-plan-id" => {
+            "say something: content and plan ids need a character that is not white space"
+        }
+        "absolute-path" => {
+            "send an absolute path (`/home/dev/PLAN.md`, `C:\\dev\\PLAN.md`), or none"
+        }
+        "v2-no-v1-plan" => "send `plan_update` with an `items` plan (`PlanSender` does)",
+        _ => return None,
+    })
+}

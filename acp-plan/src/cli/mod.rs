@@ -18,6 +18,7 @@ use crate::check::conformance;
 use crate::{board, check, fixtures, model, tool};
 
 mod grammar;
+mod help;
 mod invocation;
 
 pub use grammar::command;

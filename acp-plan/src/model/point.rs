@@ -8,16 +8,9 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// The key the agents are given: any value does, the model checks none.
-/// It says what it is, for whoever finds it in a log (an agent that sends
-/// it to a hosted API by mistake is stopped by the dead proxy first).
-pub(crate) const KEY: &str = "acp-plan-scripted-model-not-a-real-key";
-
-/// The model's name, where an agent must be told one.
-pub(crate) const MODEL: &str = "scripted-model";
+use super::setup::{KEY, MODEL, fill, network, write_file};
 
 pub use super::setup::ModelSetup;
-use super::setup::{fill, network, write_file};
 
 /// An agent's environment for the scripted model at `url`, with the
 /// folder it uses as its home; the folder goes when this is dropped.

@@ -7,7 +7,13 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::point::{KEY, MODEL};
+/// The key the agents are given: any value does, the model checks none.
+/// It says what it is, for whoever finds it in a log (an agent that sends
+/// it to a hosted API by mistake is stopped by the dead proxy first).
+pub(crate) const KEY: &str = "acp-plan-scripted-model-not-a-real-key";
+
+/// The model's name, where an agent must be told one.
+pub(crate) const MODEL: &str = "scripted-model";
 
 /// The dead proxy: a loopback port nothing listens on (9, discard), so
 /// any request an agent sends past the scripted model fails at once.

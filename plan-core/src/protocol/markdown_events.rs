@@ -5,7 +5,14 @@
 
 use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
-use crate::protocol::steps::Step;
+/// One step before it is an entry: its text, its box, and whether it is
+/// an item of a numbered list.
+#[derive(Debug, Default)]
+pub(crate) struct Step {
+    pub(crate) text: String,
+    pub(crate) checked: Option<bool>,
+    pub(crate) ordered: bool,
+}
 
 /// Everything a plan's steps can be read from, collected in one pass.
 #[derive(Debug, Default)]

@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use pulldown_cmark::HeadingLevel;
 
 use crate::protocol::entry::{PlanEntry, Priority, Status};
-use crate::protocol::markdown_events::{Parts, collapse, collapse_all};
+use crate::protocol::markdown_events::{Parts, Step, collapse, collapse_all};
 
 /// What a markdown plan's steps were read from; see [`MarkdownSteps`] for
 /// the order in which each is tried.
@@ -107,7 +107,7 @@ impl MarkdownSteps {
     pub fn read(markdown: &str) -> Self {
         let parts = Parts::collect(markdown);
         let (source, steps) = parts.choose(markdown);
-        let entries = steps.into_iter().map(Step::into_entry).collect::<Vec<_>>();
+        let entries = steps.into_iter().map(entry_of).collect::<Vec<_>>();
         Self { entries, source }
     }
 }
@@ -132,34 +132,25 @@ pub fn markdown_to_entries(markdown: &str) -> Vec<PlanEntry> {
     MarkdownSteps::read(markdown).entries
 }
 
-/// One step before it is an entry: its text and its box.
-#[derive(Debug, Default)]
-pub(crate) struct Step {
-    pub(crate) text: String,
-    pub(crate) checked: Option<bool>,
-    /// Whether it is an item of a numbered list.
-    pub(crate) ordered: bool,
-}
-
-impl Step {
-    fn into_entry(self) -> PlanEntry {
-        let text = self.text;
-        let (status, text) = match self.checked {
-            Some(true) => match text.strip_suffix(crate::rules::CANCELLED_MARK) {
-                Some(rest) if !rest.trim_end().is_empty() => {
-                    (Status::Cancelled, rest.trim_end().to_owned())
-                }
-                _ => (Status::Completed, text),
-            },
-            _ => match text.strip_suffix(IN_PROGRESS_MARK) {
-                Some(rest) if !rest.trim_end().is_empty() => {
-                    (Status::InProgress, rest.trim_end().to_owned())
-                }
-                _ => (Status::Pending, text),
-            },
-        };
-        PlanEntry::new(Cow::Owned(text), Priority::Medium, status)
-    }
+/// A step as an entry: its box and marks give its status (see
+/// [`MarkdownSteps`]), `medium` priority.
+fn entry_of(step: Step) -> PlanEntry {
+    let text = step.text;
+    let (status, text) = match step.checked {
+        Some(true) => match text.strip_suffix(crate::rules::CANCELLED_MARK) {
+            Some(rest) if !rest.trim_end().is_empty() => {
+                (Status::Cancelled, rest.trim_end().to_owned())
+            }
+            _ => (Status::Completed, text),
+        },
+        _ => match text.strip_suffix(IN_PROGRESS_MARK) {
+            Some(rest) if !rest.trim_end().is_empty() => {
+                (Status::InProgress, rest.trim_end().to_owned())
+            }
+            _ => (Status::Pending, text),
+        },
+    };
+    PlanEntry::new(Cow::Owned(text), Priority::Medium, status)
 }
 
 /// What `plan_to_markdown` writes after the step in progress.

@@ -3,6 +3,10 @@
 
 use core::fmt;
 
+/// The plan type the drafts had and the stabilized protocol removed: read
+/// from older agents, never sent unless a client is known to read it.
+pub(crate) const PRE_STABLE_PLAN_TYPE: &str = "file";
+
 /// The priorities ACP defines.
 pub(crate) const KNOWN_PRIORITIES: [&str; 3] = ["high", "medium", "low"];
 /// The statuses ACP defines (v2; v1 lacks `cancelled`).
@@ -89,7 +93,7 @@ impl PlanType {
     pub(crate) const fn name(self) -> &'static str {
         match self {
             Self::Items => "items",
-            Self::File => super::versions::PRE_STABLE_PLAN_TYPE,
+            Self::File => PRE_STABLE_PLAN_TYPE,
             Self::Markdown => "markdown",
         }
     }

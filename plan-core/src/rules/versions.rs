@@ -28,9 +28,6 @@ pub(crate) const TAG_PLAN_REMOVED: &str = "plan_removed";
 
 /// The plan types of the stabilized protocol, in both versions.
 pub(crate) const STABLE_PLAN_TYPES: [&str; 2] = ["items", "markdown"];
-/// The plan type the drafts had and the stabilized protocol removed: read
-/// from older agents, never sent unless a client is known to read it.
-pub(crate) const PRE_STABLE_PLAN_TYPE: &str = "file";
 
 /// One row of the table: one kind of client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

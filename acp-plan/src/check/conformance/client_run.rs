@@ -97,3 +97,13 @@ impl ClientRun {
         run
     }
 }
+
+/// The exit status of a run: 2 if a kind could not be driven, else 1 if
+/// anything was found, else 0.
+pub fn exit_code(runs: &[ClientRun]) -> u8 {
+    if runs.iter().any(|r| r.failure.is_some()) {
+        2
+    } else {
+        u8::from(runs.iter().any(|r| !r.findings.is_empty()))
+    }
+}

@@ -33,10 +33,11 @@ mod summary;
 pub(crate) mod turns;
 use crate::check::rule;
 pub use client_run::ClientRun;
+pub use client_run::exit_code;
 pub use client_run::kind_name;
 use conversation::Conversation;
 pub use options::CheckAgentOptions;
-use report::{exit_code, finish};
+use report::finish;
 
 /// Runs the whole check: `options.command` started once per kind, each
 /// kind with its own agent process and (with `--scripted-model`) its own

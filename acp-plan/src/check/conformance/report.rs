@@ -7,19 +7,8 @@ use std::io::{self, Write};
 
 use serde_json::{Value, json};
 
-use super::client_run::{ClientRun, kind_name};
+use super::client_run::{ClientRun, exit_code, kind_name};
 use super::options::CheckAgentOptions;
-use crate::check::rule;
-
-/// The exit status of a run: 2 if a kind could not be driven, else 1 if
-/// anything was found, else 0.
-pub fn exit_code(runs: &[ClientRun]) -> u8 {
-    if runs.iter().any(|r| r.failure.is_some()) {
-        2
-    } else {
-        u8::from(runs.iter().any(|r| !r.findings.is_empty()))
-    }
-}
 
 /// Writes the transcripts (with `--record`) and the report.
 ///
@@ -254,40 +243,4 @@ pub fn report_json(options: &CheckAgentOptions, runs: &[ClientRun]) -> Value {
         .map(|p| p.agent);
     json!({ "command": options.command, "profile": profile, "kinds": kinds, "findings": total,
             "notDriven": not_driven, "nothingJudged": nothing, "exit": exit_code(runs) })
-}
-
-/// What a conforming agent does instead, for a rule whose finding carries no
-/// fix of its own (the version table's fallbacks carry theirs).
-pub(crate) fn fix_for(rule: &str) -> Option<&'static str> {
-    Some(match rule {
-        rule::JSON_RPC => {
-            "write one JSON-RPC 2.0 message per line, and answer only requests that await an answer"
-        }
-        rule::UNANSWERED => "answer every request, with a `result` or an `error`",
-        rule::TURN_END => {
-            "v1: answer `session/prompt` with a `stopReason` (`cancelled` after `session/cancel`); v2: send a `state_update` to `idle` with one"
-        }
-        rule::NEGOTIATION => {
-            "answer `initialize` with the client's `protocolVersion` when you speak it, else with the newest you speak"
-        }
-        rule::MODEL_PLAN => {
-            "send each of the model's plans whole: every step, each status as the client's version says it (v1: `cancelled` as completed, marked)"
-        }
-        rule::EXPECT_PLANS => {
-            "send the plan as the agent works (a `plan` update, or `plan_update` where the client reads it); if the agent's model needs a tool to plan (Claude Code's TodoWrite is off by default), turn it on"
-        }
-        rule::UNREADABLE | rule::LENIENT_DROPS => {
-            "send what the schema of the client's version allows (`PlanSender` writes nothing else)"
-        }
-        "acp-spelling" => "write the plan id as `planId`",
-        "reserved-name" => "prefix a name of your own with `_` (`_blocked`)",
-        "blank-content" | "blank-plan-id" => {
-            "say something: content and plan ids need a character that is not white space"
-        }
-        "absolute-path" => {
-            "send an absolute path (`/home/dev/PLAN.md`, `C:\\dev\\PLAN.md`), or none"
-        }
-        "v2-no-v1-plan" => "send `plan_update` with an `items` plan (`PlanSender` does)",
-        _ => return None,
-    })
 }

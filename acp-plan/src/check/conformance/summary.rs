@@ -9,9 +9,8 @@ use std::fmt::Write as _;
 
 use plan_core::client::{PlanBoard, TerminalStyle, render_board};
 
-use super::client_run::{ClientRun, kind_name};
+use super::client_run::{ClientRun, exit_code, kind_name};
 use super::options::CheckAgentOptions;
-use super::report::exit_code;
 
 /// The markdown summary of a run.
 pub(crate) fn summary_markdown(options: &CheckAgentOptions, runs: &[ClientRun]) -> String {
