@@ -148,6 +148,17 @@ impl Probe {
         targets(&self.server.request("textDocument/definition", &params))
     }
 
+    /// The labels offered with the item `typed` written after `// ITEMS`,
+    /// the cursor after `cursor` there.
+    fn complete_item(&mut self, typed: &str, cursor: &str) -> Vec<String> {
+        let typed_text = self.text.replace("// ITEMS", &format!("// ITEMS\n{typed}"));
+        let uri = self.uri.clone();
+        self.server.change(&uri, &typed_text);
+        let position = after(&typed_text, "// ITEMS", cursor);
+        let params = json!({"textDocument": {"uri": uri}, "position": position});
+        labels(&self.server.request("textDocument/completion", &params))
+    }
+
     /// The labels offered with `typed` in place of `TYPING`, the cursor
     /// after `cursor` there.
     fn complete(&mut self, typed: &str, cursor: &str) -> Vec<String> {
@@ -316,6 +327,37 @@ fn completions(probe: &mut Probe) {
         let got = probe.complete(typed, cursor);
         probe.check(
             &format!("complete `{cursor}` in `{}`", typed.trim()),
+            offers.iter().all(|o| got.iter().any(|g| g == o)),
+            &got,
+        );
+    }
+    // The derives' attributes while they are typed (a derive with errors
+    // still tells the editor its words: plan-macros/src/attr_editor.rs).
+    for (typed, cursor, offers) in [
+        (
+            "#[derive(Clone, Copy, Steps)]\n#[plan(id = \"t\")]\nenum T1 {\n    #[step(priority = hi)]\n    A,\n}",
+            "priority = hi",
+            &["high", "medium", "low"][..],
+        ),
+        (
+            "#[derive(Clone, Copy, Steps)]\n#[plan(id = \"t\")]\nenum T2 {\n    #[step(prio)]\n    A,\n}",
+            "step(prio",
+            &["priority"][..],
+        ),
+        (
+            "#[derive(Clone, Copy, Steps)]\n#[plan(i)]\nenum T3 {\n    A,\n}",
+            "plan(i",
+            &["id"][..],
+        ),
+        (
+            "#[derive(Clone, Copy, PlanStatus)]\nenum S1 {\n    #[status(in_pr)]\n    A,\n}",
+            "status(in_pr",
+            &["in_progress", "pending", "completed"][..],
+        ),
+    ] {
+        let got = probe.complete_item(typed, cursor);
+        probe.check(
+            &format!("complete `{cursor}` in a derive's attribute"),
             offers.iter().all(|o| got.iter().any(|g| g == o)),
             &got,
         );

@@ -107,6 +107,28 @@ pub enum status {
     cancelled,
 }
 
+/// The keys of a `#[derive(Steps)]` step's attribute,
+/// `#[step("content", priority = high)]`. An editor offers them while the
+/// attribute is being typed.
+#[allow(non_camel_case_types)] // the words as the attribute takes them
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum step_attr {
+    /// Key `priority`: the step's priority, a word of
+    /// [`priority`](enum@priority) (`high`, `medium`, `low`) or `_custom`
+    /// (`medium` when the attribute gives none).
+    priority,
+}
+
+/// The keys of a `#[derive(Steps)]` enum's attribute, `#[plan(id = "...")]`.
+/// An editor offers them while the attribute is being typed.
+#[allow(non_camel_case_types)] // the words as the attribute takes them
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum plan_attr {
+    /// Key `id`: the plan's id, a string literal (the enum's name in
+    /// kebab case when the attribute gives none).
+    id,
+}
+
 impl key {
     #[doc = id_doc!()]
     ///

@@ -12,6 +12,7 @@
 
 use proc_macro::TokenStream;
 
+mod attr_editor;
 mod attrs;
 mod content;
 mod dummy;

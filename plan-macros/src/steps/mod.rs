@@ -14,6 +14,12 @@ pub(crate) fn derive(input: TokenStream) -> TokenStream {
     };
     match valid::check(&ast::Input::read(&input)) {
         Ok(plan) => expand::steps(&plan),
-        Err(err) => crate::on_error::steps(&input, &err),
+        Err(err) => {
+            // The errors and a stub, and the attributes' words for the
+            // editor (a derive being typed has errors).
+            let mut out = crate::on_error::steps(&input, &err);
+            out.extend(crate::attr_editor::words(&input));
+            out
+        }
     }
 }

@@ -52,6 +52,10 @@ enum Mine {
     Waiting,
 }
 
+// The partial derives the completion probes type are written after this
+// line by the test, one at a time, as a user would type them.
+// ITEMS
+
 // The partial calls the completion probes type are written here by the
 // test, one at a time, as a user would type them.
 pub fn typing(my_status: Status) -> PlanContent {
