@@ -9,11 +9,14 @@
 //! judged by the same [`Relay`] as the stdio proxy, and wrapped again;
 //! `params` and results pass as the text they came in.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
+use std::io::{self, BufReader};
 
 use plan_core::wire::Message;
 use serde_json::value::RawValue;
 
+use super::lines::{BUFFER, relay_lines};
 use super::relay::Relay;
 
 /// The one method of the successor envelope.
@@ -175,6 +178,30 @@ fn request(id: &str, method: &str, params: &str) -> String {
 /// A notification line; `method` and `params` are JSON text.
 fn notification(method: &str, params: &str) -> String {
     format!(r#"{{"jsonrpc":"2.0","method":{method},"params":{params}}}"#)
+}
+
+/// No agent command: a link of the SDK's conductor chain, the conductor on
+/// standard input and output. Ends when its input does.
+pub(super) fn link(plan_opt_in: bool) -> u8 {
+    if io::IsTerminal::is_terminal(&io::stdin()) {
+        eprintln!(
+            "acp-plan proxy: no agent given, so this is a link of the ACP SDK's conductor chain, waiting for the conductor's messages on standard input.\n\
+             To put the proxy in front of an agent, give its command after `--`: acp-plan proxy -- opencode acp\n\
+             (Ctrl-D ends it; `acp-plan proxy --help` has examples.)"
+        );
+    }
+    let mut link = Link::new(Relay::new(plan_opt_in));
+    let input = BufReader::with_capacity(BUFFER, io::stdin());
+    let relayed = relay_lines(input, io::stdout().lock(), |line| {
+        Some(link.line(line).into_iter().map(Cow::Owned).collect())
+    });
+    match relayed {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("proxy: the conductor's input failed: {e}");
+            1
+        }
+    }
 }
 
 #[cfg(test)]
