@@ -4,7 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 shared=${ACP_TEST_DATA:-../tests/data}
-mkdir -p corpus/parse_message corpus/board
+mkdir -p corpus/parse_message corpus/board corpus/markdown_steps
+# Markdown plans as agents write them (tests/data/markdown-plans).
+cp "$shared"/markdown-plans/*.md corpus/markdown_steps/
 for f in "$shared"/spec/examples/*.json "$shared"/acp/vectors/[0-9]*.json; do
     cp "$f" corpus/parse_message/
 done
