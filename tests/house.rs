@@ -554,3 +554,95 @@ fn the_circle_check_sees_a_circle_and_resolves_groups_and_super() {
     );
     assert_eq!(circles(&graph).len(), 1);
 }
+
+/// Type names defined more than once across the three crates, each with
+/// why: the macro families' own stage types, private to their folders,
+/// named for the grammar each reads (a `plan!` entry is not an
+/// `include_plan!` entry).
+const NAMED_TWICE: [(&str, &str); 8] = [
+    (
+        "Input",
+        "each derive's parse stage (`*/ast.rs`), private to its folder",
+    ),
+    (
+        "Content",
+        "a macro's content as it reads it (plan!, include_plan!, PlanContent's derive)",
+    ),
+    ("Entry", "an entry as plan! and include_plan! read it"),
+    ("Field", "a plan! key-value field; the layout table's field"),
+    (
+        "Message",
+        "plan-core's wire::Message; include_plan_stream!'s line",
+    ),
+    (
+        "Name",
+        "a name as plan! reads it; a checked name (name_check.rs)",
+    ),
+    ("Variant", "a variant as each derive reads it"),
+    (
+        "Step",
+        "plan-core's agent::Step (public); the Steps derive's checked step",
+    ),
+];
+
+/// A type name defined twice in the workspace is one more name with two
+/// meanings: a new one fails here unless [`NAMED_TWICE`] says why.
+#[test]
+fn no_type_name_is_defined_twice_unless_said_why() {
+    let mut defined: std::collections::BTreeMap<String, Vec<String>> =
+        std::collections::BTreeMap::new();
+    for src in SOURCES {
+        let mut files = Vec::new();
+        modules(&root().join(src), &[], &mut files);
+        for (path, _) in &files {
+            // plan-macros/src/rules is plan-core's, by a link: one definition.
+            let linked = path
+                .ancestors()
+                .any(|a| std::fs::symlink_metadata(a).is_ok_and(|m| m.file_type().is_symlink()));
+            let Some(code) = code_of(path).filter(|_| !linked) else {
+                continue;
+            };
+            for line in code.lines() {
+                let line = line
+                    .strip_prefix("pub ")
+                    .or_else(|| line.strip_prefix("pub(crate) "))
+                    .or_else(|| line.strip_prefix("pub(super) "))
+                    .unwrap_or(line);
+                let Some(rest) = ["struct ", "enum ", "trait ", "type "]
+                    .iter()
+                    .find_map(|k| line.strip_prefix(k))
+                else {
+                    continue;
+                };
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if name.starts_with(char::is_uppercase) {
+                    let path = path.strip_prefix(root()).unwrap().display().to_string();
+                    defined.entry(name).or_default().push(path);
+                }
+            }
+        }
+    }
+    let twice: Vec<String> = defined
+        .iter()
+        .filter(|(name, paths)| paths.len() > 1 && !NAMED_TWICE.iter().any(|(n, _)| n == name))
+        .map(|(name, paths)| format!("{name}: {}", paths.join(", ")))
+        .collect();
+    assert!(
+        twice.is_empty(),
+        "type names defined twice (rename one, or say why in NAMED_TWICE):\n{}",
+        twice.join("\n")
+    );
+    // And the allow-list holds no name that is no longer defined twice.
+    let stale: Vec<&str> = NAMED_TWICE
+        .iter()
+        .map(|(n, _)| *n)
+        .filter(|n| defined.get(*n).is_none_or(|p| p.len() < 2))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "NAMED_TWICE lists names defined once: {stale:?}"
+    );
+}

@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 
 use super::draw::{PlanTally, draw, state_json};
 use super::options::BoardOptions;
-use crate::process::handshake::{self, Handshake, Next, Request, id};
+use crate::process::handshake::{self, Handshake, HandshakeRequest, Next, id};
 use crate::process::{self as agent_process, AgentProcess, Stderr};
 
 /// The `initialize` params the board sends: the protocol and the plan
@@ -98,13 +98,13 @@ enum FromAgent {
 /// `session/update`'s params by the notification's reader (strictly, or as
 /// the SDKs read them).
 fn from_agent(line: &[u8], strict: bool) -> Result<FromAgent, String> {
-    let mode = if strict {
+    let strictness = if strict {
         Strictness::Strict
     } else {
         Strictness::Lenient
     };
     let text = String::from_utf8_lossy(line);
-    let read = Line::read_message(&text, mode);
+    let read = Line::read_message(&text, strictness);
     let broke = |e: &dyn std::fmt::Display| format!("the agent broke the protocol: {e}: {text}");
     if let Some(problem) = read.envelope.problems.first() {
         return Err(broke(problem));
@@ -306,7 +306,7 @@ impl<'o, W: Write> Client<'o, W> {
     }
 
     /// A request of the handshake, sent.
-    fn send_request(&mut self, request: &Request) -> Result<(), String> {
+    fn send_request(&mut self, request: &HandshakeRequest) -> Result<(), String> {
         self.request(request.id, request.method, &request.params)?;
         self.waiting = request.waiting;
         Ok(())

@@ -34,12 +34,12 @@ pub enum PlanTool {
     /// codex's `update_plan` (`plan`: `step`, `status`; `explanation`).
     UpdatePlan,
     /// Any other: read off its schema.
-    List(ListTool),
+    List(ListToolShape),
 }
 
 /// A plan tool read off its input schema.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ListTool {
+pub struct ListToolShape {
     /// The tool's name.
     pub name: String,
     /// The key of the list of items.
@@ -66,7 +66,7 @@ pub fn find<'a>(mut tools: impl Iterator<Item = (&'a str, &'a Value)> + Clone) -
         let Some((name, schema)) = tools.clone().find(|(name, _)| *name == known) else {
             continue;
         };
-        let Some(tool) = ListTool::read(name, schema) else {
+        let Some(tool) = ListToolShape::read(name, schema) else {
             continue;
         };
         return Some(match name {
@@ -76,7 +76,7 @@ pub fn find<'a>(mut tools: impl Iterator<Item = (&'a str, &'a Value)> + Clone) -
         });
     }
     tools
-        .find_map(|(name, schema)| ListTool::read(name, schema))
+        .find_map(|(name, schema)| ListToolShape::read(name, schema))
         .map(PlanTool::List)
 }
 
@@ -147,7 +147,7 @@ pub(crate) const TEXT_KEYS: [&str; 10] = [
     "label",
 ];
 
-impl ListTool {
+impl ListToolShape {
     /// `name`'s input `schema` read as a plan tool, if it is one.
     pub fn read(name: &str, schema: &Value) -> Option<Self> {
         let schema = &super::schema::inline(schema);

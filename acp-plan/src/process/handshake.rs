@@ -69,7 +69,7 @@ pub(crate) fn session_new_params() -> Result<Value, String> {
 
 /// One request of the handshake: its id, method and params.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Request {
+pub(crate) struct HandshakeRequest {
     pub(crate) id: u64,
     pub(crate) method: &'static str,
     pub(crate) params: Value,
@@ -82,7 +82,7 @@ pub(crate) struct Request {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Next {
     /// Send this request; give its answer to [`Handshake::answered`].
-    Send(Request),
+    Send(HandshakeRequest),
     /// The session is ready for its first prompt.
     Ready(String),
 }
@@ -106,8 +106,12 @@ pub(crate) struct Handshake {
 
 impl Handshake {
     /// The handshake and its first request: `initialize` with `offer`.
-    pub(crate) fn start(offer: Value, auth: Option<String>, plan_mode: bool) -> (Self, Request) {
-        let first = Request {
+    pub(crate) fn start(
+        offer: Value,
+        auth: Option<String>,
+        plan_mode: bool,
+    ) -> (Self, HandshakeRequest) {
+        let first = HandshakeRequest {
             id: id::INITIALIZE,
             method: "initialize",
             params: offer,
@@ -133,7 +137,7 @@ impl Handshake {
             id::INITIALIZE => {
                 self.v2 = result["protocolVersion"].as_u64() == Some(2);
                 Ok(Next::Send(match &self.auth {
-                    Some(method) => Request {
+                    Some(method) => HandshakeRequest {
                         id: id::AUTHENTICATE,
                         method: "authenticate",
                         params: authenticate_params(method),
@@ -160,7 +164,7 @@ impl Handshake {
                 };
                 // The session waits for the answer to the switch.
                 self.session_after_plan_mode = Some(session.to_owned());
-                Ok(Next::Send(Request {
+                Ok(Next::Send(HandshakeRequest {
                     id: id::PLAN_MODE,
                     method,
                     params,
@@ -178,8 +182,8 @@ impl Handshake {
 }
 
 /// The `session/new` request.
-fn new_session() -> Result<Request, String> {
-    Ok(Request {
+fn new_session() -> Result<HandshakeRequest, String> {
+    Ok(HandshakeRequest {
         id: id::SESSION_NEW,
         method: "session/new",
         params: session_new_params()?,

@@ -57,7 +57,7 @@ pub struct PlanBoard {
     index: HashMap<PlanId, usize>,
     /// Where the v1 plan is in `plans`, if there is one.
     v1_plan: Option<usize>,
-    mode: Strictness,
+    strictness: Strictness,
 }
 
 /// One plan on a board: its content now, and what the last update changed.
@@ -121,10 +121,10 @@ pub enum Applied {
 /// JSON-RPC messages are recognised and ignored.
 fn apply_line(
     line: &str,
-    mode: Strictness,
+    strictness: Strictness,
     apply: impl FnOnce(SessionNotification) -> Applied,
 ) -> Result<Parsed<Applied>, Error> {
-    match SessionNotification::parse(line, mode) {
+    match SessionNotification::parse(line, strictness) {
         Ok(read) => Ok(Parsed {
             value: apply(read.value),
             skipped: read.skipped,
@@ -162,7 +162,7 @@ impl PlanBoard {
             plans: Vec::new(),
             index: HashMap::new(),
             v1_plan: None,
-            mode: Strictness::Lenient,
+            strictness: Strictness::Lenient,
         }
     }
 
@@ -170,7 +170,7 @@ impl PlanBoard {
     /// or a value that breaks a rule of the protocol, is an error.
     #[must_use]
     pub fn strict(mut self) -> Self {
-        self.mode = Strictness::Strict;
+        self.strictness = Strictness::Strict;
         self
     }
 
@@ -200,7 +200,9 @@ impl PlanBoard {
     /// # Errors
     /// A malformed message, with where it is wrong; the board is unchanged.
     pub fn apply_json(&mut self, line: &str) -> Result<Parsed<Applied>, Error> {
-        apply_line(line, self.mode, |notification| self.apply(notification))
+        apply_line(line, self.strictness, |notification| {
+            self.apply(notification)
+        })
     }
 
     /// Applies one notification, in order.
@@ -384,7 +386,7 @@ pub struct SessionBoards {
     boards: Vec<PlanBoard>,
     /// Where each session's board is in `boards`.
     index: HashMap<SessionId, usize>,
-    mode: Strictness,
+    strictness: Strictness,
 }
 
 /// No sessions yet, read leniently.
@@ -393,7 +395,7 @@ impl Default for SessionBoards {
         Self {
             boards: Vec::new(),
             index: HashMap::new(),
-            mode: Strictness::Lenient,
+            strictness: Strictness::Lenient,
         }
     }
 }
@@ -407,7 +409,7 @@ impl SessionBoards {
     /// Boards that read strictly (see [`PlanBoard::strict`]).
     #[must_use]
     pub fn strict(mut self) -> Self {
-        self.mode = Strictness::Strict;
+        self.strictness = Strictness::Strict;
         self
     }
 
@@ -418,7 +420,9 @@ impl SessionBoards {
     /// # Errors
     /// A malformed message, with where it is wrong; no board changes.
     pub fn apply_json(&mut self, line: &str) -> Result<Parsed<Applied>, Error> {
-        apply_line(line, self.mode, |notification| self.apply(notification))
+        apply_line(line, self.strictness, |notification| {
+            self.apply(notification)
+        })
     }
 
     /// [`apply_json`](Self::apply_json) for bytes as a transport hands them
@@ -436,7 +440,7 @@ impl SessionBoards {
             Some(&index) => index,
             None => {
                 let mut board = PlanBoard::new(notification.session_id.clone());
-                board.mode = self.mode;
+                board.strictness = self.strictness;
                 self.boards.push(board);
                 let index = self.boards.len() - 1;
                 self.index.insert(notification.session_id.clone(), index);

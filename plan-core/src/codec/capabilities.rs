@@ -192,10 +192,10 @@ mod tests {
     use crate::protocol::spelling::Spelling;
 
     /// Text and its parsed value read alike, in both modes.
-    fn both(text: &str, mode: Strictness) -> Result<ClientCapabilities, String> {
-        let from_text = ClientCapabilities::parse(text, mode);
+    fn both(text: &str, strictness: Strictness) -> Result<ClientCapabilities, String> {
+        let from_text = ClientCapabilities::parse(text, strictness);
         let value = serde_json::from_str(text).unwrap();
-        let from_value = ClientCapabilities::parse_value(value, mode);
+        let from_value = ClientCapabilities::parse_value(value, strictness);
         match (from_text, from_value) {
             (Ok(text), Ok(value)) => {
                 assert_eq!(text, value, "{text:?}");

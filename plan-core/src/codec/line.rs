@@ -41,7 +41,7 @@ pub struct Line<'a> {
     /// What the envelope reader saw: the message, its id, every problem of
     /// its envelope, its shape.
     pub envelope: MessageRead<'a>,
-    /// The plan message, read in the mode asked (or why it cannot be):
+    /// The plan message, read in the strictness asked (or why it cannot be):
     /// for a `session/update` notification (an envelope problem is its
     /// error), an update alone, plan content alone, and any other object,
     /// read as a notification so that its error says what one misses.
@@ -94,24 +94,24 @@ impl Parsed<PlanMessage> {
 }
 
 impl<'a> Line<'a> {
-    /// Reads a line of a recording or a fixture once, in `mode`, where an
+    /// Reads a line of a recording or a fixture once, in `strictness`, where an
     /// update or plan content may stand alone: see [`Line`].
-    pub fn read(text: &'a str, mode: Strictness) -> Self {
-        Self::read_as(text, mode, Forms::Alone)
+    pub fn read(text: &'a str, strictness: Strictness) -> Self {
+        Self::read_as(text, strictness, Forms::Alone)
     }
 
-    /// Reads a line a peer sent once, in `mode`: every line of a
+    /// Reads a line a peer sent once, in `strictness`: every line of a
     /// conversation is a JSON-RPC message, so an update or plan content
     /// alone is read as a notification too, and its error says what it
     /// misses.
-    pub fn read_message(text: &'a str, mode: Strictness) -> Self {
-        Self::read_as(text, mode, Forms::Messages)
+    pub fn read_message(text: &'a str, strictness: Strictness) -> Self {
+        Self::read_as(text, strictness, Forms::Messages)
     }
 
-    fn read_as(text: &'a str, mode: Strictness, forms: Forms) -> Self {
+    fn read_as(text: &'a str, strictness: Strictness, forms: Forms) -> Self {
         let mut members = Vec::new();
         let envelope = envelope::read_keeping(text, Some(&mut members));
-        let mut reading = ReadNotes::new(mode);
+        let mut reading = ReadNotes::new(strictness);
         let plan = plan(&envelope, members, text, forms, &mut reading)
             .map(|read| read.map(|value| reading.into_parsed(value)));
         Line { envelope, plan }
@@ -172,13 +172,13 @@ mod tests {
 
     /// What reading the whole text again with the typed reader of its form
     /// gives: what `Line::read` must give from the parts, once.
-    fn read_whole(text: &str, mode: Strictness) -> Result<Parsed<PlanMessage>, Error> {
+    fn read_whole(text: &str, strictness: Strictness) -> Result<Parsed<PlanMessage>, Error> {
         let envelope = envelope::read_keeping(text, None);
         match envelope.shape {
-            Shape::Update => map(SessionUpdate::parse(text, mode), PlanMessage::Update),
-            Shape::Content => map(PlanContent::parse(text, mode), PlanMessage::Content),
+            Shape::Update => map(SessionUpdate::parse(text, strictness), PlanMessage::Update),
+            Shape::Content => map(PlanContent::parse(text, strictness), PlanMessage::Content),
             _ => map(
-                SessionNotification::parse(text, mode),
+                SessionNotification::parse(text, strictness),
                 PlanMessage::Notification,
             ),
         }
@@ -217,9 +217,9 @@ mod tests {
     #[test]
     fn a_plan_line_read_once_is_what_reading_it_whole_gives() {
         for text in PLAN_LINES {
-            for mode in [Strictness::Strict, Strictness::Lenient] {
-                let once = Line::read(text, mode).plan.expect("a plan line");
-                let whole = read_whole(text, mode);
+            for strictness in [Strictness::Strict, Strictness::Lenient] {
+                let once = Line::read(text, strictness).plan.expect("a plan line");
+                let whole = read_whole(text, strictness);
                 match (&once, &whole) {
                     (Ok(once), Ok(whole)) => {
                         assert_eq!(once.value, whole.value, "{text}");
@@ -229,7 +229,7 @@ mod tests {
                     (Err(once), Err(whole)) => {
                         assert_eq!(once.to_string(), whole.to_string(), "{text}");
                     }
-                    _ => panic!("{text} in {mode:?}: once {once:?}, whole {whole:?}"),
+                    _ => panic!("{text} in {strictness:?}: once {once:?}, whole {whole:?}"),
                 }
             }
         }

@@ -94,7 +94,7 @@ impl PlanIdKey {
 /// A value read, with what reading saw on the way: what lenient reading
 /// dropped or let through, and the key its plan id was under.
 ///
-/// `parse(text, mode)` gives it in either [`Strictness`]; `from_json_lenient` is
+/// `parse(text, strictness)` gives it in either [`Strictness`]; `from_json_lenient` is
 /// `parse(text, Strictness::Lenient)`.
 ///
 /// ```
@@ -119,7 +119,7 @@ pub struct Parsed<T> {
     /// The value read.
     pub value: T,
     /// What lenient reading dropped or let through, in message order. Empty
-    /// in strict mode, and when strict reading would have succeeded too.
+    /// when strict, and when strict reading would have succeeded too.
     pub skipped: Vec<Skipped>,
     /// The key the message's plan id was read under; `None` for a message
     /// without one (a list of entries, another update, capabilities).
@@ -135,9 +135,9 @@ pub(crate) struct ReadNotes {
 }
 
 impl ReadNotes {
-    pub(crate) fn new(mode: Strictness) -> Self {
+    pub(crate) fn new(strictness: Strictness) -> Self {
         Self {
-            lenient: mode == Strictness::Lenient,
+            lenient: strictness == Strictness::Lenient,
             skipped: Vec::new(),
             plan_id: None,
         }
@@ -158,15 +158,15 @@ impl ReadNotes {
         }
     }
 
-    /// In lenient mode, records `err` as skipped and returns `None`; in strict
-    /// mode, returns the error.
+    /// When lenient, records `err` as skipped and returns `None`; when
+    /// strict, returns the error.
     pub(crate) fn skip_or_fail<T>(&mut self, err: Error) -> Result<Option<T>, Error> {
         self.record(err, false)?;
         Ok(None)
     }
 
-    /// In lenient mode, records `err` as let through (the value is kept);
-    /// in strict mode, returns the error.
+    /// When lenient, records `err` as let through (the value is kept);
+    /// when strict, returns the error.
     pub(crate) fn let_through(&mut self, err: Error) -> Result<(), Error> {
         self.record(err, true)
     }

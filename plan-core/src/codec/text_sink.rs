@@ -22,7 +22,7 @@ pub(crate) fn object<T: Members + ?Sized, W: Write + ?Sized>(
     out: &mut W,
 ) -> io::Result<()> {
     out.write_all(b"{")?;
-    value.members(spelling, &mut Text { out, first: true })?;
+    value.members(spelling, &mut TextOut { out, first: true })?;
     out.write_all(b"}")
 }
 
@@ -30,13 +30,13 @@ pub(crate) fn object<T: Members + ?Sized, W: Write + ?Sized>(
 const ROOM: usize = 32;
 
 /// The members of one object as JSON text.
-struct Text<'a, W: ?Sized> {
+struct TextOut<'a, W: ?Sized> {
     out: &'a mut W,
     /// No member written yet (no comma before the next).
     first: bool,
 }
 
-impl<W: Write + ?Sized> Text<'_, W> {
+impl<W: Write + ?Sized> TextOut<'_, W> {
     /// `,"key":` (no comma before the first member), then `open` (an
     /// opening quote or bracket, or nothing). The fixed keys are the
     /// table's, which need no escaping (`the_tables_keys_need_no_escaping`).
@@ -74,7 +74,7 @@ impl<W: Write + ?Sized> Text<'_, W> {
     }
 }
 
-impl<W: Write + ?Sized> Sink for Text<'_, W> {
+impl<W: Write + ?Sized> Sink for TextOut<'_, W> {
     type Error = io::Error;
 
     #[expect(
@@ -173,7 +173,7 @@ struct Size {
 }
 
 impl Size {
-    /// `,"key":`, as [`Text::head`] writes it.
+    /// `,"key":`, as [`TextOut::head`] writes it.
     fn head(&mut self, key: &str) {
         self.bytes += usize::from(!std::mem::take(&mut self.first)) + key.len() + 3;
     }

@@ -85,15 +85,15 @@ macro_rules! wire_methods {
                 Self::parse(json, $crate::codec::strictness::Strictness::Lenient)
             }
 
-            #[doc = concat!("Reads ", $what, " from JSON text in `mode`, with what reading saw:")]
+            #[doc = concat!("Reads ", $what, " from JSON text in `strictness`, with what reading saw:")]
             /// what lenient reading dropped, and the key the plan id was
             /// read under (see [`Parsed`](crate::wire::Parsed)).
             ///
             /// # Errors
-            /// As [`from_json`](Self::from_json) in strict mode,
-            /// [`from_json_lenient`](Self::from_json_lenient) in lenient mode.
-            pub fn parse(json: &str, mode: $crate::codec::strictness::Strictness) -> Result<$crate::codec::strictness::Parsed<Self>, $crate::error::Error> {
-                let mut reading = $crate::codec::strictness::ReadNotes::new(mode);
+            /// As [`from_json`](Self::from_json) in strict strictness,
+            /// [`from_json_lenient`](Self::from_json_lenient) in lenient strictness.
+            pub fn parse(json: &str, strictness: $crate::codec::strictness::Strictness) -> Result<$crate::codec::strictness::Parsed<Self>, $crate::error::Error> {
+                let mut reading = $crate::codec::strictness::ReadNotes::new(strictness);
                 let value = <Self as $crate::codec::wire_type::WireType>::read_str(json, &mut reading)?;
                 Ok(reading.into_parsed(value))
             }
@@ -107,12 +107,12 @@ macro_rules! wire_methods {
                 <Self as $crate::codec::wire_type::WireType>::read(value, &mut reading, &$crate::error::Path::Root)
             }
 
-            /// [`parse`](Self::parse) for a parsed value: the same reader, in `mode`.
+            /// [`parse`](Self::parse) for a parsed value: the same reader, in `strictness`.
             ///
             /// # Errors
             /// As [`parse`](Self::parse).
-            pub fn parse_value(value: ::serde_json::Value, mode: $crate::codec::strictness::Strictness) -> Result<$crate::codec::strictness::Parsed<Self>, $crate::error::Error> {
-                let mut reading = $crate::codec::strictness::ReadNotes::new(mode);
+            pub fn parse_value(value: ::serde_json::Value, strictness: $crate::codec::strictness::Strictness) -> Result<$crate::codec::strictness::Parsed<Self>, $crate::error::Error> {
+                let mut reading = $crate::codec::strictness::ReadNotes::new(strictness);
                 let value = <Self as $crate::codec::wire_type::WireType>::read(value, &mut reading, &$crate::error::Path::Root)?;
                 Ok(reading.into_parsed(value))
             }

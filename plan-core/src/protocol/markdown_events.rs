@@ -8,7 +8,7 @@ use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 /// One step before it is an entry: its text, its box, and whether it is
 /// an item of a numbered list.
 #[derive(Debug, Default)]
-pub(crate) struct Step {
+pub(crate) struct ReadStep {
     pub(crate) text: String,
     pub(crate) checked: Option<bool>,
     pub(crate) ordered: bool,
@@ -16,9 +16,9 @@ pub(crate) struct Step {
 
 /// Everything a plan's steps can be read from, collected in one pass.
 #[derive(Debug, Default)]
-pub(crate) struct Parts {
+pub(crate) struct Gathered {
     /// Top-level list items, in order.
-    pub(crate) items: Vec<Step>,
+    pub(crate) items: Vec<ReadStep>,
     /// Whether any of them has a box.
     pub(crate) any_box: bool,
     /// Headings, with their level.
@@ -31,7 +31,7 @@ pub(crate) struct Parts {
 
 /// Where the text being read goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Sink {
+enum Goes {
     /// Nowhere (a nested item's text, a code block, HTML).
     Skip,
     /// The current top-level item.
@@ -45,7 +45,7 @@ enum Sink {
 /// The reading state of one pass over a plan's events.
 #[derive(Debug, Default)]
 struct Reader {
-    parts: Parts,
+    parts: Gathered,
     /// How deep in lists the reader is (1: a top-level item).
     lists: usize,
     /// Whether the top-level list being read is numbered.
@@ -61,17 +61,17 @@ struct Reader {
 
 impl Reader {
     /// Where text read now goes.
-    fn sink(&self) -> Sink {
+    fn sink(&self) -> Goes {
         if self.code {
-            Sink::Skip
+            Goes::Skip
         } else if self.heading.is_some() {
-            Sink::Heading
+            Goes::Heading
         } else if self.lists == 1 && !self.item_done && !self.parts.items.is_empty() {
-            Sink::Item
+            Goes::Item
         } else if self.lists == 0 && self.paragraph.is_some() {
-            Sink::Paragraph
+            Goes::Paragraph
         } else {
-            Sink::Skip
+            Goes::Skip
         }
     }
 
@@ -86,7 +86,7 @@ impl Reader {
         match event {
             Event::Start(tag) => self.start(&tag),
             Event::End(tag) => self.end(tag),
-            Event::TaskListMarker(checked) if self.sink() == Sink::Item => {
+            Event::TaskListMarker(checked) if self.sink() == Goes::Item => {
                 if let Some(step) = self.parts.items.last_mut()
                     && step.checked.is_none()
                     && step.text.trim().is_empty()
@@ -106,7 +106,7 @@ impl Reader {
             }
             Event::Text(text) | Event::Code(text) => self.push_text(&text),
             Event::SoftBreak | Event::HardBreak => match (self.sink(), &mut self.paragraph) {
-                (Sink::Paragraph, Some(lines)) => lines.push(String::new()),
+                (Goes::Paragraph, Some(lines)) => lines.push(String::new()),
                 _ => self.push_text(" "),
             },
             _ => {}
@@ -124,9 +124,9 @@ impl Reader {
             }
             Tag::Item if self.lists == 1 => {
                 let ordered = self.ordered;
-                self.parts.items.push(Step {
+                self.parts.items.push(ReadStep {
                     ordered,
-                    ..Step::default()
+                    ..ReadStep::default()
                 });
                 self.item_done = false;
             }
@@ -175,18 +175,18 @@ impl Reader {
     /// Appends text to where it goes.
     fn push_text(&mut self, text: &str) {
         match self.sink() {
-            Sink::Skip => {}
-            Sink::Item => {
+            Goes::Skip => {}
+            Goes::Item => {
                 if let Some(step) = self.parts.items.last_mut() {
                     step.text.push_str(text);
                 }
             }
-            Sink::Heading => {
+            Goes::Heading => {
                 if let Some((_, heading)) = &mut self.heading {
                     heading.push_str(text);
                 }
             }
-            Sink::Paragraph => {
+            Goes::Paragraph => {
                 if let Some(line) = self.paragraph.as_mut().and_then(|lines| lines.last_mut()) {
                     line.push_str(text);
                 }
@@ -195,7 +195,7 @@ impl Reader {
     }
 }
 
-impl Parts {
+impl Gathered {
     /// Everything the plan's steps can be read from, in one pass.
     pub(crate) fn collect(markdown: &str) -> Self {
         let options = Options::ENABLE_TASKLISTS | Options::ENABLE_STRIKETHROUGH;
@@ -208,7 +208,7 @@ impl Parts {
 }
 
 /// The text of the last top-level item read so far.
-fn current_text(items: &[Step]) -> &str {
+fn current_text(items: &[ReadStep]) -> &str {
     items.last().map_or("", |step| step.text.trim())
 }
 

@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use pulldown_cmark::HeadingLevel;
 
 use crate::protocol::entry::{PlanEntry, Priority, Status};
-use crate::protocol::markdown_events::{Parts, Step, collapse, collapse_all};
+use crate::protocol::markdown_events::{Gathered, ReadStep, collapse, collapse_all};
 
 /// What a markdown plan's steps were read from; see [`MarkdownSteps`] for
 /// the order in which each is tried.
@@ -105,7 +105,7 @@ impl MarkdownSteps {
     /// Reads the steps of a markdown plan (see the type's docs for the rules).
     /// Linear in the text; never panics.
     pub fn read(markdown: &str) -> Self {
-        let parts = Parts::collect(markdown);
+        let parts = Gathered::collect(markdown);
         let (source, steps) = parts.choose(markdown);
         let entries = steps.into_iter().map(entry_of).collect::<Vec<_>>();
         Self { entries, source }
@@ -134,7 +134,7 @@ pub fn markdown_to_entries(markdown: &str) -> Vec<PlanEntry> {
 
 /// A step as an entry: its box and marks give its status (see
 /// [`MarkdownSteps`]), `medium` priority.
-fn entry_of(step: Step) -> PlanEntry {
+fn entry_of(step: ReadStep) -> PlanEntry {
     let text = step.text;
     let (status, text) = match step.checked {
         Some(true) => match text.strip_suffix(crate::rules::CANCELLED_MARK) {
@@ -156,10 +156,10 @@ fn entry_of(step: Step) -> PlanEntry {
 /// What `plan_to_markdown` writes after the step in progress.
 const IN_PROGRESS_MARK: &str = " (in progress)";
 
-impl Parts {
+impl Gathered {
     /// The steps, by the first rule that finds any (see [`MarkdownSteps`]).
-    pub(crate) fn choose(self, markdown: &str) -> (StepSource, Vec<Step>) {
-        let items: Vec<Step> = self
+    pub(crate) fn choose(self, markdown: &str) -> (StepSource, Vec<ReadStep>) {
+        let items: Vec<ReadStep> = self
             .items
             .into_iter()
             .map(|mut step| {
@@ -214,12 +214,12 @@ impl Parts {
 }
 
 /// Steps without boxes, from their texts.
-fn texts(texts: impl IntoIterator<Item = String>) -> Vec<Step> {
+fn texts(texts: impl IntoIterator<Item = String>) -> Vec<ReadStep> {
     texts
         .into_iter()
-        .map(|text| Step {
+        .map(|text| ReadStep {
             text,
-            ..Step::default()
+            ..ReadStep::default()
         })
         .collect()
 }

@@ -117,7 +117,7 @@ impl ClientKind {
     }
 
     /// This kind's row of the version table.
-    pub(crate) const fn rules(self) -> &'static rules::Row {
+    pub(crate) const fn rules(self) -> &'static rules::VersionRow {
         match self {
             Self::V1 => &rules::V1,
             Self::V1Plan => &rules::V1_PLAN,

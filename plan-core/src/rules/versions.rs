@@ -31,7 +31,7 @@ pub(crate) const STABLE_PLAN_TYPES: [&str; 2] = ["items", "markdown"];
 
 /// One row of the table: one kind of client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Row {
+pub(crate) struct VersionRow {
     /// The protocol version number.
     pub(crate) protocol: u16,
     /// Whether the client opted in to plan operations (`clientCapabilities.plan`,
@@ -52,7 +52,7 @@ pub(crate) struct Row {
 }
 
 /// v1, no plan capability: the v1 `plan` update only.
-pub(crate) const V1: Row = Row {
+pub(crate) const V1: VersionRow = VersionRow {
     protocol: 1,
     opted_in: false,
     label: "v1 without `plan`",
@@ -64,7 +64,7 @@ pub(crate) const V1: Row = Row {
 };
 
 /// v1 with `clientCapabilities.plan`: plan operations with v1's closed values.
-pub(crate) const V1_PLAN: Row = Row {
+pub(crate) const V1_PLAN: VersionRow = VersionRow {
     protocol: 1,
     opted_in: true,
     label: "v1 with `plan`",
@@ -76,7 +76,7 @@ pub(crate) const V1_PLAN: Row = Row {
 };
 
 /// v2 (a draft): plan operations are baseline; no v1 `plan`.
-pub(crate) const V2: Row = Row {
+pub(crate) const V2: VersionRow = VersionRow {
     protocol: 2,
     opted_in: false,
     label: "v2 (draft)",
@@ -88,9 +88,9 @@ pub(crate) const V2: Row = Row {
 };
 
 /// Every row, in the order reports list them.
-pub(crate) const ROWS: [Row; 3] = [V1, V1_PLAN, V2];
+pub(crate) const ROWS: [VersionRow; 3] = [V1, V1_PLAN, V2];
 
-impl Row {
+impl VersionRow {
     /// Whether this client may be sent the plan update `name`.
     pub(crate) fn allows_update(&self, name: &str) -> bool {
         self.updates.contains(&name)

@@ -135,7 +135,7 @@ impl<'de, const N: usize> Visitor<'de> for Item<'_, N> {
             if values[i].is_some() {
                 return Err(departs());
             }
-            let value = map.next_value_seed(Text)?;
+            let value = map.next_value_seed(TextSeed)?;
             if value.trim().is_empty() {
                 return Err(departs());
             }
@@ -149,9 +149,9 @@ impl<'de, const N: usize> Visitor<'de> for Item<'_, N> {
 }
 
 /// A string, borrowed from the text where it holds no escape.
-struct Text;
+struct TextSeed;
 
-impl<'de> DeserializeSeed<'de> for Text {
+impl<'de> DeserializeSeed<'de> for TextSeed {
     type Value = Cow<'de, str>;
 
     fn deserialize<D: serde_de::Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
@@ -159,7 +159,7 @@ impl<'de> DeserializeSeed<'de> for Text {
     }
 }
 
-impl<'de> Visitor<'de> for Text {
+impl<'de> Visitor<'de> for TextSeed {
     type Value = Cow<'de, str>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -23,7 +23,7 @@ use crate::check::rule;
 use crate::process as agent_process;
 
 /// What reading the next line gave.
-pub(super) enum Next {
+pub(super) enum Incoming {
     Line(Event),
     Timeout,
     Closed,
@@ -88,17 +88,17 @@ impl<W: Write> Conversation<'_, W> {
         let deadline = Instant::now() + self.options.timeout;
         loop {
             match self.next(deadline) {
-                Next::Line(Event::Response(answered, result)) if answered == id => {
+                Incoming::Line(Event::Response(answered, result)) if answered == id => {
                     return result.map_err(|error| format!("the agent refused {what}: {error}"));
                 }
-                Next::Line(_) => {}
-                Next::Timeout => {
+                Incoming::Line(_) => {}
+                Incoming::Timeout => {
                     return Err(format!(
                         "the agent never answered {what} within {} s",
                         self.options.timeout.as_secs_f32()
                     ));
                 }
-                Next::Closed => return Err(exited_before(what)),
+                Incoming::Closed => return Err(exited_before(what)),
             }
         }
     }
@@ -164,13 +164,13 @@ impl<W: Write> Conversation<'_, W> {
     }
 
     /// The next line of the agent, judged, before `deadline`.
-    pub(super) fn next(&mut self, deadline: Instant) -> Next {
+    pub(super) fn next(&mut self, deadline: Instant) -> Incoming {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.inbox.recv_timeout(wait) {
             Ok(bytes) if bytes.iter().all(u8::is_ascii_whitespace) => self.next(deadline),
-            Ok(bytes) => Next::Line(self.judge_agent_line(&bytes)),
-            Err(RecvTimeoutError::Timeout) => Next::Timeout,
-            Err(RecvTimeoutError::Disconnected) => Next::Closed,
+            Ok(bytes) => Incoming::Line(self.judge_agent_line(&bytes)),
+            Err(RecvTimeoutError::Timeout) => Incoming::Timeout,
+            Err(RecvTimeoutError::Disconnected) => Incoming::Closed,
         }
     }
 

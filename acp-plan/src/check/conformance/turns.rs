@@ -16,7 +16,7 @@ use std::time::Instant;
 use plan_core::wire::ClientKind;
 use serde_json::json;
 
-use super::conversation::{Conversation, Event, Next};
+use super::conversation::{Conversation, Event, Incoming};
 use crate::check::rule;
 
 /// How strongly the source says it: a broken MUST is a finding; a SHOULD
@@ -180,8 +180,8 @@ pub(super) fn turn<W: Write>(
         let deadline = Instant::now() + c.options.timeout.min(PROBE_WAIT);
         while c.pending.contains_key(&probe) {
             match c.next(deadline) {
-                Next::Line(_) => {}
-                Next::Timeout | Next::Closed => break,
+                Incoming::Line(_) => {}
+                Incoming::Timeout | Incoming::Closed => break,
             }
         }
     }
@@ -229,7 +229,7 @@ fn run_turn<W: Write>(
         let next = c.next(deadline);
         // Cancelled once the agent is under way: after its first update;
         // then the request whose answer shows the cancel was read.
-        if cancel && !cancel_sent && matches!(next, Next::Line(Event::Update)) {
+        if cancel && !cancel_sent && matches!(next, Incoming::Line(Event::Update)) {
             send_cancel(c, session, probe)?;
             cancel_sent = true;
         }
@@ -239,10 +239,10 @@ fn run_turn<W: Write>(
             (true, false) => Cancel::Unknown,
         };
         match next {
-            Next::Line(Event::Response(answered, _)) if answered == probe => {
+            Incoming::Line(Event::Response(answered, _)) if answered == probe => {
                 probe_answered = true;
             }
-            Next::Line(Event::Response(answered, result)) if answered == id => {
+            Incoming::Line(Event::Response(answered, result)) if answered == id => {
                 let turn = TurnSoFar {
                     id,
                     v1,
@@ -254,7 +254,7 @@ fn run_turn<W: Write>(
                     return end;
                 }
             }
-            Next::Line(Event::Idle(stop)) if !v1 && idle.is_none() => {
+            Incoming::Line(Event::Idle(stop)) if !v1 && idle.is_none() => {
                 ended(
                     c,
                     Some(&stop).filter(|s| !s.is_empty()).map(String::as_str),
@@ -266,10 +266,10 @@ fn run_turn<W: Write>(
                     return Ok(true);
                 }
             }
-            Next::Line(_) => {}
-            Next::Timeout if idle.is_some() => return Ok(true), // the prompt stays unanswered
-            Next::Timeout => return timed_out(c, id, v1),
-            Next::Closed => {
+            Incoming::Line(_) => {}
+            Incoming::Timeout if idle.is_some() => return Ok(true), // the prompt stays unanswered
+            Incoming::Timeout => return timed_out(c, id, v1),
+            Incoming::Closed => {
                 return Err("the agent exited (closed its output) during the turn".to_owned());
             }
         }
