@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use serde_json::{Value, json};
 
-use crate::codec::envelope::Message;
+use crate::codec::line::Line;
 use crate::codec::{Parsed, Spelling, Strictness};
 use crate::error::Error;
 use crate::protocol::content::PlanContent;
@@ -117,40 +117,42 @@ pub enum Applied {
     },
 }
 
-/// Reads one JSON-RPC line and hands a `session/update` to `apply`; other
-/// JSON-RPC messages are recognised and ignored.
+/// Reads one JSON-RPC line once (`wire::Line`: the envelope reader splits
+/// it, the notification's reader reads its params) and hands a
+/// `session/update` to `apply`; other JSON-RPC messages are recognised and
+/// ignored.
 fn apply_line(
     line: &str,
     strictness: Strictness,
     apply: impl FnOnce(SessionNotification) -> Applied,
 ) -> Result<Parsed<Applied>, Error> {
-    match SessionNotification::parse(line, strictness) {
-        Ok(read) => Ok(Parsed {
-            value: apply(read.value),
-            skipped: read.skipped,
-            plan_id: read.plan_id,
-        }),
-        Err(err) => match other_message(line) {
-            Some(applied) => Ok(Parsed {
-                value: applied,
-                skipped: Vec::new(),
-                plan_id: None,
-            }),
-            None => Err(err),
-        },
+    let read = Line::read_message(line, strictness);
+    if let Some(plan) = read.plan {
+        // A `session/update` (a broken one stays an error).
+        // A peer's line is read as a whole notification, never an update alone.
+        let notification = plan?
+            .into_notification()
+            .ok_or_else(|| Error::of_value(&"not a `session/update` notification"))?;
+        return Ok(Parsed {
+            value: apply(notification.value),
+            skipped: notification.skipped,
+            plan_id: notification.plan_id,
+        });
     }
-}
-
-/// A JSON-RPC 2.0 message that is not a `session/update` notification: a
-/// request or notification of another method, or a response (read by the
-/// one reader of messages, `wire::Message`).
-fn other_message(line: &str) -> Option<Applied> {
-    match Message::parse(line).ok()? {
-        // A broken `session/update` stays an error.
-        message if message.is_session_update() => None,
-        message => Some(Applied::OtherMessage {
-            method: message.method().map(str::to_owned),
+    match (
+        read.envelope.problems.into_iter().next(),
+        read.envelope.message,
+    ) {
+        (Some(problem), _) => Err(problem),
+        (None, Some(message)) => Ok(Parsed {
+            value: Applied::OtherMessage {
+                method: message.method().map(str::to_owned),
+            },
+            skipped: Vec::new(),
+            plan_id: None,
         }),
+        // The envelope reader says why a line is no message; never here.
+        (None, None) => Err(Error::of_value(&"not a JSON-RPC message")),
     }
 }
 
