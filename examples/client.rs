@@ -12,7 +12,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, ExitCode, Stdio};
 
 use plan_core::client::{Applied, SessionBoards, TerminalStyle, render_board};
-use plan_core::wire::Message;
+use plan_core::wire::{Line, Message, Strictness};
 use serde_json::{Value, json};
 
 fn main() -> ExitCode {
@@ -47,17 +47,26 @@ fn main() -> ExitCode {
         .and_then(|()| send(1, "session/new", json!({ "cwd": cwd, "mcpServers": [] })));
     for line in BufReader::new(from_agent).lines() {
         let Ok(line) = line else { break };
-        // Each line through the one reader of JSON-RPC messages; a response
-        // is told by its id (1: the session, 2: the prompt).
-        let response = match Message::parse(&line) {
-            Ok(Message::Response { id, outcome, .. }) => Some((id.get().to_owned(), outcome)),
-            _ => None,
-        };
-        if let Some((id, outcome)) = response {
+        // Each line read once (`wire::Line`): the envelope reader splits it,
+        // and a `session/update` goes on to the notification's reader; a
+        // response is told by its id (1: the session, 2: the prompt).
+        let read = Line::read_message(&line, Strictness::Lenient);
+        if let Some(Ok(plan)) = read.plan {
+            let Some(notification) = plan.into_notification() else {
+                continue;
+            };
+            let applied = boards.apply(notification.value);
+            if matches!(applied, Applied::Updated { .. } | Applied::Removed { .. }) {
+                for board in boards.boards() {
+                    print!("{}", render_board(board, TerminalStyle::PLAIN));
+                }
+            }
+        } else if let Some(Message::Response { id, outcome, .. }) = read.envelope.message {
             let answer: Value = outcome
                 .ok()
                 .and_then(|result| serde_json::from_str(result.get()).ok())
                 .unwrap_or_default();
+            let id = id.get();
             if id == "1"
                 && let Some(session) = answer["sessionId"].as_str()
             {
@@ -70,15 +79,6 @@ fn main() -> ExitCode {
             } else if id == "2" {
                 println!("turn ended: {}", answer["stopReason"]);
                 break;
-            }
-        } else if let Ok(read) = boards.apply_json(&line)
-            && matches!(
-                read.value,
-                Applied::Updated { .. } | Applied::Removed { .. }
-            )
-        {
-            for board in boards.boards() {
-                print!("{}", render_board(board, TerminalStyle::PLAIN));
             }
         }
     }
