@@ -110,7 +110,7 @@ mod tests {
         let err = String::from_utf8(err).unwrap();
         assert_eq!(
             err,
-            "board: line 1: in the message: missing required field `method`\n\
+            "board: line 1: in the message: neither a request (`method`), a notification nor a response (`result`/`error`)\n\
              board: line 4: invalid JSON at line 1, column 2: expected ident\n\
              board: 1 plan message(s)\n"
         );

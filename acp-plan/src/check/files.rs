@@ -7,10 +7,8 @@ use std::io::{self, Write};
 
 use plan_core::{
     SessionNotification,
-    wire::{
-        ClientCapabilities, ClientKind, Line, Message, MessageRead, PlanMessage, ProtocolVersion,
-        Strictness,
-    },
+    agent::InitializeRequest,
+    wire::{ClientKind, Line, Message, MessageRead, PlanMessage, ProtocolVersion, Strictness},
 };
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -157,15 +155,11 @@ fn recorded_client(lines: &[(usize, Line<'_>)]) -> Option<ClientKind> {
                 return match version {
                     2 => Some(ClientKind::V2),
                     1 => {
+                        // The request's params through `initialize`'s own
+                        // reader (a malformed capability read as absent).
                         let capabilities = params
-                            .and_then(|params| serde_json::from_str::<Value>(params.get()).ok())
-                            .and_then(|mut params| {
-                                params.get_mut("clientCapabilities").map(Value::take)
-                            })
-                            .and_then(|caps| {
-                                ClientCapabilities::parse_value(caps, Strictness::Lenient).ok()
-                            })
-                            .map(|read| read.value)
+                            .and_then(|params| InitializeRequest::from_json(params.get()).ok())
+                            .map(|request| request.capabilities)
                             .unwrap_or_default();
                         Some(ClientKind::of(ProtocolVersion::V1, &capabilities))
                     }
