@@ -297,6 +297,9 @@ fn no_text_panics_the_reading_and_only_white_space_has_no_step() {
         "\r\n\r\n".to_owned(),
         "#\n##\n###".to_owned(),
         "<div>\n- hidden\n</div>".to_owned(),
+        // Found by the fuzz target: a code block whose first line holds a
+        // lone `\r` (no line end), which a step's text must not keep.
+        "\t'll fix\u{13d}<<<<<<<<<# Plaan\r\u{1}\0\0\0 fix\u{13d}<<<<<<<<<# Plaa".to_owned(),
     ];
     inputs.extend(
         common::fuzz_inputs()

@@ -98,11 +98,9 @@ impl Reader {
             // Code is no step's text (`push_text` skips it), but a plan of
             // nothing else is named by its first line.
             Event::Text(text) if self.code && self.parts.first_code_line.is_none() => {
-                self.parts.first_code_line = text
-                    .lines()
-                    .map(str::trim)
-                    .find(|line| !line.is_empty())
-                    .map(str::to_owned);
+                // White space inside the line too (a lone `\r` is no line end).
+                self.parts.first_code_line =
+                    text.lines().map(collapse).find(|line| !line.is_empty());
             }
             Event::Text(text) | Event::Code(text) => self.push_text(&text),
             Event::SoftBreak | Event::HardBreak => match (self.sink(), &mut self.paragraph) {
