@@ -21,16 +21,16 @@ pub(crate) fn derive(input: TokenStream, kind: &MappingKind) -> TokenStream {
     match valid::check(&ast::read(&input, kind), kind) {
         Ok(mapping) => expand::mapping(&mapping, kind),
         Err(err) => {
-            let mut out = crate::on_error::mapping(
+            // The attributes' words for the editor first (see steps/mod.rs),
+            // then the errors and the stub.
+            let mut out = crate::attr_editor::words(&input);
+            out.extend(crate::on_error::mapping(
                 &input,
                 &err,
                 kind.ty,
                 kind.expression_trait,
                 kind.names.what(),
-            );
-            // The attributes' words for the editor (a derive being typed
-            // has errors).
-            out.extend(crate::attr_editor::words(&input));
+            ));
             out
         }
     }

@@ -15,10 +15,12 @@ pub(crate) fn derive(input: TokenStream) -> TokenStream {
     match valid::check(&ast::Input::read(&input)) {
         Ok(plan) => expand::steps(&plan),
         Err(err) => {
-            // The errors and a stub, and the attributes' words for the
-            // editor (a derive being typed has errors).
-            let mut out = crate::on_error::steps(&input, &err);
-            out.extend(crate::attr_editor::words(&input));
+            // The attributes' words for the editor first (a derive being
+            // typed has errors; what precedes the word an editor completes
+            // must be the same token for token in both expansions, and the
+            // errors quote the word), then the errors and a stub.
+            let mut out = crate::attr_editor::words(&input);
+            out.extend(crate::on_error::steps(&input, &err));
             out
         }
     }
