@@ -55,7 +55,7 @@ pub struct Relay {
     /// Why the agent is gone, once it is: each request the client sends
     /// from then on is answered with an error at once.
     gone: Option<String>,
-    /// When the client's last line came.
+    /// When the agent was found gone, or the client's last line after that.
     last_line: std::time::Instant,
     /// How many requests were answered with the error that the agent is gone.
     answered_gone: usize,
@@ -85,6 +85,7 @@ impl Relay {
     /// gets one too ([`upstream_or_answer`](Self::upstream_or_answer)).
     pub fn agent_gone(&mut self, why: &str) -> Vec<String> {
         self.gone = Some(why.to_owned());
+        self.last_line = std::time::Instant::now();
         let lines = self.unanswered(why);
         self.answered_gone += lines.len();
         lines
@@ -96,11 +97,13 @@ impl Relay {
     /// Once the agent is gone: the error lines that answer the line (none
     /// for a line that is no request), to go to the client instead.
     pub fn upstream_or_answer<'l>(&mut self, line: &'l [u8]) -> Result<Cow<'l, [u8]>, Vec<String>> {
-        self.last_line = std::time::Instant::now();
         let sent = self.upstream(line);
         match self.gone.clone() {
             None => Ok(sent),
             Some(why) => {
+                // Only once the agent is gone does the time of a line count
+                // (the proxy waits for the client's lines still on their way).
+                self.last_line = std::time::Instant::now();
                 let lines = self.unanswered(&why);
                 self.answered_gone += lines.len();
                 Err(lines)
@@ -108,7 +111,8 @@ impl Relay {
         }
     }
 
-    /// How long ago the client's last line came.
+    /// How long ago the agent was found gone, or the client's last line
+    /// after that came.
     pub fn since_last_line(&self) -> std::time::Duration {
         self.last_line.elapsed()
     }
