@@ -8,7 +8,10 @@ use std::io::{self, Write};
 use plan_core::{
     SessionNotification,
     agent::InitializeRequest,
-    wire::{ClientKind, Line, Message, MessageRead, PlanMessage, ProtocolVersion, Strictness},
+    wire::{
+        ClientCapabilities, ClientKind, Line, Message, MessageRead, PlanMessage, ProtocolVersion,
+        Strictness,
+    },
 };
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -117,10 +120,10 @@ impl FileReport {
 
 /// The kind of client of a recorded conversation: its `initialize` request
 /// and the agent's answer to it (the first response with that id and a
-/// `protocolVersion`). v2 if the agent answered 2; under v1, with `plan` if
-/// the request's `clientCapabilities` carry it (a malformed capability read
-/// as absent, as the SDKs read it). `None` without both, or for an answer
-/// that is neither 1 nor 2.
+/// `protocolVersion`), by [`ClientKind::after_initialize`]: v2 if the agent
+/// answered 2 to an offer of 2; under v1, with `plan` if the request's
+/// capabilities carry it. `None` without both, or for an answer that broke
+/// the handshake.
 fn recorded_client(lines: &[(usize, Line<'_>)]) -> Option<ClientKind> {
     let mut request: Option<(&RawValue, Option<&RawValue>)> = None;
     for (_, line) in lines {
@@ -152,18 +155,18 @@ fn recorded_client(lines: &[(usize, Line<'_>)]) -> Option<ClientKind> {
                 let Some(version) = answer[KEY_PROTOCOL_VERSION].as_u64() else {
                     continue;
                 };
-                return match version {
-                    2 => Some(ClientKind::V2),
-                    1 => {
-                        // The request's params through `initialize`'s own
-                        // reader (a malformed capability read as absent).
-                        let capabilities = params
-                            .and_then(|params| InitializeRequest::from_json(params.get()).ok())
-                            .map(|request| request.capabilities)
-                            .unwrap_or_default();
-                        Some(ClientKind::of(ProtocolVersion::V1, &capabilities))
-                    }
-                    _ => None,
+                // The request's params through `initialize`'s own reader
+                // (a malformed capability read as absent); the kind by the
+                // one rule of a handshake's outcome.
+                let offer =
+                    params.and_then(|params| InitializeRequest::from_json(params.get()).ok());
+                return match offer {
+                    Some(offer) => offer.client_kind(version),
+                    None => ClientKind::after_initialize(
+                        version,
+                        &ClientCapabilities::default(),
+                        version,
+                    ),
                 };
             }
             _ => {}

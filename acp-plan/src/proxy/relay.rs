@@ -26,10 +26,8 @@ use std::sync::LazyLock;
 
 use memchr::memmem::Finder;
 
-use plan_core::agent::PlanSender;
-use plan_core::wire::{
-    ClientCapabilities, ClientKind, Line, Message, Parsed, ProtocolVersion, Strictness,
-};
+use plan_core::agent::{InitializeRequest, PlanSender};
+use plan_core::wire::{ClientCapabilities, ClientKind, Line, Message, Parsed, Strictness};
 use plan_core::{PlanContent, PlanId, SessionUpdate};
 use serde_json::{Value, json};
 
@@ -40,11 +38,12 @@ use super::derived::{Session, hold_todo_plan, release_all, tool_call_id};
 pub struct Relay {
     /// Add `clientCapabilities.plan` to a v1 `initialize` that lacks it.
     opt_in: bool,
-    /// The client's `initialize`: its id (as JSON text), the version it
-    /// offered, the capabilities it sent itself.
-    initialize: Option<(String, u64, ClientCapabilities)>,
-    /// The client, once the agent answered its `initialize`.
-    client: Option<(ClientKind, ProtocolVersion, ClientCapabilities)>,
+    /// The client's `initialize`: its id (as JSON text) and the request
+    /// as it sent it.
+    initialize: Option<(String, InitializeRequest)>,
+    /// The client, once the agent answered its `initialize` (a handshake
+    /// that broke leaves it unknown), and the capabilities it sent itself.
+    client: Option<(ClientKind, ClientCapabilities)>,
     /// The client's requests the agent has not answered, by id (JSON text).
     pending: HashSet<String>,
     /// Each session the agent spoke of: its sender, and whether the agent
@@ -136,22 +135,24 @@ impl Relay {
         let Some(raw) = params.filter(|_| method == "initialize") else {
             return Cow::Borrowed(line);
         };
-        // The params read once, as a value this may change.
+        // The params read once, by `initialize`'s own reader (v1's and
+        // v2's capability keys, a malformed capability read as absent).
+        let Ok(offer) = InitializeRequest::from_json(raw.get()) else {
+            return Cow::Borrowed(line);
+        };
+        let opt_in = self.opt_in
+            && offer.protocol_version == 1
+            && !offer.capabilities.supports_plan_operations()
+            && offer.skipped.is_empty();
+        self.initialize = Some((id, offer));
+        if !opt_in {
+            return Cow::Borrowed(line);
+        }
+        // The one line this changes upstream, once a connection: its params
+        // as a value, to write `plan` into (an object: the reader read it).
         let Ok(mut params) = serde_json::from_str::<Value>(raw.get()) else {
             return Cow::Borrowed(line);
         };
-        let version = params["protocolVersion"].as_u64().unwrap_or(1);
-        let sent = &params["clientCapabilities"];
-        let capabilities = if sent.is_object() {
-            ClientCapabilities::from_value(sent.clone()).unwrap_or_default()
-        } else {
-            ClientCapabilities::default()
-        };
-        let has_plan = !sent["plan"].is_null() || !sent["planCapabilities"].is_null();
-        self.initialize = Some((id, version, capabilities));
-        if !self.opt_in || version != 1 || has_plan || !params.is_object() {
-            return Cow::Borrowed(line);
-        }
         if !params["clientCapabilities"].is_object() {
             params["clientCapabilities"] = json!({});
         }
@@ -228,31 +229,27 @@ impl Relay {
         if !self.pending.remove(id) {
             return;
         }
-        let Some((initialize, offered, capabilities)) = &self.initialize else {
+        let Some((initialize, offer)) = &self.initialize else {
             return;
         };
         if initialize != id {
             return;
         }
-        // The result read once; the envelope reader only found it.
+        // The result read once; the envelope reader only found it. No
+        // version: the one offered.
         let answered = outcome
             .ok()
             .and_then(|result| serde_json::from_str::<Value>(result.get()).ok())
             .and_then(|result| result["protocolVersion"].as_u64())
-            .unwrap_or(*offered);
-        let (kind, version) = if answered >= 2 {
-            (ClientKind::V2, ProtocolVersion::V2)
-        } else if capabilities.plan.is_some() {
-            (ClientKind::V1Plan, ProtocolVersion::V1)
-        } else {
-            (ClientKind::V1, ProtocolVersion::V1)
-        };
-        self.client = Some((kind, version, capabilities.clone()));
+            .unwrap_or(offer.protocol_version);
+        self.client = offer
+            .client_kind(answered)
+            .map(|kind| (kind, offer.capabilities.clone()));
     }
 
     /// A `session/update` that may be a plan or a tool call.
     fn update<'l>(&mut self, line: &'l [u8], out: &mut Vec<Cow<'l, [u8]>>) {
-        let Some((kind, version, capabilities)) = self.client.clone() else {
+        let Some((kind, capabilities)) = self.client.clone() else {
             out.push(Cow::Borrowed(line));
             return; // no handshake seen: nothing is known of the client
         };
@@ -293,7 +290,7 @@ impl Relay {
             .or_insert_with(|| {
                 Session::new(PlanSender::with_protocol(
                     session_id.to_owned(),
-                    version,
+                    kind.protocol(),
                     &capabilities,
                 ))
             });

@@ -77,6 +77,18 @@ fn a_v1_initialize_without_plan_gets_it_and_one_with_it_or_v2_passes() {
             line.as_bytes()
         );
     }
+    // A plan capability under the RFD's key, or one malformed (read as
+    // absent, and said so): the client's words, left as they are.
+    for capability in [r#""planCapabilities":{}"#, r#""plan":42"#] {
+        let line = format!(
+            r#"{{"jsonrpc":"2.0","id":0,"method":"initialize","params":{{"protocolVersion":1,"clientCapabilities":{{{capability}}}}}}}"#
+        );
+        assert_eq!(
+            &*Relay::new(true).upstream(line.as_bytes()),
+            line.as_bytes(),
+            "{capability}"
+        );
+    }
     // Turned off, nothing changes.
     let line = init(1, false);
     assert_eq!(

@@ -14,7 +14,7 @@ use crate::codec::strictness::{ReadNotes, Skipped, Strictness};
 use crate::codec::wire_type::WireType;
 use crate::error::{Error, Path};
 use crate::protocol::capabilities::ClientCapabilities;
-use crate::protocol::version::ProtocolVersion;
+use crate::protocol::version::{ClientKind, ProtocolVersion};
 use crate::rules::{KEY_JSONRPC, KEY_PARAMS};
 
 /// The method of the request.
@@ -77,6 +77,22 @@ impl InitializeRequest {
     /// ```
     pub fn negotiated(&self, agent_newest: ProtocolVersion) -> ProtocolVersion {
         ProtocolVersion::negotiate(self.protocol_version, agent_newest)
+    }
+
+    /// The kind of client this request makes once the agent answered
+    /// `answered` (see [`ClientKind::after_initialize`]); `None` when the
+    /// answer broke the handshake.
+    ///
+    /// ```
+    /// use plan_core::{agent::InitializeRequest, wire::ClientKind};
+    ///
+    /// let offer = InitializeRequest::from_json(r#"{"protocolVersion":2,"clientCapabilities":{"plan":{}}}"#)?;
+    /// assert_eq!(offer.client_kind(1), Some(ClientKind::V1Plan));
+    /// assert_eq!(offer.client_kind(2), Some(ClientKind::V2));
+    /// # Ok::<(), plan_core::Error>(())
+    /// ```
+    pub fn client_kind(&self, answered: u64) -> Option<ClientKind> {
+        ClientKind::after_initialize(self.protocol_version, &self.capabilities, answered)
     }
 
     /// Reads the request's `params`, or a whole JSON-RPC `initialize` request.

@@ -102,6 +102,39 @@ impl ClientKind {
         }
     }
 
+    /// The kind a client turns out to be once the agent has answered its
+    /// `initialize`: the client offered protocol `offered` with
+    /// `capabilities` (its v1 keys, which a v2 offer may carry too) and the
+    /// agent answered `answered`. An agent answers the client's version or
+    /// an older one it speaks: an answer of 1 makes a v1 client, with or
+    /// without plan operations by its capabilities; 2, to a client that
+    /// offered 2 or more, a v2 client. Anything else (a version newer than
+    /// offered, or one neither side knows) is no kind: the handshake broke.
+    ///
+    /// ```
+    /// use plan_core::wire::{ClientCapabilities, ClientKind, Spelling};
+    ///
+    /// let plan = ClientCapabilities::with_plan_support(Spelling::Acp);
+    /// let none = ClientCapabilities::default();
+    /// assert_eq!(ClientKind::after_initialize(1, &none, 1), Some(ClientKind::V1));
+    /// assert_eq!(ClientKind::after_initialize(1, &plan, 1), Some(ClientKind::V1Plan));
+    /// // A v2 offer that carries v1's keys, answered by an agent of v1.
+    /// assert_eq!(ClientKind::after_initialize(2, &plan, 1), Some(ClientKind::V1Plan));
+    /// assert_eq!(ClientKind::after_initialize(2, &none, 2), Some(ClientKind::V2));
+    /// assert_eq!(ClientKind::after_initialize(1, &plan, 2), None);
+    /// ```
+    pub fn after_initialize(
+        offered: u64,
+        capabilities: &ClientCapabilities,
+        answered: u64,
+    ) -> Option<Self> {
+        match answered {
+            1 if offered >= 1 => Some(Self::of(ProtocolVersion::V1, capabilities)),
+            2 if offered >= 2 => Some(Self::V2),
+            _ => None,
+        }
+    }
+
     /// The protocol version.
     pub const fn protocol(self) -> ProtocolVersion {
         match self {
