@@ -6,20 +6,18 @@
 //! `file.rs`.
 
 use std::io::{self, BufRead, BufReader, Write};
-use std::sync::mpsc::{self, RecvTimeoutError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use plan_core::wire::{Line, Message, Parsed, Strictness};
+use plan_core::wire::{ClientKind, Parsed, ProtocolVersion, Strictness};
 use plan_core::{
     SessionNotification, SessionUpdate,
     client::{SessionBoards, TerminalStyle},
-    wire::ProtocolVersion,
 };
-use serde_json::value::RawValue;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::draw::{PlanTally, draw, state_json};
 use super::options::BoardOptions;
+use crate::process::connection::{AgentLink, Event, FromAgent, Incoming};
 use crate::process::handshake::{self, Handshake, HandshakeRequest, Next, id};
 use crate::process::{self as agent_process, AgentProcess, Stderr};
 
@@ -84,60 +82,6 @@ pub fn client(
     outcome
 }
 
-/// What one line from the agent is.
-enum FromAgent {
-    /// A `session/update`, read (or why it could not be).
-    Update(Result<Parsed<SessionNotification>, plan_core::Error>),
-    /// Another notification.
-    Notification,
-    Request(Value, String, Value),
-    Response(Value, Result<Value, Value>),
-}
-
-/// Reads one line from the agent once, with plan-core's reader of lines: a
-/// `session/update`'s params by the notification's reader (strictly, or as
-/// the SDKs read them).
-fn from_agent(line: &[u8], strict: bool) -> Result<FromAgent, String> {
-    let strictness = if strict {
-        Strictness::Strict
-    } else {
-        Strictness::Lenient
-    };
-    let text = String::from_utf8_lossy(line);
-    let read = Line::read_message(&text, strictness);
-    let broke = |e: &dyn std::fmt::Display| format!("the agent broke the protocol: {e}: {text}");
-    if let Some(problem) = read.envelope.problems.first() {
-        return Err(broke(problem));
-    }
-    if let Some(plan) = read.plan {
-        return match plan.map(Parsed::into_notification) {
-            Ok(Some(read)) => Ok(FromAgent::Update(Ok(read))),
-            Err(e) => Ok(FromAgent::Update(Err(e))),
-            Ok(None) => Err(broke(&"not a message")),
-        };
-    }
-    let value = |raw: &RawValue| serde_json::from_str::<Value>(raw.get()).unwrap_or(Value::Null);
-    Ok(match read.envelope.message {
-        Some(Message::Notification { .. }) => FromAgent::Notification,
-        Some(Message::Request {
-            id, method, params, ..
-        }) => FromAgent::Request(
-            value(id),
-            method.into_owned(),
-            params.map_or(Value::Null, value),
-        ),
-        Some(Message::Response { id, outcome, .. }) => {
-            FromAgent::Response(value(id), outcome.map(value).map_err(value))
-        }
-        // `Message` may grow; what this client does not know it cannot serve.
-        other => {
-            return Err(format!(
-                "the agent sent a message this client does not know: {other:?}"
-            ));
-        }
-    })
-}
-
 /// The client's side of one prompt turn with an agent that reads
 /// `agent_in` and writes `agent_out`; the boards are drawn to `out` (live,
 /// or once at the end, or as JSON), what happens is said on `err`.
@@ -158,34 +102,46 @@ pub fn drive<R: BufRead + Send + 'static, W: Write>(
     client.initialize()?;
     let mut drawn = 0_usize;
     let stop = loop {
-        let bytes = client.next()?;
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            continue;
+        let from = client.next()?;
+        if let Some(problem) = from.problems.first() {
+            return Err(format!(
+                "the agent broke the protocol: {problem}: {}",
+                from.text
+            ));
         }
-        let ended = match from_agent(&bytes, options.strict)? {
-            FromAgent::Response(id, result) => client.on_response(&id, result)?,
-            FromAgent::Request(id, method, params) => {
-                client.on_request(&id, &method, &params, err)?;
+        let ended = match from.event {
+            Event::Answer { id, outcome, .. } => client.on_answer(id, outcome)?,
+            Event::Asked { method, answer } => {
+                said_asked(&method, &answer, err);
                 None
             }
-            FromAgent::Notification => {
+            Event::Unasked(_) | Event::Other => {
                 client.other_messages += 1;
                 None
             }
-            FromAgent::Update(read) => {
-                let (ended, changed) = client.on_update(read, err)?;
+            // v2: the turn ends with an idle state once the prompt is
+            // accepted (v1 ends with the prompt's answer; an idle state
+            // there ends it too).
+            Event::Idle(stop)
+                if client.accepted || client.protocol() == Some(ProtocolVersion::V1) =>
+            {
+                Some(stop.unwrap_or_else(|| "(none)".to_owned()))
+            }
+            Event::Idle(_) => None,
+            Event::Update(read) => {
+                let changed = client.on_update(read, err)?;
                 // On a terminal the drawing is redrawn in place as plans
                 // change; piped (a log, a file), the board is drawn once,
                 // at the end, as the board of a recorded stream is: a reader
                 // of the log wants where the plans ended, and standard
                 // error's tally says how many messages led there.
-                if ended.is_none() && changed && live && !options.json {
+                if changed && live && !options.json {
                     write!(out, "\x1b[H\x1b[2J").map_err(write_error)?;
                     draw(&client.boards, out, style).map_err(write_error)?;
                     out.flush().map_err(write_error)?;
                     drawn += 1;
                 }
-                ended
+                None
             }
         };
         if let Some(stop) = ended {
@@ -214,20 +170,35 @@ fn write_error(e: io::Error) -> String {
     format!("cannot write: {e}")
 }
 
-/// The client's side of one conversation.
+/// Says on `err` what the agent asked for and how it was answered:
+/// permissions are rejected (a reject option if there is one, else
+/// `cancelled`), but the switch out of plan mode with `--plan-mode`;
+/// anything else is not served.
+fn said_asked(method: &str, answer: &Value, err: &mut impl Write) {
+    if method == "session/request_permission" {
+        let outcome = &answer["result"]["outcome"];
+        let _ = writeln!(
+            err,
+            "board: the agent asked for permission; answered {outcome}"
+        );
+    } else {
+        let _ = writeln!(
+            err,
+            "board: the agent asked for `{method}`, which this client does not serve"
+        );
+    }
+}
+
+/// The board's side of one conversation: the connection, the handshake
+/// until the session is ready, and the boards.
 struct Client<'o, W> {
     options: &'o BoardOptions,
-    inbox: mpsc::Receiver<Vec<u8>>,
-    agent_in: W,
+    link: AgentLink<W>,
     boards: SessionBoards,
-    /// The version the agent answered `initialize` with.
-    protocol: Option<ProtocolVersion>,
     /// v2: the agent accepted the prompt; an idle state ends the turn.
     accepted: bool,
     /// The `authMethods` the agent offered in `initialize`.
     auth_methods: Value,
-    /// The session, once `session/new` is answered.
-    session: String,
     /// What the client waits for, to say so if it does not come.
     waiting: &'static str,
     /// The handshake, until the session is ready.
@@ -246,19 +217,21 @@ impl<'o, W: Write> Client<'o, W> {
         agent_out: R,
         agent_in: W,
     ) -> Self {
+        let strictness = if options.strict {
+            Strictness::Strict
+        } else {
+            Strictness::Lenient
+        };
         Client {
             options,
-            inbox: agent_process::lines(agent_out),
-            agent_in,
+            link: AgentLink::new(agent_out, agent_in, strictness, options.plan_mode),
             boards: if options.strict {
                 SessionBoards::new().strict()
             } else {
                 SessionBoards::new()
             },
-            protocol: None,
             accepted: false,
             auth_methods: Value::Null,
-            session: String::new(),
             waiting: "the answer to `initialize`",
             handshake: None,
             updates: 0,
@@ -267,47 +240,40 @@ impl<'o, W: Write> Client<'o, W> {
         }
     }
 
-    fn send(&mut self, message: &Value) -> Result<(), String> {
-        let mut line = message.to_string();
-        line.push('\n');
-        self.agent_in
-            .write_all(line.as_bytes())
-            .and_then(|()| self.agent_in.flush())
-            .map_err(|e| format!("the agent closed its input (it exited?): {e}"))
+    /// The protocol the agent answered, once it has.
+    fn protocol(&self) -> Option<ProtocolVersion> {
+        self.link.kind().map(ClientKind::protocol)
     }
 
-    fn request(&mut self, id: u64, method: &str, params: &Value) -> Result<(), String> {
-        self.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
-    }
-
-    /// The next line from the agent, within the timeout.
-    fn next(&self) -> Result<Vec<u8>, String> {
+    /// The agent's next line, within the timeout.
+    fn next(&mut self) -> Result<FromAgent, String> {
         let waiting = self.waiting;
-        match self.inbox.recv_timeout(self.options.timeout) {
-            Ok(bytes) => Ok(bytes),
-            Err(RecvTimeoutError::Timeout) => Err(format!(
+        match self.link.next(Instant::now() + self.options.timeout) {
+            Incoming::Line(line) => Ok(line),
+            Incoming::Timeout => Err(format!(
                 "the agent sent nothing for {} s while the client waited for {waiting}",
                 self.options.timeout.as_secs()
             )),
-            Err(RecvTimeoutError::Disconnected) => Err(format!(
+            Incoming::Closed => Err(format!(
                 "the agent closed its output (it exited?) while the client waited for {waiting}"
             )),
         }
     }
 
     fn initialize(&mut self) -> Result<(), String> {
-        let (handshake, first) = Handshake::start(
-            initialize_params(self.options),
-            self.options.auth.clone(),
-            self.options.plan_mode,
-        );
+        let offer = self
+            .link
+            .offer(self.options.protocol, self.options.plan_capability);
+        let (handshake, first) =
+            Handshake::start(offer, self.options.auth.clone(), self.options.plan_mode);
         self.handshake = Some(handshake);
         self.send_request(&first)
     }
 
     /// A request of the handshake, sent.
     fn send_request(&mut self, request: &HandshakeRequest) -> Result<(), String> {
-        self.request(request.id, request.method, &request.params)?;
+        self.link
+            .request(request.id, request.method, &request.params)?;
         self.waiting = request.waiting;
         Ok(())
     }
@@ -322,108 +288,69 @@ impl<'o, W: Write> Client<'o, W> {
             Next::Send(request) => self.send_request(&request),
             Next::Ready(session) => {
                 self.handshake = None;
-                self.session = session;
-                self.prompt()
+                self.link
+                    .prompt(id::PROMPT, &session, &self.options.prompt)?;
+                self.waiting = "the end of the turn";
+                Ok(())
             }
         }
     }
 
-    /// A response of the agent; `Some(stop reason)` when it ends the turn.
-    fn on_response(
+    /// The answer to request `id`; `Some(stop reason)` when it ends the turn.
+    fn on_answer(
         &mut self,
-        id: &Value,
-        result: Result<Value, Value>,
+        id: u64,
+        outcome: Result<Value, Value>,
     ) -> Result<Option<String>, String> {
-        let result = match result {
+        let result = match outcome {
             Ok(result) => result,
             Err(error) => return Err(self.refused(id, &error)),
         };
-        match id.as_u64() {
-            Some(id::INITIALIZE) => {
-                let agreed = match result["protocolVersion"].as_u64() {
-                    Some(1) => ProtocolVersion::V1,
-                    Some(2) => ProtocolVersion::V2,
-                    _ => {
-                        return Err(format!(
-                            "the agent answered protocol version {}, which this client does not speak",
-                            result["protocolVersion"]
-                        ));
-                    }
-                };
-                self.protocol = Some(agreed);
+        match id {
+            id::INITIALIZE => {
+                if self.link.kind().is_none() {
+                    return Err(format!(
+                        "the agent answered protocol version {} to the client's offer of {}; an agent answers the client's version or an older one it speaks (every agent speaks v1)",
+                        result["protocolVersion"], self.options.protocol
+                    ));
+                }
                 self.auth_methods = result["authMethods"].clone();
-                self.handshake_answered(id::INITIALIZE, &result)?;
+                self.handshake_answered(id, &result)?;
             }
-            Some(step @ (id::AUTHENTICATE | id::SESSION_NEW | id::PLAN_MODE)) => {
-                self.handshake_answered(step, &result)?;
+            id::AUTHENTICATE | id::SESSION_NEW | id::PLAN_MODE => {
+                self.handshake_answered(id, &result)?;
             }
-            Some(id::PROMPT) if self.protocol == Some(ProtocolVersion::V1) => {
+            id::PROMPT if self.protocol() == Some(ProtocolVersion::V1) => {
                 return Ok(Some(
                     result["stopReason"].as_str().unwrap_or("(none)").to_owned(),
                 ));
             }
             // v2: the prompt is accepted; the turn ends with an idle state.
-            Some(id::PROMPT) => self.accepted = true,
+            id::PROMPT => self.accepted = true,
             _ => self.other_messages += 1,
         }
         Ok(None)
     }
 
-    fn prompt(&mut self) -> Result<(), String> {
-        let prompt = json!([{ "type": "text", "text": self.options.prompt }]);
-        let params = json!({ "sessionId": self.session, "prompt": prompt });
-        self.request(id::PROMPT, "session/prompt", &params)?;
-        self.waiting = "the end of the turn";
-        Ok(())
-    }
-
     /// Why the agent refused request `id`, with what the user can do: for a
     /// refused `session/new` or `authenticate`, the authentication methods
     /// the agent offered (`--auth ID`), with their environment variables.
-    fn refused(&self, id: &Value, error: &Value) -> String {
+    fn refused(&self, id: u64, error: &Value) -> String {
         let mut reason = format!("the agent refused request {id}: {error}");
-        if !matches!(id.as_u64(), Some(id::SESSION_NEW | id::AUTHENTICATE)) {
+        if !matches!(id, id::SESSION_NEW | id::AUTHENTICATE) {
             return reason;
         }
         reason.push_str(&agent_process::auth_help(&self.auth_methods));
         reason
     }
 
-    /// A request of the agent: permissions are rejected (a reject option
-    /// if there is one, else `cancelled`), but the switch out of plan mode
-    /// with `--plan-mode`; anything else is not served.
-    fn on_request(
-        &mut self,
-        id: &Value,
-        method: &str,
-        params: &Value,
-        err: &mut impl Write,
-    ) -> Result<(), String> {
-        let answer = agent_process::answer_request(id, method, params, self.options.plan_mode);
-        if method == "session/request_permission" {
-            let outcome = &answer["result"]["outcome"];
-            let _ = writeln!(
-                err,
-                "board: the agent asked for permission; answered {outcome}"
-            );
-        } else {
-            let _ = writeln!(
-                err,
-                "board: the agent asked for `{method}`, which this client does not serve"
-            );
-        }
-        self.send(&answer)
-    }
-
     /// A `session/update` of the agent, as read: plan updates go on the
-    /// board; v2's idle state after the prompt ends the turn (`Some(stop
-    /// reason)`). Also whether the boards changed (a repeated plan changes
-    /// nothing).
+    /// board. Whether the boards changed (a repeated plan changes nothing).
     fn on_update(
         &mut self,
         read: Result<Parsed<SessionNotification>, plan_core::Error>,
         err: &mut impl Write,
-    ) -> Result<(Option<String>, bool), String> {
+    ) -> Result<bool, String> {
         let read = match read {
             Ok(read) => read,
             Err(e) if self.options.strict => {
@@ -431,26 +358,78 @@ impl<'o, W: Write> Client<'o, W> {
             }
             Err(e) => {
                 let _ = writeln!(err, "board: an update was not read: {e}");
-                return Ok((None, false));
+                return Ok(false);
             }
         };
+        // A state the turn's end is not told by (before the prompt, or
+        // not idle) is no update of the board's.
         if let SessionUpdate::Other(other) = &read.value.update
             && other.kind() == "state_update"
         {
-            let update = other.as_object();
-            let after_prompt = self.accepted || self.protocol == Some(ProtocolVersion::V1);
-            if update.get("state").and_then(Value::as_str) == Some("idle") && after_prompt {
-                let stop = update.get("stopReason").and_then(Value::as_str);
-                return Ok((Some(stop.unwrap_or("(none)").to_owned()), false));
-            }
-            return Ok((None, false));
+            return Ok(false);
         }
         self.updates += 1;
         for skipped in &read.skipped {
             let _ = writeln!(err, "board: {skipped}");
         }
         let applied = self.boards.apply(read.value);
-        let changed = self.tally.count(&applied);
-        Ok((None, changed))
+        Ok(self.tally.count(&applied))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    /// The board over an agent that says `lines` in order, whatever it is
+    /// sent: its outcome, what it drew, and what it sent.
+    fn board_over(lines: &[&str]) -> (Result<(), String>, String, String) {
+        let options = BoardOptions {
+            timeout: Duration::from_secs(10),
+            ..BoardOptions::default()
+        };
+        let said = Cursor::new(lines.join("\n").into_bytes());
+        let (mut sent, mut out, mut err) = (Vec::new(), Vec::new(), Vec::new());
+        let outcome = drive(
+            &options,
+            said,
+            &mut sent,
+            &mut out,
+            &mut err,
+            TerminalStyle::PLAIN,
+            false,
+        );
+        let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+        (outcome, text(out), text(sent))
+    }
+
+    #[test]
+    fn a_turn_read_through_the_link_is_drawn_and_a_version_not_offered_refused() {
+        let (outcome, drawn, sent) = board_over(&[
+            r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s"}}"#,
+            r#"{"jsonrpc":"2.0","id":9,"method":"session/request_permission","params":{"options":[]}}"#,
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[{"content":"Read the parser","priority":"high","status":"in_progress"}]}}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}"#,
+        ]);
+        assert_eq!(outcome, Ok(()));
+        assert!(drawn.contains("Read the parser"), "{drawn}");
+        let methods: Vec<Value> = sent
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .collect();
+        assert_eq!(methods[0]["method"], "initialize");
+        assert_eq!(methods[1]["method"], "session/new");
+        assert_eq!(methods[2]["method"], "session/prompt");
+        assert_eq!(methods[3]["result"]["outcome"]["outcome"], "cancelled");
+        // A v1 offer answered with v2 is a broken handshake.
+        let (outcome, _, _) =
+            board_over(&[r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":2}}"#]);
+        let why = outcome.unwrap_err();
+        assert!(
+            why.contains("answered protocol version 2 to the client's offer of v1"),
+            "{why}"
+        );
     }
 }

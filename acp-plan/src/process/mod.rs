@@ -15,9 +15,10 @@
 
 mod answers;
 mod child;
+pub(crate) mod connection;
 mod exit;
 pub(crate) mod handshake;
 
-pub(crate) use answers::{Hint, answer_request, auth_help, hint_for};
-pub(crate) use child::{AgentProcess, Stderr, lines, until_stopped};
+pub(crate) use answers::{Hint, auth_help, hint_for};
+pub(crate) use child::{AgentProcess, Stderr, until_stopped};
 pub(crate) use exit::exit_status;

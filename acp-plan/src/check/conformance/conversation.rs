@@ -5,15 +5,13 @@
 //! The handshake (`session.rs`) and the turns (`turns.rs`) are its steps,
 //! functions that drive it.
 
-use std::collections::BTreeMap;
 use std::io::Write;
-use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Instant;
 
+use plan_core::SessionUpdate;
 use plan_core::client::{Applied, SessionBoards};
-use plan_core::wire::{Line, Message, Parsed, Strictness};
-use plan_core::{SessionNotification, SessionUpdate};
-use serde_json::{Value, json};
+use plan_core::wire::Parsed;
+use serde_json::Value;
 
 use super::client_run::ClientRun;
 use super::options::CheckAgentOptions;
@@ -21,35 +19,16 @@ use crate::check::finding::Finding;
 use crate::check::message;
 use crate::check::rule;
 use crate::process as agent_process;
+use crate::process::connection::{AgentLink, Event, FromAgent, Incoming};
 
-/// What reading the next line gave.
-pub(super) enum Incoming {
-    Line(Event),
-    Timeout,
-    Closed,
-}
-
-/// What a line of the agent's was, for the driver.
-pub(super) enum Event {
-    Response(u64, Result<Value, Value>),
-    /// v2: a `state_update` to `idle`, with its stop reason.
-    Idle(String),
-    /// Another `session/update`.
-    Update,
-    Other,
-}
-
+/// One kind's conversation: the connection, and what is judged of it.
 pub(super) struct Conversation<'o, W> {
     pub(super) options: &'o CheckAgentOptions,
     /// Holds the scripted model's answers through a cancelled turn.
     pub(super) hold: Option<&'o dyn Fn(bool)>,
-    pub(super) inbox: mpsc::Receiver<Vec<u8>>,
-    pub(super) agent_in: W,
+    /// The client's side of the connection, keeping every line.
+    pub(super) link: AgentLink<W>,
     pub(super) run: ClientRun,
-    /// The client's requests not answered yet: id, method, transcript line.
-    pub(super) pending: BTreeMap<u64, (&'static str, usize)>,
-    /// The prompt of the turn under way.
-    pub(super) prompt: Option<u64>,
     /// The plans as a client would keep them, to tell repeats.
     pub(super) boards: SessionBoards,
     /// The `authMethods` the agent offered in `initialize`.
@@ -88,8 +67,16 @@ impl<W: Write> Conversation<'_, W> {
         let deadline = Instant::now() + self.options.timeout;
         loop {
             match self.next(deadline) {
-                Incoming::Line(Event::Response(answered, result)) if answered == id => {
-                    return result.map_err(|error| format!("the agent refused {what}: {error}"));
+                Incoming::Line(FromAgent {
+                    event:
+                        Event::Answer {
+                            id: answered,
+                            outcome,
+                            ..
+                        },
+                    ..
+                }) if answered == id => {
+                    return outcome.map_err(|error| format!("the agent refused {what}: {error}"));
                 }
                 Incoming::Line(_) => {}
                 Incoming::Timeout => {
@@ -112,7 +99,7 @@ impl<W: Write> Conversation<'_, W> {
         if self.run.plans == 0 {
             let message = "no plan message seen: nothing judged".to_owned();
             if self.options.expect_plans {
-                let line = self.run.transcript.len();
+                let line = self.link.lines();
                 self.find(rule::EXPECT_PLANS, line, String::new(), message, None);
             } else {
                 self.run.notes.push(message);
@@ -139,39 +126,31 @@ impl<W: Write> Conversation<'_, W> {
             .push(Finding::new(rule, line, path, message, fix));
     }
 
+    /// Sends request `id` (said with `--progress`).
     pub(super) fn request(
         &mut self,
         id: u64,
         method: &'static str,
         params: &Value,
     ) -> Result<(), String> {
-        self.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))?;
-        self.pending.insert(id, (method, self.run.transcript.len()));
-        Ok(())
+        self.said(method);
+        self.link.request(id, method, params)
     }
 
-    pub(super) fn send(&mut self, message: &Value) -> Result<(), String> {
-        if self.options.progress
-            && let Some(method) = message.get("method").and_then(Value::as_str)
-        {
+    /// Says with `--progress` what the client sends.
+    pub(super) fn said(&self, method: &str) {
+        if self.options.progress {
             eprintln!("check: {}: {method}", self.run.kind);
         }
-        let line = message.to_string();
-        self.run.transcript.push(line.clone());
-        writeln!(self.agent_in, "{line}")
-            .and_then(|()| self.agent_in.flush())
-            .map_err(|e| format!("the agent closed its input (it exited?): {e}"))
     }
 
     /// The next line of the agent, judged, before `deadline`.
     pub(super) fn next(&mut self, deadline: Instant) -> Incoming {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.inbox.recv_timeout(wait) {
-            Ok(bytes) if bytes.iter().all(u8::is_ascii_whitespace) => self.next(deadline),
-            Ok(bytes) => Incoming::Line(self.judge_agent_line(&bytes)),
-            Err(RecvTimeoutError::Timeout) => Incoming::Timeout,
-            Err(RecvTimeoutError::Disconnected) => Incoming::Closed,
+        let received = self.link.next(deadline);
+        if let Incoming::Line(line) = &received {
+            self.judge_agent_line(line);
         }
+        received
     }
 
     /// A reason the agent could not be driven, with what the user can do,
@@ -203,59 +182,50 @@ impl<W: Write> Conversation<'_, W> {
         reason
     }
 
-    /// Records a line of the agent's and judges it.
-    pub(super) fn judge_agent_line(&mut self, bytes: &[u8]) -> Event {
-        let text = String::from_utf8_lossy(bytes).trim_end().to_owned();
-        self.run.transcript.push(text.clone());
-        let line = self.run.transcript.len();
-        // Read once: the envelope reader splits the line, and a
-        // `session/update`'s params go to the notification's reader.
-        let read = Line::read_message(&text, Strictness::Lenient);
-        let Some(plan) = read.plan else {
-            for problem in &read.envelope.problems {
-                self.run
-                    .findings
-                    .push(Finding::of_error(rule::JSON_RPC, line, problem));
+    /// Judges a line of the agent's, read once by the connection: its
+    /// envelope, a `session/update` by the plan rules for this client, a
+    /// response to no request of the client's.
+    fn judge_agent_line(&mut self, from: &FromAgent) {
+        let line = from.line;
+        match &from.event {
+            // An update's broken envelope is its error (`unreadable`).
+            Event::Update(read) => {
+                if let Ok(read) = read {
+                    self.judge_update(line, read);
+                }
+                self.update(line, read);
             }
-            return self.envelope(read.envelope.message);
-        };
-        let read = match plan.map(Parsed::into_notification) {
-            Ok(Some(read)) => Ok(read),
-            Err(e) => Err(e),
-            // `read_message` reads every line as a message: no other form.
-            Ok(None) => return Event::Other,
-        };
-        // A `session/update` notification: the plan rules, for this client.
-        if let Ok(read) = &read {
-            if let Some(v) = message::rfd_spelling(read) {
-                self.run.findings.push(Finding::of_violation(line, &v));
-            }
-            let kind = match &read.value.update {
-                SessionUpdate::Other(other) => other.kind(),
-                _ => "plan",
-            };
-            if matches!(
-                kind,
-                "agent_message_chunk"
-                    | "agent_thought_chunk"
-                    | "tool_call"
-                    | "tool_call_update"
-                    | "plan"
-            ) {
-                self.progress = true;
-            }
-            if let (SessionUpdate::Other(other), Some(_)) = (&read.value.update, &self.prompt) {
-                let update = other.as_object();
-                if kind == "state_update"
-                    && update.get("state").and_then(Value::as_str) == Some("idle")
-                {
-                    let stop = update.get("stopReason").and_then(Value::as_str);
-                    return Event::Idle(stop.unwrap_or_default().to_owned());
+            Event::Idle(_) => {}
+            event => {
+                for problem in &from.problems {
+                    self.run
+                        .findings
+                        .push(Finding::of_error(rule::JSON_RPC, line, problem));
+                }
+                match event {
+                    Event::Asked { .. } => self.progress = true,
+                    Event::Unasked(id) => self.find(rule::JSON_RPC, line, "id".to_owned(), format!("a response to {id}, which is no request of this client's that awaits an answer"), None),
+                    _ => {}
                 }
             }
         }
-        self.update(line, read);
-        Event::Update
+    }
+
+    /// What a read `session/update` shows of its own: the RFD's spelling of
+    /// the plan id, and the agent working (a message, a thought, a tool
+    /// call, a plan).
+    fn judge_update(&mut self, line: usize, read: &Parsed<plan_core::SessionNotification>) {
+        if let Some(v) = message::rfd_spelling(read) {
+            self.run.findings.push(Finding::of_violation(line, &v));
+        }
+        let working = match &read.value.update {
+            SessionUpdate::Other(other) => matches!(
+                other.kind(),
+                "agent_message_chunk" | "agent_thought_chunk" | "tool_call" | "tool_call_update"
+            ),
+            _ => true,
+        };
+        self.progress |= working;
     }
 
     /// A `session/update` as read (or why it could not be): counted,
@@ -263,7 +233,7 @@ impl<W: Write> Conversation<'_, W> {
     fn update(
         &mut self,
         line: usize,
-        read: Result<plan_core::wire::Parsed<SessionNotification>, plan_core::Error>,
+        read: &Result<Parsed<plan_core::SessionNotification>, plan_core::Error>,
     ) {
         match read {
             Err(e) => self.find(
@@ -296,41 +266,6 @@ impl<W: Write> Conversation<'_, W> {
                     self.run.findings.push(Finding::of_violation(line, &v));
                 }
             }
-        }
-    }
-
-    /// A message other than a `session/update`: responses are matched with
-    /// the client's requests, requests of the agent are answered.
-    fn envelope(&mut self, message: Option<Message<'_>>) -> Event {
-        let line = self.run.transcript.len();
-        let raw = |raw: &serde_json::value::RawValue| {
-            serde_json::from_str::<Value>(raw.get()).unwrap_or(Value::Null)
-        };
-        match message {
-            Some(Message::Request {
-                id, method, params, ..
-            }) => {
-                let params = params.map_or(Value::Null, raw);
-                self.progress = true;
-                let answer = agent_process::answer_request(
-                    &raw(id),
-                    &method,
-                    &params,
-                    self.options.plan_mode,
-                );
-                let _ = self.send(&answer);
-                Event::Other
-            }
-            Some(Message::Response { id, outcome, .. }) => {
-                let id = raw(id);
-                let known = id.as_u64().and_then(|n| self.pending.remove(&n).map(|_| n));
-                let Some(n) = known else {
-                    self.find(rule::JSON_RPC, line, "id".to_owned(), format!("a response to {id}, which is no request of this client's that awaits an answer"), None);
-                    return Event::Other;
-                };
-                Event::Response(n, outcome.map(raw).map_err(raw))
-            }
-            _ => Event::Other,
         }
     }
 }

@@ -2,11 +2,11 @@
 //! its own process and, with `--scripted-model`, its own model), the three
 //! at once, each conversation driven and judged, then the report.
 
-use std::collections::BTreeMap;
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
-use plan_core::{client::SessionBoards, wire::ClientKind};
+use plan_core::client::SessionBoards;
+use plan_core::wire::{ClientKind, Strictness};
 use serde_json::Value;
 
 use super::client_run::{ClientRun, exit_code};
@@ -16,7 +16,8 @@ use super::report::finish;
 use super::{driven, left_holding, mapping, plan_mode, session, turns};
 use crate::check::rule;
 use crate::model::ModelChoice;
-use crate::process::{self as agent_process, AgentProcess, Stderr};
+use crate::process::connection::{AgentLink, Pending};
+use crate::process::{AgentProcess, Stderr};
 
 /// Runs the whole check: `options.command` started once per kind, each
 /// kind with its own agent process and (with `--scripted-model`) its own
@@ -154,11 +155,9 @@ fn run_kind_holding<R: BufRead + Send + 'static, W: Write>(
     let mut talk = Conversation {
         hold,
         options,
-        inbox: agent_process::lines(agent_out),
-        agent_in,
+        link: AgentLink::new(agent_out, agent_in, Strictness::Lenient, options.plan_mode)
+            .recording(),
         run: ClientRun::failed(kind, String::new()),
-        pending: BTreeMap::new(),
-        prompt: None,
         boards: SessionBoards::new(),
         auth_methods: Value::Null,
         progress: false,
@@ -168,15 +167,16 @@ fn run_kind_holding<R: BufRead + Send + 'static, W: Write>(
         talk.run.failure = Some(reason);
     }
     talk.plans_seen();
+    talk.run.transcript = talk.link.take_transcript();
+    let pending = talk.link.take_pending();
     if talk.run.failure.is_some() {
         // Not driven: nothing is judged there, so nothing is found either
         // (what such a run saw depends on when the agent went away).
         talk.run.findings.clear();
-        talk.pending.clear();
         return talk.run;
     }
     left_holding::judge_left_holding(&mut talk.run);
-    for (id, (method, line)) in std::mem::take(&mut talk.pending) {
+    for (id, Pending { method, line }) in pending {
         if method == turns::CANCEL_PROBE {
             // Ours, not the protocol's: never answered is a note.
             talk.run.notes.push(format!(

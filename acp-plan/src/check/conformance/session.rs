@@ -19,8 +19,12 @@ use crate::process::handshake::{Handshake, Next, id};
 pub(super) fn drive<W: Write>(c: &mut Conversation<'_, W>) -> Result<(), String> {
     let kind = c.run.kind;
     let options = c.options;
+    // v1 without or with `clientCapabilities.plan`; v2 with v1's keys too
+    // (with `plan`), so an agent that answers v1 still knows what the
+    // client reads.
+    let offer = c.link.offer(kind.protocol(), kind != ClientKind::V1);
     let (mut handshake, mut request) =
-        Handshake::start(offer(kind), options.auth.clone(), options.plan_mode);
+        Handshake::start(offer, options.auth.clone(), options.plan_mode);
     let session = loop {
         let what = match request.id {
             id::PLAN_MODE => format!("`{}` (plan mode)", request.method),
@@ -57,36 +61,26 @@ pub(super) fn drive<W: Write>(c: &mut Conversation<'_, W>) -> Result<(), String>
 /// authenticate; `false` (and a finding) when it answered a version the
 /// client did not offer and cannot speak.
 fn negotiated<W: Write>(c: &mut Conversation<'_, W>, kind: ClientKind, init: &Value) -> bool {
-    let answered = init["protocolVersion"].as_u64();
-    c.run.answered = answered;
+    c.run.answered = init["protocolVersion"].as_u64();
     c.auth_methods = init["authMethods"].clone();
-    c.run.judged_as = match (kind, answered) {
-        // A v2 offer carries v1's keys with `plan`: a v1 answer reads them.
-        (ClientKind::V2, Some(1)) => ClientKind::V1Plan,
-        (ClientKind::V2, Some(2)) | (ClientKind::V1 | ClientKind::V1Plan, Some(1)) => kind,
-        _ => {
-            let offered = kind.protocol().number();
-            let message = format!(
-                "the client offered v{offered} and the agent answered {}; an agent answers the client's version when it speaks it (every agent speaks v1)",
-                init["protocolVersion"]
-            );
-            let line = c.run.transcript.len();
-            c.find(
-                rule::NEGOTIATION,
-                line,
-                "result.protocolVersion".to_owned(),
-                message,
-                None,
-            );
-            return false;
-        }
-    };
-    true
-}
-
-/// What the client offers in `initialize` as `kind`: v1 without or with
-/// `clientCapabilities.plan`; v2 with v1's keys too (with `plan`), so an
-/// agent that answers v1 still knows what the client reads.
-fn offer(kind: ClientKind) -> Value {
-    crate::process::handshake::initialize_params(kind.protocol(), kind != ClientKind::V1)
+    // The one rule of a handshake's outcome: a v2 offer carries v1's keys
+    // with `plan`, so a v1 answer reads them.
+    if let Some(judged_as) = c.link.kind() {
+        c.run.judged_as = judged_as;
+        return true;
+    }
+    let offered = kind.protocol().number();
+    let message = format!(
+        "the client offered v{offered} and the agent answered {}; an agent answers the client's version when it speaks it (every agent speaks v1)",
+        init["protocolVersion"]
+    );
+    let line = c.link.lines();
+    c.find(
+        rule::NEGOTIATION,
+        line,
+        "result.protocolVersion".to_owned(),
+        message,
+        None,
+    );
+    false
 }

@@ -16,8 +16,9 @@ use std::time::Instant;
 use plan_core::wire::ClientKind;
 use serde_json::json;
 
-use super::conversation::{Conversation, Event, Incoming};
+use super::conversation::Conversation;
 use crate::check::rule;
+use crate::process::connection::{Event, FromAgent, Incoming};
 
 /// How strongly the source says it: a broken MUST is a finding; a SHOULD
 /// not followed is a note (the protocol allows it).
@@ -178,7 +179,7 @@ pub(super) fn turn<W: Write>(
         }
         let probe = id + PROBE_OFFSET;
         let deadline = Instant::now() + c.options.timeout.min(PROBE_WAIT);
-        while c.pending.contains_key(&probe) {
+        while c.link.is_pending(probe) {
             match c.next(deadline) {
                 Incoming::Line(_) => {}
                 Incoming::Timeout | Incoming::Closed => break,
@@ -195,7 +196,8 @@ fn send_cancel<W: Write>(
     session: &str,
     probe: u64,
 ) -> Result<(), String> {
-    c.send(&json!({ "jsonrpc": "2.0", "method": "session/cancel", "params": { "sessionId": session } }))?;
+    c.said("session/cancel");
+    c.link.cancel(session)?;
     if let Some(hold) = c.hold {
         hold(false);
     }
@@ -208,13 +210,8 @@ fn run_turn<W: Write>(
     session: &str,
     cancel: bool,
 ) -> Result<bool, String> {
-    let prompt = json!([{ "type": "text", "text": c.options.prompt }]);
-    c.request(
-        id,
-        "session/prompt",
-        &json!({ "sessionId": session, "prompt": prompt }),
-    )?;
-    c.prompt = Some(id);
+    c.said("session/prompt");
+    c.link.prompt(id, session, &c.options.prompt)?;
     c.progress = false;
     let v1 = c.run.judged_as != ClientKind::V2;
     let deadline = Instant::now() + c.options.timeout;
@@ -229,7 +226,16 @@ fn run_turn<W: Write>(
         let next = c.next(deadline);
         // Cancelled once the agent is under way: after its first update;
         // then the request whose answer shows the cancel was read.
-        if cancel && !cancel_sent && matches!(next, Incoming::Line(Event::Update)) {
+        if cancel
+            && !cancel_sent
+            && matches!(
+                next,
+                Incoming::Line(FromAgent {
+                    event: Event::Update(_),
+                    ..
+                })
+            )
+        {
             send_cancel(c, session, probe)?;
             cancel_sent = true;
         }
@@ -238,11 +244,23 @@ fn run_turn<W: Write>(
             (true, true) => Cancel::Read,
             (true, false) => Cancel::Unknown,
         };
-        match next {
-            Incoming::Line(Event::Response(answered, _)) if answered == probe => {
+        let event = match next {
+            Incoming::Line(line) => line.event,
+            Incoming::Timeout if idle.is_some() => return Ok(true), // the prompt stays unanswered
+            Incoming::Timeout => return timed_out(c, id, v1),
+            Incoming::Closed => {
+                return Err("the agent exited (closed its output) during the turn".to_owned());
+            }
+        };
+        match event {
+            Event::Answer { id: answered, .. } if answered == probe => {
                 probe_answered = true;
             }
-            Incoming::Line(Event::Response(answered, result)) if answered == id => {
+            Event::Answer {
+                id: answered,
+                outcome: result,
+                ..
+            } if answered == id => {
                 let turn = TurnSoFar {
                     id,
                     v1,
@@ -254,24 +272,14 @@ fn run_turn<W: Write>(
                     return end;
                 }
             }
-            Incoming::Line(Event::Idle(stop)) if !v1 && idle.is_none() => {
-                ended(
-                    c,
-                    Some(&stop).filter(|s| !s.is_empty()).map(String::as_str),
-                    known,
-                    "the `idle` state update",
-                );
+            Event::Idle(stop) if !v1 && idle.is_none() => {
+                ended(c, stop.as_deref(), known, "the `idle` state update");
                 idle = Some(stop);
-                if !c.pending.contains_key(&id) {
+                if !c.link.is_pending(id) {
                     return Ok(true);
                 }
             }
-            Incoming::Line(_) => {}
-            Incoming::Timeout if idle.is_some() => return Ok(true), // the prompt stays unanswered
-            Incoming::Timeout => return timed_out(c, id, v1),
-            Incoming::Closed => {
-                return Err("the agent exited (closed its output) during the turn".to_owned());
-            }
+            _ => {}
         }
     }
 }
@@ -296,7 +304,7 @@ fn prompt_answered<W: Write>(
         // An agent that cannot work (no key, no model) refuses the
         // prompt: not a protocol fault, but nothing to judge.
         Err(error) => {
-            c.pending.remove(&turn.id);
+            c.link.forget(turn.id);
             Some(Err(c.what_to_do(format!(
                 "the agent refused the prompt: {error}"
             ))))
@@ -315,7 +323,7 @@ fn prompt_answered<W: Write>(
 /// from its model: exit 2), or a `turn-end` finding.
 fn timed_out<W: Write>(c: &mut Conversation<'_, W>, id: u64, v1: bool) -> Result<bool, String> {
     // The prompt's missing answer is this finding, not a second one.
-    c.pending.remove(&id);
+    c.link.forget(id);
     // Nothing from its model at all: it could not work (a model it
     // cannot reach, retried), which is no fault of its protocol.
     if !c.progress {
@@ -371,7 +379,7 @@ fn ended<W: Write>(c: &mut Conversation<'_, W>, stop: Option<&str>, cancel: Canc
 
 /// A `turn-end` finding, its fix for the version the turn ran under.
 fn turn_problem<W: Write>(c: &mut Conversation<'_, W>, message: String) {
-    let line = c.run.transcript.len();
+    let line = c.link.lines();
     let fix = if c.run.judged_as == ClientKind::V2 {
         "v2: send a `state_update` to `idle` with a `stopReason` (`cancelled` after `session/cancel`)"
     } else {
