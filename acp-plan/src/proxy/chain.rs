@@ -5,19 +5,22 @@
 //! renamed `proxy/initialize`); what goes to the agent, and what comes from
 //! it, is wrapped in a `proxy/successor` request or notification (`method`
 //! and `params` inside), as the Proxy Chains RFD and the SDK's Proxy role
-//! (5.0) define them. Each message is unwrapped to the line it stands for,
-//! judged by the same [`Relay`] as the stdio proxy, and wrapped again;
-//! `params` and results pass as the text they came in.
+//! (5.0) define them. Each line is read once, by plan-core's envelope
+//! reader; its parts (a request's id, method and params; an answer's
+//! outcome; an update's params, to the notification's reader) go to the
+//! same [`Relay`] as the stdio proxy's lines, and what passes is wrapped
+//! again, `params` and results as the text they came in.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::{self, BufReader};
 
-use plan_core::wire::Message;
+use plan_core::SessionNotification;
+use plan_core::wire::{Message, Strictness};
 use serde_json::value::RawValue;
 
 use super::lines::{BUFFER, relay_lines};
-use super::relay::Relay;
+use super::relay::{Relay, plan_or_tool_call};
 
 /// The one method of the successor envelope.
 const SUCCESSOR: &str = "proxy/successor";
@@ -59,11 +62,11 @@ impl Link {
             return Vec::new(); // not a message: nothing to route
         };
         let id = message.id().map(|id| id.get().to_owned());
-        let params = message.params().map_or("null", RawValue::get);
+        let params = message.params();
         match &message {
             Message::Request { method, .. } | Message::Notification { method, .. } => {
                 if method == SUCCESSOR {
-                    self.agents_message(id, params)
+                    self.agents_message(id, params.map_or("null", RawValue::get))
                 } else {
                     self.clients_message(method, id, params)
                 }
@@ -95,39 +98,47 @@ impl Link {
                 vec![request(&ours, &method, params).into_bytes()]
             }
             None => {
+                // The relay is handed the parts: the update's params go to
+                // the notification's reader, not the line made of them.
                 let plain = notification(&method, params);
-                let mut out = Vec::new();
-                self.relay.downstream(plain.as_bytes(), &mut out);
-                out.into_iter().map(std::borrow::Cow::into_owned).collect()
+                let changed = if inner.method() == Some("session/update")
+                    && plan_or_tool_call(params.as_bytes())
+                {
+                    let read = SessionNotification::from_params(params, Strictness::Lenient).ok();
+                    self.relay.changed_update(plain.as_bytes(), read)
+                } else {
+                    self.relay.changed_other(plain.as_bytes())
+                };
+                match changed {
+                    Some(lines) => lines.into_iter().map(Cow::into_owned).collect(),
+                    None => vec![plain.into_bytes()],
+                }
             }
         }
     }
 
     /// A message of the client's: through the relay, then to the agent,
     /// wrapped in `proxy/successor` (`proxy/initialize` is `initialize`).
-    fn clients_message(&mut self, method: &str, id: Option<String>, params: &str) -> Vec<Vec<u8>> {
+    fn clients_message(
+        &mut self,
+        method: &str,
+        id: Option<String>,
+        params: Option<&RawValue>,
+    ) -> Vec<Vec<u8>> {
         let method = if method == PROXY_INITIALIZE {
             "initialize"
         } else {
             method
         };
         let method_json = serde_json::to_string(method).unwrap_or_default();
-        let plain = match &id {
-            Some(id) => request(id, &method_json, params),
-            None => notification(&method_json, params),
-        };
-        // The params as the relay left them: the same text unless it
-        // changed the line (which is then read, once, for them).
-        let sent = self.relay.upstream(plain.as_bytes());
-        let changed = match &sent {
-            std::borrow::Cow::Borrowed(_) => None,
-            std::borrow::Cow::Owned(line) => std::str::from_utf8(line)
-                .ok()
-                .and_then(|text| Message::read(text).message)
-                .and_then(|m| m.params())
-                .map(|p| p.get().to_owned()),
-        };
-        let params = changed.as_deref().unwrap_or(params);
+        // The relay is handed the request's parts; what it changes is the
+        // params alone.
+        let changed = id
+            .as_deref()
+            .and_then(|id| self.relay.request(id, method, params));
+        let params = changed
+            .as_deref()
+            .unwrap_or_else(|| params.map_or("null", RawValue::get));
         let inner = format!(r#"{{"method":{method_json},"params":{params}}}"#);
         let quoted = serde_json::to_string(SUCCESSOR).unwrap_or_default();
         match id {
@@ -148,10 +159,12 @@ impl Link {
             Err(error) => ("error", error.get()),
         };
         if let Some(client) = self.to_agent.remove(id) {
+            self.relay.response(&client, outcome);
             let plain = format!(r#"{{"jsonrpc":"2.0","id":{client},"{key}":{value}}}"#);
-            let mut out = Vec::new();
-            self.relay.downstream(plain.as_bytes(), &mut out);
-            return out.into_iter().map(std::borrow::Cow::into_owned).collect();
+            return match self.relay.changed_other(plain.as_bytes()) {
+                Some(lines) => lines.into_iter().map(Cow::into_owned).collect(),
+                None => vec![plain.into_bytes()],
+            };
         }
         match self.to_client.remove(id) {
             Some(conductor) => {

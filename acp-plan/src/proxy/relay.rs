@@ -28,7 +28,8 @@ use memchr::memmem::Finder;
 
 use plan_core::agent::{InitializeRequest, PlanSender};
 use plan_core::wire::{ClientCapabilities, ClientKind, Line, Message, Parsed, Strictness};
-use plan_core::{PlanContent, PlanId, SessionUpdate};
+use plan_core::{PlanContent, PlanId, SessionNotification, SessionUpdate};
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 use super::derived::{Session, hold_todo_plan, release_all, tool_call_id};
@@ -130,42 +131,49 @@ impl Relay {
         let Some(Message::Request { id, method, params }) = Message::read(text).message else {
             return Cow::Borrowed(line);
         };
-        let id = id.get().to_owned();
-        self.pending.insert(id.clone());
-        let Some(raw) = params.filter(|_| method == "initialize") else {
+        let Some((raw, changed)) = params.zip(self.request(id.get(), &method, params)) else {
             return Cow::Borrowed(line);
         };
+        // Only the params change: every other byte of the line stays.
+        let start = raw.get().as_ptr().addr() - text.as_ptr().addr();
+        let end = start + raw.get().len();
+        let mut out = Vec::with_capacity(line.len() + changed.len() - raw.get().len());
+        out.extend_from_slice(&line[..start]);
+        out.extend_from_slice(changed.as_bytes());
+        out.extend_from_slice(&line[end..]);
+        Cow::Owned(out)
+    }
+
+    /// A request of the client's, by its parts (`id` as JSON text): it
+    /// awaits its answer. `Some(params)` where the params change: a v1
+    /// `initialize` without `clientCapabilities.plan` gets it (opted in).
+    pub(crate) fn request(
+        &mut self,
+        id: &str,
+        method: &str,
+        params: Option<&RawValue>,
+    ) -> Option<String> {
+        self.pending.insert(id.to_owned());
+        let raw = params.filter(|_| method == "initialize")?;
         // The params read once, by `initialize`'s own reader (v1's and
         // v2's capability keys, a malformed capability read as absent).
-        let Ok(offer) = InitializeRequest::from_json(raw.get()) else {
-            return Cow::Borrowed(line);
-        };
+        let offer = InitializeRequest::from_json(raw.get()).ok()?;
         let opt_in = self.opt_in
             && offer.protocol_version == 1
             && !offer.capabilities.supports_plan_operations()
             && offer.skipped.is_empty();
-        self.initialize = Some((id, offer));
+        self.initialize = Some((id.to_owned(), offer));
         if !opt_in {
-            return Cow::Borrowed(line);
+            return None;
         }
         // The one line this changes upstream, once a connection: its params
         // as a value, to write `plan` into (an object: the reader read it).
-        let Ok(mut params) = serde_json::from_str::<Value>(raw.get()) else {
-            return Cow::Borrowed(line);
-        };
+        let mut params = serde_json::from_str::<Value>(raw.get()).ok()?;
         if !params["clientCapabilities"].is_object() {
             params["clientCapabilities"] = json!({});
         }
         params["clientCapabilities"]["plan"] = json!({});
-        // Only the params change: every other byte of the line stays.
-        let start = raw.get().as_ptr().addr() - text.as_ptr().addr();
-        let end = start + raw.get().len();
-        let params = params.to_string();
-        let mut changed = Vec::with_capacity(line.len() + params.len() - raw.get().len());
-        changed.extend_from_slice(&line[..start]);
-        changed.extend_from_slice(params.as_bytes());
-        changed.extend_from_slice(&line[end..]);
-        Cow::Owned(changed)
+        Some(params.to_string())
     }
 
     /// A line from the agent: what goes to the client, in order, into `out`
@@ -182,18 +190,43 @@ impl Relay {
     /// order (the line itself among them where it stays).
     pub fn changed<'l>(&mut self, line: &'l [u8]) -> Option<Vec<Cow<'l, [u8]>>> {
         if plan_or_tool_call(line) {
-            let mut out = Vec::new();
-            self.update(line, &mut out);
-            let same =
-                matches!(out.as_slice(), [Cow::Borrowed(only)] if only.as_ptr() == line.as_ptr());
-            return (!same).then_some(out);
+            // Read once: the envelope reader splits the line, the
+            // notification's reader reads its params.
+            let read = Line::read_message(line_text(line), Strictness::Lenient)
+                .plan
+                .and_then(Result::ok)
+                .and_then(Parsed::into_notification);
+            return self.changed_update(line, read);
         }
         // An answer has an `id` and no `method` at its top (a `"method"`
         // inside its result does not make it a request).
-        if !self.pending.is_empty() && has(&ID, line) {
-            self.answered(line);
+        if !self.pending.is_empty()
+            && has(&ID, line)
+            && let Some(Message::Response { id, outcome }) = Message::read(line_text(line)).message
+        {
+            self.response(id.get(), outcome);
         }
-        // Any other line: a held plan was not the agent's only plan-to-be.
+        self.changed_other(line)
+    }
+
+    /// A `session/update` of the agent's that may be a plan or a tool call,
+    /// as `line` and as read (`None`: not a notification a reader reads):
+    /// what goes instead of it, as [`changed`](Self::changed) says.
+    pub(crate) fn changed_update<'l>(
+        &mut self,
+        line: &'l [u8],
+        read: Option<Parsed<SessionNotification>>,
+    ) -> Option<Vec<Cow<'l, [u8]>>> {
+        let mut out = Vec::new();
+        self.update(line, read, &mut out);
+        let same =
+            matches!(out.as_slice(), [Cow::Borrowed(only)] if only.as_ptr() == line.as_ptr());
+        (!same).then_some(out)
+    }
+
+    /// Any other line of the agent's: a held plan was not the agent's only
+    /// plan-to-be, so it goes first.
+    pub(crate) fn changed_other<'l>(&mut self, line: &'l [u8]) -> Option<Vec<Cow<'l, [u8]>>> {
         let mut out = Vec::new();
         release_all(&mut self.sessions, None, &mut out);
         if out.is_empty() {
@@ -219,13 +252,9 @@ impl Relay {
             .collect()
     }
 
-    /// An answer of the agent's: its request is no longer pending; the
-    /// answer to `initialize` says which client this is.
-    fn answered(&mut self, line: &[u8]) {
-        let Some(Message::Response { id, outcome }) = Message::read(line_text(line)).message else {
-            return;
-        };
-        let id = id.get();
+    /// An answer of the agent's to request `id` (JSON text): it is no
+    /// longer pending; the answer to `initialize` says which client this is.
+    pub(crate) fn response(&mut self, id: &str, outcome: Result<&RawValue, &RawValue>) {
         if !self.pending.remove(id) {
             return;
         }
@@ -247,18 +276,17 @@ impl Relay {
             .map(|kind| (kind, offer.capabilities.clone()));
     }
 
-    /// A `session/update` that may be a plan or a tool call.
-    fn update<'l>(&mut self, line: &'l [u8], out: &mut Vec<Cow<'l, [u8]>>) {
+    /// A `session/update` that may be a plan or a tool call, as read.
+    fn update<'l>(
+        &mut self,
+        line: &'l [u8],
+        notification: Option<Parsed<SessionNotification>>,
+        out: &mut Vec<Cow<'l, [u8]>>,
+    ) {
         let Some((kind, capabilities)) = self.client.clone() else {
             out.push(Cow::Borrowed(line));
             return; // no handshake seen: nothing is known of the client
         };
-        // Read once: the envelope reader splits the line, the
-        // notification's reader reads its params.
-        let notification = Line::read_message(line_text(line), Strictness::Lenient)
-            .plan
-            .and_then(Result::ok)
-            .and_then(Parsed::into_notification);
         let Some(Parsed {
             value: notification,
             skipped,
@@ -343,7 +371,7 @@ static ID: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"id\""));
 /// `"sessionUpdate"` key whose value begins `plan` or `tool_call` (one
 /// search, and a look at the few bytes after each hit; a key inside a
 /// text is escaped, `\"sessionUpdate\"`, and no `:` follows it).
-fn plan_or_tool_call(line: &[u8]) -> bool {
+pub(crate) fn plan_or_tool_call(line: &[u8]) -> bool {
     SESSION_UPDATE.find_iter(line).any(|at| {
         let rest = &line[at + SESSION_UPDATE.needle().len()..];
         let rest = rest.trim_ascii_start();

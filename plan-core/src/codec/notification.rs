@@ -38,6 +38,36 @@ impl SessionNotification {
         out.write_all(b"\n")?;
         out.flush()
     }
+
+    /// Reads a `session/update`'s `params` alone, in `strictness`: for a
+    /// reader that took them from an envelope it read itself (a proxy
+    /// unwrapping another message), so the envelope is not read again.
+    /// Errors and skipped parts are at `params.…`, as in a whole message.
+    ///
+    /// ```
+    /// use plan_core::{SessionNotification, wire::Strictness};
+    ///
+    /// let read = SessionNotification::from_params(
+    ///     r#"{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[]}}"#,
+    ///     Strictness::Strict,
+    /// )?;
+    /// assert_eq!(read.value.session_id.as_str(), "s");
+    /// let err = SessionNotification::from_params(r#"{"update":{}}"#, Strictness::Lenient).unwrap_err();
+    /// assert!(err.to_string().starts_with("at `params"), "{err}");
+    /// # Ok::<(), plan_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error`](crate::Error) as for a whole message's params: not JSON, or
+    /// what the protocol forbids (what `strictness` does not drop).
+    pub fn from_params(
+        params: &str,
+        strictness: crate::wire::Strictness,
+    ) -> Result<crate::wire::Parsed<Self>, Error> {
+        let mut reading = ReadNotes::new(strictness);
+        let value = params_text(params, &mut reading)?;
+        Ok(reading.into_parsed(value))
+    }
 }
 
 /// The `params` object.
