@@ -6,8 +6,9 @@ use std::fmt::{self, Write as _};
 use std::path::Path;
 
 use plan_core::tools::{Todo, TodoWrite};
-use plan_core::wire::{Line, Strictness};
-use plan_core::{PlanContent, SessionUpdate, Status};
+use plan_core::wire::{Line, PlanMessage, Strictness};
+use plan_core::{PlanContent, SessionNotification, SessionUpdate, Status};
+use serde_json::value::RawValue;
 
 /// The plans the model makes in one turn, in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -145,38 +146,43 @@ impl Script {
     pub fn from_file(path: &Path) -> Result<Self, ScriptError> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| ScriptError(format!("cannot read {}: {e}", path.display())))?;
-        if let Ok(plan) = PlanContent::from_json(&text) {
-            return Self::from_plans(&[plan]);
-        }
+        // Each JSON value of the file (one plan over many lines, or a line
+        // each) split off by serde_json's stream and read once by
+        // plan-core's reader of lines, where plan content may stand alone:
+        // the other side of a transcript and other messages are no plans.
         let mut plans = Vec::new();
-        for (i, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() {
-                continue;
-            }
-            // Each line read once: the other side of a transcript and other
-            // messages are no plans; a `session/update` is read strictly.
+        let mut counted = (0, 1); // bytes looked at, and their lines
+        let mut values = serde_json::Deserializer::from_str(&text).into_iter::<&RawValue>();
+        while let Some(value) = values.next() {
+            let start = value.as_ref().map_or(values.byte_offset(), |raw| {
+                raw.get().as_ptr().addr() - text.as_ptr().addr()
+            });
+            counted.1 += text[counted.0..start].matches('\n').count();
+            counted.0 = start;
             let at = |e: &dyn std::fmt::Display| {
-                ScriptError(format!("{}:{}: {e}", path.display(), i + 1))
+                ScriptError(format!("{}:{}: {e}", path.display(), counted.1))
             };
-            let read = Line::read_message(line, Strictness::Strict);
-            if let Some(problem) = read.envelope.problems.first() {
-                return Err(at(problem));
-            }
+            let read = Line::read(value.map_err(|e| at(&e))?.get(), Strictness::Strict);
+            // A plan message's error is its own; another message must be
+            // a well-formed one.
             let Some(plan) = read.plan else {
-                continue;
-            };
-            let Some(notification) = plan.map_err(|e| at(&e))?.into_notification() else {
-                continue;
-            };
-            let notification = notification.value;
-            match notification.update {
-                SessionUpdate::PlanUpdate { plan, .. } if plan.entries().is_some() => {
-                    plans.push(plan);
+                match read.envelope.problems.first() {
+                    Some(problem) => return Err(at(problem)),
+                    None => continue,
                 }
-                SessionUpdate::Plan(plan) => {
-                    plans.push(PlanContent::items(plan_core::PlanId::V1_PLAN, plan.entries));
-                }
+            };
+            match plan.map_err(|e| at(&e))?.value {
+                PlanMessage::Content(plan) => plans.push(plan),
+                PlanMessage::Notification(SessionNotification { update, .. })
+                | PlanMessage::Update(update) => match update {
+                    SessionUpdate::PlanUpdate { plan, .. } if plan.entries().is_some() => {
+                        plans.push(plan);
+                    }
+                    SessionUpdate::Plan(plan) => {
+                        plans.push(PlanContent::items(plan_core::PlanId::V1_PLAN, plan.entries));
+                    }
+                    _ => {}
+                },
                 _ => {}
             }
         }
@@ -295,6 +301,20 @@ mod tests {
         .unwrap();
         let err = Script::from_file(&markdown).unwrap_err();
         assert!(err.to_string().contains("items plans only"), "{err}");
+        // One plan written over many lines, as `include_plan!` files are.
+        let pretty = dir.join("pretty.json");
+        std::fs::write(
+            &pretty,
+            "{\n  \"type\": \"items\",\n  \"planId\": \"p\",\n  \"entries\": [\n    {\"content\": \"A\", \"priority\": \"low\", \"status\": \"pending\"}\n  ]\n}\n",
+        )
+        .unwrap();
+        assert_eq!(Script::from_file(&pretty).unwrap().len(), 1);
+        // What is not JSON is an error at its line.
+        let broken = dir.join("broken.ndjson");
+        let first = std::fs::read_to_string(&stream).unwrap();
+        std::fs::write(&broken, format!("{first}\nnot json\n")).unwrap();
+        let err = Script::from_file(&broken).unwrap_err();
+        assert!(err.to_string().contains("broken.ndjson:5:"), "{err}");
         let err = Script::from_file(&dir.join("missing")).unwrap_err();
         assert!(err.to_string().starts_with("cannot read"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
