@@ -1,6 +1,6 @@
 //! The house's rules that the compiler does not keep, read from the source
-//! as text: a folder's `mod.rs` routes down and is never imported back by
-//! the files under it; a function fits in one view (80 lines) or says at
+//! as text: a folder's hub (`mod.rs`, or `a.rs` beside `a/`) only routes
+//! down and is never imported back by the files under it; a function fits in one view (80 lines) or says at
 //! its top why not; acp-plan's root names what docs/design.md says it does;
 //! no files import each other round a circle.
 //!
@@ -132,10 +132,10 @@ fn no_file_imports_its_own_folders_hub_back() {
         let mut files = Vec::new();
         modules(&crate_root, &[], &mut files);
         let all: BTreeSet<Vec<String>> = files.iter().map(|(_, m)| m.clone()).collect();
-        // The folders with a hub (`mod.rs`).
+        // The folders with a hub (`mod.rs`, or `a.rs` beside `a/`).
         let hubs: BTreeSet<Vec<String>> = files
             .iter()
-            .filter(|(p, _)| p.ends_with("mod.rs"))
+            .filter(|(p, _)| is_hub(p))
             .map(|(_, m)| m.clone())
             .collect();
         for (path, module) in &files {
@@ -166,7 +166,7 @@ fn no_file_imports_its_own_folders_hub_back() {
                         }
                         let path = path.strip_prefix(root()).unwrap().display().to_string();
                         back.push(format!(
-                            "{path}:{line}: `{name}` from {}/mod.rs",
+                            "{path}:{line}: `{name}` from {}'s hub",
                             folder.join("/")
                         ));
                     }
@@ -178,6 +178,82 @@ fn no_file_imports_its_own_folders_hub_back() {
         back.is_empty(),
         "a file imports its folder's hub back (move the item to the file it belongs to):\n{}",
         back.join("\n")
+    );
+}
+
+/// Whether `path` is a folder's hub: its `mod.rs`, or `a.rs` beside a
+/// folder `a/` (the other way Rust writes a module with children).
+fn is_hub(path: &Path) -> bool {
+    path.ends_with("mod.rs") || path.with_extension("").is_dir()
+}
+
+/// The lines of a hub's `code` that are more than routing: anything but
+/// `mod` and `use` items (a `use` over many lines whole), attributes,
+/// comments and blank lines.
+fn more_than_routing(code: &str) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
+    let mut in_use = false;
+    for (i, line) in code.lines().enumerate() {
+        let item = line.trim();
+        // Past any visibility: `pub`, `pub(crate)`, `pub(in a::b)`.
+        let bare = match item.strip_prefix("pub") {
+            Some(rest) if rest.starts_with('(') => {
+                rest.split_once(") ").map_or(item, |(_, after)| after)
+            }
+            Some(rest) if rest.starts_with(' ') => rest.trim_start(),
+            _ => item,
+        };
+        if in_use {
+            in_use = !item.ends_with(';');
+            continue;
+        }
+        if bare.starts_with("use ") {
+            in_use = !item.ends_with(';');
+            continue;
+        }
+        let routing = item.is_empty()
+            || item.starts_with("//")
+            || item.starts_with("#[")
+            || (bare.starts_with("mod ") && item.ends_with(';'));
+        if !routing {
+            found.push((i + 1, item.to_owned()));
+        }
+    }
+    found
+}
+
+/// A folder's hub routes: it declares the folder's files and re-exports
+/// what they make; what it would do itself is a file of its own, named for
+/// its job. Crate roots (`lib.rs`, `main.rs`) are the facades, not hubs.
+#[test]
+fn every_hub_only_routes() {
+    let mut holding = Vec::new();
+    for src in SOURCES {
+        let mut files = Vec::new();
+        modules(&root().join(src), &[], &mut files);
+        for (path, _) in files.iter().filter(|(p, _)| is_hub(p)) {
+            let Some(code) = code_of(path) else { continue };
+            if let Some((line, item)) = more_than_routing(&code).first() {
+                let path = path.strip_prefix(root()).unwrap().display();
+                holding.push(format!("{path}:{line}: {item}"));
+            }
+        }
+    }
+    assert!(
+        holding.is_empty(),
+        "a hub holds more than routing (move it to a file named for its job):\n{}",
+        holding.join("\n")
+    );
+}
+
+#[test]
+fn the_hub_check_sees_code_and_not_a_use_over_many_lines() {
+    let routing = "//! A hub.\n\nmod a;\n#[cfg(test)]\npub(in crate::x) mod b;\npub use a::{\n    One,\n    Two,\n};\n";
+    assert!(more_than_routing(routing).is_empty());
+    let holding = format!("{routing}\npub fn run() {{}}\n");
+    assert_eq!(
+        more_than_routing(&holding),
+        [(11, "pub fn run() {}".to_owned())]
     );
 }
 

@@ -7,12 +7,14 @@ use plan_core::fixtures::{ClientProfile, Scenario};
 use plan_core::wire::{ProtocolVersion, Spelling};
 
 use super::*;
+use crate::BoardOptions;
+use crate::check::conformance;
 
 fn parse_line(args: &[&str]) -> Result<Invocation, clap::Error> {
     parse(std::iter::once("acp-plan").chain(args.iter().copied()))
 }
 
-fn board(args: &[&str]) -> board::BoardOptions {
+fn board(args: &[&str]) -> BoardOptions {
     match parse_line(&[&["board"][..], args].concat()) {
         Ok(Invocation::Board(options)) => options,
         other => panic!("{args:?}: {other:?}"),
@@ -61,7 +63,7 @@ fn the_board_reads_a_file_and_starts_a_program_or_a_command() {
     assert!(!set.plan_capability);
     assert_eq!((set.prompt.as_str(), set.timeout.as_secs()), ("hi", 5));
     assert_eq!(set.auth.as_deref(), Some("key"));
-    assert_eq!(board(&[]), board::BoardOptions::default());
+    assert_eq!(board(&[]), BoardOptions::default());
 }
 
 #[test]
@@ -217,7 +219,7 @@ fn fixtures_build_the_scenario_the_flags_say() {
 fn the_help_says_the_defaults_the_options_have() {
     // board and check share `--timeout`: their defaults are one.
     assert_eq!(
-        board::BoardOptions::default().timeout,
+        BoardOptions::default().timeout,
         conformance::CheckAgentOptions::default().timeout
     );
     let mut cmd = command();

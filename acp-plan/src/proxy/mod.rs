@@ -16,44 +16,18 @@
 mod chain;
 mod derived;
 mod lines;
+mod options;
 mod relay;
+mod run;
 mod stdio;
 mod todos;
 
+pub use options::ProxyOptions;
 pub use relay::Relay;
+pub use run::proxy;
 
 #[cfg(test)]
 use lines::relayed;
-
-/// What `acp-plan proxy` is asked.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive] // fields may be added: start from `default()` and set them
-pub struct ProxyOptions {
-    /// The agent's command and its arguments.
-    pub command: Vec<String>,
-    /// Add `clientCapabilities.plan` to a v1 `initialize` that lacks it, so
-    /// the agent sends its richest plan (`--no-plan-opt-in` turns it off).
-    pub plan_opt_in: bool,
-}
-
-impl Default for ProxyOptions {
-    fn default() -> Self {
-        Self {
-            command: Vec::new(),
-            plan_opt_in: true,
-        }
-    }
-}
-
-/// Runs the proxy on this process's standard streams: in front of the
-/// agent its command names (`stdio.rs`), or with none as a link of the
-/// SDK conductor's chain (`chain.rs`); the exit status.
-pub fn proxy(options: &ProxyOptions) -> u8 {
-    match options.command.split_first() {
-        Some((program, args)) => stdio::front(program, args, options.plan_opt_in),
-        None => chain::link(options.plan_opt_in),
-    }
-}
 
 #[cfg(test)]
 mod tests;

@@ -62,8 +62,8 @@ impl SessionNotification {
     /// what the protocol forbids (what `strictness` does not drop).
     pub fn from_params(
         params: &str,
-        strictness: crate::wire::Strictness,
-    ) -> Result<crate::wire::Parsed<Self>, Error> {
+        strictness: crate::codec::strictness::Strictness,
+    ) -> Result<crate::codec::strictness::Parsed<Self>, Error> {
         let mut reading = ReadNotes::new(strictness);
         let value = params_text(params, &mut reading)?;
         Ok(reading.into_parsed(value))

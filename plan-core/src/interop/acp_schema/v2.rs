@@ -9,14 +9,14 @@
 use agent_client_protocol_schema::v2 as acp;
 use serde_json::{Map, Value};
 
-use super::{
+use super::parts::{
     ConversionError, TakePart, convert_all, in_params, our_meta, our_other, our_plan_id, our_text,
     their_meta, their_other, their_text, unknown,
 };
 #[cfg(not(feature = "acp"))]
-use super::{no_file, our_path};
+use super::parts::{no_file, our_path};
 #[cfg(feature = "acp")]
-use super::{no_path, our_uri};
+use super::parts::{no_path, our_uri};
 use crate::codec::Spelling;
 use crate::error::Path;
 use crate::protocol::content::PlanContent;

@@ -1,58 +1,6 @@
-//! Conversions to and from the published `agent-client-protocol-schema`
-//! crate's v1 types and, in [`v2`] (feature `acp-schema-v2`), its protocol
-//! v2 types, for agents and clients built on the official SDK or on the
-//! schema crate alone.
-//!
-//! Conversions map field to field, with no JSON in between (a `_meta` object
-//! and an update that is not about plans are the only JSON values that
-//! cross). Converting an owned value moves each entry's text across;
-//! converting a borrowed one copies it once. Nothing the two
-//! crates both express is lost. What v1 cannot express is an error (the
-//! published crate would otherwise silently skip an entry it cannot read):
-//! `cancelled`, custom priorities and statuses, custom plan types. What our
-//! types forbid and theirs allow (a blank plan id, a relative path, a file
-//! URI that is not a URI) is an error the other way, as our strict reader
-//! reports it.
-//!
-//! # Which schema: the stable one, or the SDK's
-//!
-//! A build holds one 1.x of the schema crate, so these conversions are with
-//! the one your build has:
-//!
-//! | features | schema in the build | plan shapes | refused, never dropped |
-//! |---|---|---|---|
-//! | `acp-schema` | 1.20 or newer (`cargo add agent-client-protocol-schema`) | stable: `items`, `markdown` with its `path` | our pre-stable `file` plan |
-//! | `acp` (turns on `acp-schema`) | the SDK's: 1.15.1 (SDK 5.0), 1.17.0 (SDK 5.2) | pre-stable: `items`, `markdown` without `path`, `file` | a markdown plan's `path` |
-//!
-//! With `acp`, the types are the ones the SDK re-exports
-//! (`agent_client_protocol::v1::schema`, `::v2::schema`): the same types,
-//! one copy. A `path` the SDK's schema cannot hold is a [`ConversionError`]
-//! at `plan.path`; plan-core's own notification, sent through the SDK's
-//! connection as it is, keeps it (see `plan_core::acp`).
-//!
-//! `acp-schema` alone needs 1.20 or newer in your lockfile; if another crate
-//! holds your build at an older 1.x (the SDK pins its own), turn on `acp`
-//! instead.
-//!
-//! ```
-//! # #[cfg(feature = "acp")]
-//! use agent_client_protocol::v1::schema as acp;
-//! # #[cfg(not(feature = "acp"))]
-//! # use agent_client_protocol_schema::v1 as acp;
-//! use plan_core::{SessionUpdate, plan};
-//!
-//! // An agent on the official SDK declares its plan with `plan!`...
-//! let update: SessionUpdate = plan! { id: "p", items: [high pending "Analyze"] }.into();
-//! // ...and hands the SDK its own type.
-//! let sdk_update = acp::SessionUpdate::try_from(&update)?;
-//! assert!(matches!(sdk_update, acp::SessionUpdate::PlanUpdate(_)));
-//! assert_eq!(SessionUpdate::try_from(&sdk_update)?, update);
-//!
-//! let blocked: SessionUpdate = plan! { id: "p", items: [high _blocked "Wait"] }.into();
-//! let err = acp::SessionUpdate::try_from(&blocked).unwrap_err();
-//! assert_eq!(err.to_string(), "at `plan.entries[0].status`: the status `_blocked` has no v1 equivalent");
-//! # Ok::<(), plan_core::acp_schema::ConversionError>(())
-//! ```
+//! The parts both versions' conversions are made of: [`ConversionError`],
+//! and the crossings of text, plan ids, paths, `_meta` and the updates that
+//! are not about plans, each written once for `v1.rs` and `v2.rs`.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -78,7 +26,7 @@ pub struct ConversionError {
 }
 
 impl ConversionError {
-    fn at(path: &Path<'_>, message: impl fmt::Display) -> Self {
+    pub(super) fn at(path: &Path<'_>, message: impl fmt::Display) -> Self {
         Self {
             path: path.render(),
             message: message.to_string(),
@@ -112,7 +60,7 @@ impl From<Error> for ConversionError {
     }
 }
 
-fn their_error(err: &serde_json::Error) -> ConversionError {
+pub(super) fn their_error(err: &serde_json::Error) -> ConversionError {
     ConversionError {
         path: String::new(),
         message: format!("the published crate cannot read it: {err}"),
@@ -121,18 +69,18 @@ fn their_error(err: &serde_json::Error) -> ConversionError {
 
 /// Both crates' `_meta` is an object: ours kept as text, theirs a map.
 /// `null` is absent in theirs.
-fn their_meta(meta: Option<&Meta>) -> Option<Map<String, Value>> {
+pub(super) fn their_meta(meta: Option<&Meta>) -> Option<Map<String, Value>> {
     meta.and_then(Meta::to_object)
 }
 
-fn our_meta(meta: impl TakePart<Option<Map<String, Value>>>) -> Option<Meta> {
+pub(super) fn our_meta(meta: impl TakePart<Option<Map<String, Value>>>) -> Option<Meta> {
     meta.take_part().map(Meta::new)
 }
 
 /// A part of a value, as a conversion takes it: moved out of a value taken
 /// whole, cloned out of a borrowed one. The one difference between the
 /// owned and the borrowed conversions (see `v1.rs`'s `stamp!`).
-trait TakePart<T> {
+pub(super) trait TakePart<T> {
     fn take_part(self) -> T;
 }
 
@@ -150,18 +98,18 @@ impl<T: Clone> TakePart<T> for &T {
 
 /// A text of ours as theirs: moved when it is owned and ours is taken
 /// whole, else copied once.
-fn their_text(text: impl TakePart<Cow<'static, str>>) -> String {
+pub(super) fn their_text(text: impl TakePart<Cow<'static, str>>) -> String {
     text.take_part().into_owned()
 }
 
 /// A text of theirs as ours: moved when theirs is taken whole, else copied
 /// once.
-fn our_text(text: impl TakePart<String>) -> Cow<'static, str> {
+pub(super) fn our_text(text: impl TakePart<String>) -> Cow<'static, str> {
     Cow::Owned(text.take_part())
 }
 
 /// A plan id from theirs (any string) checked as our strict reader checks it.
-fn our_plan_id(id: &str, at: &Path<'_>) -> Result<PlanId, ConversionError> {
+pub(super) fn our_plan_id(id: &str, at: &Path<'_>) -> Result<PlanId, ConversionError> {
     Ok(crate::codec::fields::plan_id(
         id.to_owned(),
         &mut ReadNotes::strict(),
@@ -170,7 +118,7 @@ fn our_plan_id(id: &str, at: &Path<'_>) -> Result<PlanId, ConversionError> {
 }
 
 #[cfg(feature = "acp")]
-fn our_uri(uri: &str, at: &Path<'_>) -> Result<FileUri, ConversionError> {
+pub(super) fn our_uri(uri: &str, at: &Path<'_>) -> Result<FileUri, ConversionError> {
     Ok(crate::codec::fields::file_uri(
         uri.to_owned(),
         &mut ReadNotes::strict(),
@@ -180,20 +128,22 @@ fn our_uri(uri: &str, at: &Path<'_>) -> Result<FileUri, ConversionError> {
 
 /// An update that is not about plans: the one place a JSON value crosses
 /// (such updates are kept whole as JSON on our side).
-fn their_other<T: serde_core::de::DeserializeOwned>(
+pub(super) fn their_other<T: serde_core::de::DeserializeOwned>(
     update: &SessionUpdate,
 ) -> Result<T, ConversionError> {
     serde_json::from_value(update.to_value(Spelling::Acp)).map_err(|e| their_error(&e))
 }
 
-fn our_other<T: serde_core::Serialize>(update: &T) -> Result<SessionUpdate, ConversionError> {
+pub(super) fn our_other<T: serde_core::Serialize>(
+    update: &T,
+) -> Result<SessionUpdate, ConversionError> {
     let value = serde_json::to_value(update).map_err(|e| their_error(&e))?;
     Ok(SessionUpdate::from_value(value)?)
 }
 
 /// Our `file` plan, which the stabilized protocol no longer has.
 #[cfg(not(feature = "acp"))]
-fn no_file(at: &Path<'_>) -> ConversionError {
+pub(super) fn no_file(at: &Path<'_>) -> ConversionError {
     ConversionError::at(
         &at.key(crate::rules::KEY_TYPE),
         "the plan type `file` left the protocol when plans were stabilized \
@@ -203,7 +153,7 @@ fn no_file(at: &Path<'_>) -> ConversionError {
 
 /// A markdown plan's `path`, which the SDK's pre-stable schema cannot hold.
 #[cfg(feature = "acp")]
-fn no_path(at: &Path<'_>) -> ConversionError {
+pub(super) fn no_path(at: &Path<'_>) -> ConversionError {
     ConversionError::at(
         &at.key(crate::rules::KEY_PATH),
         "the SDK's schema (1.17.0 and older) has no markdown `path`; send \
@@ -215,7 +165,7 @@ fn no_path(at: &Path<'_>) -> ConversionError {
 /// A markdown plan's path from theirs (any path), checked as our strict
 /// reader checks it: absolute, and text.
 #[cfg(not(feature = "acp"))]
-fn our_path(
+pub(super) fn our_path(
     path: Option<&std::path::Path>,
     at: &Path<'_>,
 ) -> Result<Option<crate::protocol::id::AbsolutePath>, ConversionError> {
@@ -239,7 +189,7 @@ fn our_path(
 /// place (the standard library's `collect` then reuses it), else reserved
 /// up front (collecting `Result`s into a new list would grow it step by
 /// step).
-fn convert_all<L, U>(
+pub(super) fn convert_all<L, U>(
     items: L,
     at: &Path<'_>,
     convert: impl Fn(L::Item, &Path<'_>) -> Result<U, ConversionError>,
@@ -262,7 +212,7 @@ where
 }
 
 /// A name of theirs that is not one of the known ones of this crate version.
-fn unknown(at: &Path<'_>, what: &str, name: &impl fmt::Debug) -> ConversionError {
+pub(super) fn unknown(at: &Path<'_>, what: &str, name: &impl fmt::Debug) -> ConversionError {
     ConversionError::at(
         at,
         format_args!("the {what} {name:?} is not one plan-core knows"),
@@ -270,60 +220,9 @@ fn unknown(at: &Path<'_>, what: &str, name: &impl fmt::Debug) -> ConversionError
 }
 
 /// The path of the update in a notification, for errors.
-fn in_params<T>(
+pub(super) fn in_params<T>(
     convert: impl FnOnce(&Path<'_>) -> Result<T, ConversionError>,
 ) -> Result<T, ConversionError> {
     let params = Path::Root.key(crate::rules::KEY_PARAMS);
     convert(&params.key(crate::rules::KEY_UPDATE))
-}
-
-// The arms both versions share (`acp_schema/arms.rs`), before the versions.
-#[macro_use]
-mod arms;
-
-// Protocol v1 (`acp_schema/v1.rs`): no feature beyond `acp-schema`.
-mod v1;
-
-// Protocol v2 (`acp_schema/v2.rs`).
-#[cfg(feature = "acp-schema-v2")]
-#[cfg_attr(docsrs, doc(cfg(feature = "acp-schema-v2")))]
-pub mod v2;
-
-#[cfg(test)]
-mod tests {
-    use crate::codec::layout_tests::samples;
-    use crate::protocol::notification::SessionNotification;
-
-    /// Nothing crosses changed: each sample message (every key of the
-    /// layout table) converts to the schema's types and back unchanged, or
-    /// is refused with a `ConversionError`; a field the conversion forgets
-    /// fails here instead of being dropped without a word.
-    #[test]
-    fn every_sample_converts_back_unchanged_or_is_refused() {
-        use agent_client_protocol_schema::v1 as acp;
-        for message in samples() {
-            if let Ok(theirs) = acp::SessionNotification::try_from(&message) {
-                let back = SessionNotification::try_from(&theirs).unwrap();
-                assert_eq!(
-                    back,
-                    message,
-                    "v1: {}",
-                    message.to_json(crate::codec::Spelling::Acp)
-                );
-            }
-            #[cfg(feature = "acp-schema-v2")]
-            {
-                use agent_client_protocol_schema::v2 as acp2;
-                if let Ok(theirs) = acp2::UpdateSessionNotification::try_from(&message) {
-                    let back = SessionNotification::try_from(&theirs).unwrap();
-                    assert_eq!(
-                        back,
-                        message,
-                        "v2: {}",
-                        message.to_json(crate::codec::Spelling::Acp)
-                    );
-                }
-            }
-        }
-    }
 }
