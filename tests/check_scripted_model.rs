@@ -387,7 +387,7 @@ fn real_plan_tools() -> Vec<(String, Value)> {
 #[test]
 fn the_models_calls_of_each_real_agents_plan_tool_are_valid_against_its_schema() {
     use acp_plan::Script;
-    use acp_plan::harness::plan_tool;
+    use acp_plan::harness::find_plan_tool;
     let tools = real_plan_tools();
     let names: Vec<&str> = tools.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(
@@ -410,7 +410,7 @@ fn the_models_calls_of_each_real_agents_plan_tool_are_valid_against_its_schema()
             ),
             (name.clone(), schema.clone()),
         ];
-        let tool = plan_tool::find(offered.iter().map(|(n, s)| (n.as_str(), s)))
+        let tool = find_plan_tool(offered.iter().map(|(n, s)| (n.as_str(), s)))
             .unwrap_or_else(|| panic!("{name} is found as the plan tool"));
         assert_eq!(tool.name(), name);
         for call in 0..script.len() {
@@ -439,7 +439,7 @@ fn the_models_calls_of_each_real_agents_plan_tool_are_valid_against_its_schema()
 #[test]
 fn a_plan_tool_written_any_legal_way_is_found_and_called_validly_against_the_schema_as_offered() {
     use acp_plan::Script;
-    use acp_plan::harness::plan_tool;
+    use acp_plan::harness::find_plan_tool;
     let pydantic: Value =
         serde_json::from_str(include_str!("common/schemas/pydantic-todos.json")).unwrap();
     // The same list behind `allOf`, its status a union of constants, its
@@ -456,7 +456,7 @@ fn a_plan_tool_written_any_legal_way_is_found_and_called_validly_against_the_sch
         ("steps", wrapped, ("mode", "replace")),
     ] {
         let offered = [(name.to_owned(), schema.clone())];
-        let tool = plan_tool::find(offered.iter().map(|(n, s)| (n.as_str(), s)))
+        let tool = find_plan_tool(offered.iter().map(|(n, s)| (n.as_str(), s)))
             .unwrap_or_else(|| panic!("{name} is found as the plan tool"));
         for call in 0..script.len() {
             let (arguments, _) = tool.say(script.todo_write(call).unwrap(), call);

@@ -442,8 +442,8 @@ fn docs_ci_lists_every_rule_check_reports_and_no_other() {
     let mut rules: Vec<&str> = plan_core::agent::Violation::RULES
         .iter()
         .copied()
-        .chain(conformance::rule::ALL)
-        .chain([acp_plan::harness::rule::ACP_SPELLING])
+        .chain(conformance::RULES)
+        .chain([acp_plan::harness::ACP_SPELLING])
         .collect();
     listed.sort_unstable();
     rules.sort_unstable();

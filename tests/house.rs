@@ -722,3 +722,92 @@ fn no_type_name_is_defined_twice_unless_said_why() {
         "NAMED_TWICE lists names defined once: {stale:?}"
     );
 }
+
+/// The types `acp_plan::harness` names only because a value a test holds
+/// carries them (`unnameable_types` wants every reachable type nameable).
+const CARRIED: [&str; 8] = [
+    "Level",
+    "TurnRule",
+    "Finding",
+    "ListToolShape",
+    "PlanTool",
+    "AgentEnv",
+    "Profile",
+    "Wiring",
+];
+
+/// Every file of `dir` (deep) whose name ends `.rs`.
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for path in entries.map(|e| e.unwrap().path()) {
+        let name = path.file_name().unwrap().to_string_lossy();
+        if path.is_dir() && name != "target" && name != "ui" {
+            rust_files(&path, out);
+        } else if name.ends_with(".rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// `acp_plan::harness` exposes what the tests use, item by item: each name
+/// it exports is named by a test, a bench or a fuzz target, or is a type
+/// such a value carries ([`CARRIED`]).
+#[test]
+fn the_harness_exposes_only_what_the_tests_use() {
+    let lib = std::fs::read_to_string(root().join("acp-plan/src/lib.rs")).unwrap();
+    let start = lib.find("pub mod harness {").expect("the harness module");
+    let body = &lib[start..start + lib[start..].find("\n}").unwrap()];
+    let exported: Vec<String> = body
+        .split("pub use ")
+        .skip(1)
+        .flat_map(|item| {
+            let item = &item[..item.find(';').unwrap()];
+            let list = item.rsplit_once("::{").map_or_else(
+                || vec![item.rsplit("::").next().unwrap().to_owned()],
+                |(_, group)| {
+                    group
+                        .trim_end_matches('}')
+                        .split(',')
+                        .map(|s| s.trim().to_owned())
+                        .filter(|s| !s.is_empty())
+                        .collect()
+                },
+            );
+            list.into_iter()
+                .map(|name| name.rsplit(" as ").next().unwrap().trim().to_owned())
+        })
+        .collect();
+    assert!(exported.len() > 10, "read the harness: {exported:?}");
+    let mut users = Vec::new();
+    for dir in ["tests", "bench", "fuzz/fuzz_targets", "examples"] {
+        rust_files(&root().join(dir), &mut users);
+    }
+    let text: String = users
+        .iter()
+        .filter(|p| !p.ends_with("house.rs"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    let is_word = |name: &str| {
+        text.match_indices(name).any(|(at, _)| {
+            let before = text[..at].chars().next_back();
+            let after = text[at + name.len()..].chars().next();
+            let ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+            !ident(before) && !ident(after)
+        })
+    };
+    let unused: Vec<&String> = exported
+        .iter()
+        .filter(|name| !CARRIED.contains(&name.as_str()) && !is_word(name))
+        .collect();
+    assert!(
+        unused.is_empty(),
+        "the harness exports what no test uses: {unused:?}"
+    );
+    let carried_used: Vec<&&str> = CARRIED.iter().filter(|n| is_word(n)).collect();
+    assert!(
+        carried_used.is_empty(),
+        "now used by a test, so not only carried: {carried_used:?}"
+    );
+}

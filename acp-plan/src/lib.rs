@@ -59,16 +59,19 @@ pub use tool::{Tool, ToolOptions, tool};
 /// Not an API: it changes with the tests.
 #[doc(hidden)]
 pub mod harness {
+    // Item by item: each one a test uses, and the types they carry (a
+    // reachable type is nameable: `unnameable_types`).
     pub use crate::board::live::initialize_params;
     pub use crate::board::live::{client as board_agent, drive as board_connected};
-    pub use crate::check::conformance::exit_code;
-    pub use crate::check::conformance::kind_name;
+    pub use crate::check::Finding;
     pub use crate::check::conformance::report::{report_json, report_text};
     pub use crate::check::conformance::turns::{ALL as TURN_RULES, Level, TurnRule};
-    pub use crate::check::conformance::{ClientRun, report_agent, run_kind as check_kind};
+    pub use crate::check::conformance::{
+        ClientRun, exit_code, kind_name, report_agent, run_kind as check_kind,
+    };
     pub use crate::check::files::{FileReport, check_file};
-    pub use crate::check::{Finding, rule};
-    pub use crate::model::plan_tool;
+    pub use crate::check::rule::{ACP_SPELLING, ALL as RULES};
+    pub use crate::model::plan_tool::{ListToolShape, PlanTool, find as find_plan_tool};
     pub use crate::model::point::{AgentEnv, PROFILES, Profile, Wiring, point};
     pub use crate::proxy::Relay;
 }

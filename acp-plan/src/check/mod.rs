@@ -18,7 +18,7 @@ pub(crate) mod files;
 mod finding;
 mod message;
 mod recordings;
-pub mod rule;
+pub(crate) mod rule;
 
 pub use finding::Finding;
 pub use recordings::{CheckFilesOptions, check_files};

@@ -6,29 +6,29 @@
 pub const ACP_SPELLING: &str = "acp-spelling";
 
 /// A line that is not JSON-RPC 2.0, or an envelope that is malformed.
-pub const JSON_RPC: &str = "json-rpc";
+pub(crate) const JSON_RPC: &str = "json-rpc";
 /// A request of the client that the agent never answered.
-pub const UNANSWERED: &str = "unanswered-request";
+pub(crate) const UNANSWERED: &str = "unanswered-request";
 /// A turn that does not end as its version requires, or not in time.
-pub const TURN_END: &str = "turn-end";
+pub(crate) const TURN_END: &str = "turn-end";
 /// An answer to `initialize` with a version the client did not offer
 /// and cannot speak.
-pub const NEGOTIATION: &str = "version-negotiation";
+pub(crate) const NEGOTIATION: &str = "version-negotiation";
 /// A message that no client can read (in a transcript, a `session/update`
 /// with no usable plan; in a file, any plan message).
-pub const UNREADABLE: &str = "unreadable-update";
+pub(crate) const UNREADABLE: &str = "unreadable-update";
 /// Part of a message a lenient client drops without a word (and a strict
 /// one refuses the message for).
-pub const LENIENT_DROPS: &str = "lenient-drops";
+pub(crate) const LENIENT_DROPS: &str = "lenient-drops";
 /// No plan message at all, where plans were expected (`--expect-plans`).
-pub const EXPECT_PLANS: &str = "expect-plans";
+pub(crate) const EXPECT_PLANS: &str = "expect-plans";
 /// With `--scripted-model`: a plan the model made that did not reach
 /// the client whole (a step lost, a status changed, the plan missing).
-pub const MODEL_PLAN: &str = "model-plan";
+pub(crate) const MODEL_PLAN: &str = "model-plan";
 
 /// A client of plan operations left holding a plan that stopped updating
 /// beside a live plan with the same steps (a stale copy on screen).
-pub const STALE_PLAN: &str = "stale-plan";
+pub(crate) const STALE_PLAN: &str = "stale-plan";
 
 /// Every rule of a conversation (beside the version table's rules and
 /// `acp-spelling`), in the order docs/ci.md lists them.

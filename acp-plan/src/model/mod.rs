@@ -29,7 +29,7 @@ pub(crate) mod chat;
 pub(crate) mod gemini;
 pub(crate) mod log;
 pub(crate) mod openai;
-pub mod plan_tool;
+pub(crate) mod plan_tool;
 pub(crate) mod point;
 pub(crate) mod request;
 mod route;

@@ -18,7 +18,7 @@ use super::schema::{enum_words, fill, is_id, is_priority, plain, properties, req
 
 /// Plan tools known by name, in the order they are preferred when a
 /// request offers several (the task tools are found apart: two tools).
-pub const KNOWN: [&str; 5] = [
+pub(crate) const KNOWN: [&str; 5] = [
     TodoWrite::NAME,
     UpdatePlan::NAME,
     "todo_write",
