@@ -98,6 +98,7 @@ enum Fault {
 
 /// A small ACP agent (v1 and v2) that sends one plan through `PlanSender`
 /// per prompt, and then does what `fault` says, written by hand.
+/// Over 80 lines: one loop over the client's lines, each fault an arm of it.
 fn broken_agent(fault: Fault, input: impl BufRead, mut out: impl Write) {
     let mut write = |message: &dyn std::fmt::Display| {
         let _ = writeln!(out, "{message}");

@@ -173,6 +173,7 @@ impl Probe {
 
 /// Hover: each word says what it means in the protocol, as the builders'
 /// words do; a `{ }` part is the user's own code.
+/// Over 80 lines: one table, a word of the DSL and what its hover says.
 fn hovers(probe: &mut Probe) {
     let text = probe.text.clone();
     for (needle, word, says) in [

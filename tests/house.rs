@@ -811,3 +811,48 @@ fn the_harness_exposes_only_what_the_tests_use() {
         "now used by a test, so not only carried: {carried_used:?}"
     );
 }
+
+/// A test's whole text: a test file, or a source file's test module.
+fn test_code(path: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let stem = path.file_stem().unwrap().to_string_lossy();
+    if path.starts_with(root().join("tests")) || stem == "tests" || stem.ends_with("_tests") {
+        return Some(text);
+    }
+    let at = text.find("\n#[cfg(test)]\nmod tests {")?;
+    // Blank lines in place of the code above, so lines keep their numbers.
+    Some("\n".repeat(text[..at].matches('\n').count()) + &text[at..])
+}
+
+/// Test functions fit in one view too, or say at their top why not: a test
+/// that runs on is split along what it holds.
+#[test]
+fn every_test_function_fits_in_one_view_or_says_why() {
+    let mut paths = Vec::new();
+    for dir in ["tests", "plan-core/src", "plan-macros/src", "acp-plan/src"] {
+        rust_files(&root().join(dir), &mut paths);
+    }
+    let mut long = Vec::new();
+    for path in paths {
+        let Some(code) = test_code(&path) else {
+            continue;
+        };
+        let lines: Vec<&str> = code.lines().collect();
+        for (line, name, span) in functions(&code) {
+            let top = &lines[line.saturating_sub(4)..(line + 2).min(lines.len())];
+            let says_why = top
+                .iter()
+                .any(|l| l.to_lowercase().contains("over 80 lines"));
+            if span > ONE_VIEW && !says_why {
+                let path = path.strip_prefix(root()).unwrap().display().to_string();
+                long.push(format!("{path}:{line}: `{name}`, {span} lines"));
+            }
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "split these tests along what they hold, or say at their top why \
+         they are over 80 lines:\n{}",
+        long.join("\n")
+    );
+}

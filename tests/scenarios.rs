@@ -96,6 +96,61 @@ fn one_seed_gives_one_stream_and_seeds_differ() {
     assert_eq!(a, b);
 }
 
+/// What one generated stream shows of the behaviours the scenarios promise.
+fn behaviours(stream: &PlanStream, seen: &mut BTreeSet<&'static str>) {
+    let sessions: BTreeSet<_> = stream
+        .notifications()
+        .iter()
+        .map(|n| n.session_id.clone())
+        .collect();
+    if sessions.len() > 1 {
+        seen.insert("several sessions");
+    }
+    for line in stream.lines() {
+        for (needle, what) in [
+            (r#""type":"items""#, "items plans"),
+            (r#""type":"markdown""#, "markdown plans"),
+            (r#""type":"file""#, "file plans"),
+            (r#""path":"/work/"#, "markdown paths"),
+            (r#""type":"_timeline""#, "custom plans"),
+            (r#""status":"in_progress""#, "steps started"),
+            (r#""status":"completed""#, "steps finished"),
+            (r#""status":"cancelled""#, "steps cancelled"),
+            (r#""status":"_blocked""#, "custom statuses"),
+            (r#""priority":"_stretch""#, "custom priorities"),
+            ("plan_removed", "plans removed"),
+            ("_meta", "_meta"),
+            ("caf\u{e9}", "non-ASCII text"),
+            (r#"\""#, "escaped quotes"),
+        ] {
+            if line.contains(needle) {
+                seen.insert(what);
+            }
+        }
+    }
+    // Several plans live at once in one session.
+    let expected = stream.expected();
+    if expected.sessions().iter().any(|b| b.plans.len() > 1) {
+        seen.insert("several plans at once");
+    }
+    // An items plan whose entry list grew or shrank between updates.
+    let mut sizes = std::collections::HashMap::new();
+    for n in stream.notifications() {
+        if let SessionUpdate::PlanUpdate { plan, .. } = &n.update
+            && let Some(entries) = plan.entries()
+            && let Some(before) =
+                sizes.insert((n.session_id.clone(), plan.id().clone()), entries.len())
+        {
+            if entries.len() > before {
+                seen.insert("entries added mid-run");
+            }
+            if entries.len() < before {
+                seen.insert("entries removed mid-run");
+            }
+        }
+    }
+}
+
 #[test]
 fn the_scripts_do_what_real_agents_do() {
     // Over a few seeds, every behaviour the scenarios promise shows up.
@@ -111,57 +166,7 @@ fn the_scripts_do_what_real_agents_do() {
                 ClientProfile::v1().pre_stable_file(true)
             })
             .generate();
-        let sessions: BTreeSet<_> = stream
-            .notifications()
-            .iter()
-            .map(|n| n.session_id.clone())
-            .collect();
-        if sessions.len() > 1 {
-            seen.insert("several sessions");
-        }
-        for line in stream.lines() {
-            for (needle, what) in [
-                (r#""type":"items""#, "items plans"),
-                (r#""type":"markdown""#, "markdown plans"),
-                (r#""type":"file""#, "file plans"),
-                (r#""path":"/work/"#, "markdown paths"),
-                (r#""type":"_timeline""#, "custom plans"),
-                (r#""status":"in_progress""#, "steps started"),
-                (r#""status":"completed""#, "steps finished"),
-                (r#""status":"cancelled""#, "steps cancelled"),
-                (r#""status":"_blocked""#, "custom statuses"),
-                (r#""priority":"_stretch""#, "custom priorities"),
-                ("plan_removed", "plans removed"),
-                ("_meta", "_meta"),
-                ("caf\u{e9}", "non-ASCII text"),
-                (r#"\""#, "escaped quotes"),
-            ] {
-                if line.contains(needle) {
-                    seen.insert(what);
-                }
-            }
-        }
-        // Several plans live at once in one session.
-        let expected = stream.expected();
-        if expected.sessions().iter().any(|b| b.plans.len() > 1) {
-            seen.insert("several plans at once");
-        }
-        // An items plan whose entry list grew or shrank between updates.
-        let mut sizes = std::collections::HashMap::new();
-        for n in stream.notifications() {
-            if let SessionUpdate::PlanUpdate { plan, .. } = &n.update
-                && let Some(entries) = plan.entries()
-                && let Some(before) =
-                    sizes.insert((n.session_id.clone(), plan.id().clone()), entries.len())
-            {
-                if entries.len() > before {
-                    seen.insert("entries added mid-run");
-                }
-                if entries.len() < before {
-                    seen.insert("entries removed mid-run");
-                }
-            }
-        }
+        behaviours(&stream, &mut seen);
     }
     let all = [
         "several sessions",

@@ -450,6 +450,7 @@ fn modes() -> Vec<(&'static str, plan_core::agent::PlanSender, common::Schema)> 
     ]
 }
 
+// Over 80 lines: the version table itself, a row a mode, a cell a case.
 #[test]
 fn every_cell_of_the_version_table() {
     // One row per mode, one column per case, in the order of `CASES`.
@@ -540,6 +541,7 @@ fn every_cell_of_the_version_table() {
     }
 }
 
+// Over 80 lines: one table of `initialize` requests, each with what it makes.
 #[test]
 fn the_sender_is_built_from_the_initialize_request_of_either_version() {
     use plan_core::{
