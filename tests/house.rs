@@ -856,3 +856,43 @@ fn every_test_function_fits_in_one_view_or_says_why() {
         long.join("\n")
     );
 }
+
+/// Generated code names absolute paths only under `::plan_core::__private`
+/// (what it needs), `::plan_core::dsl` (the words, for the editor) and
+/// `::core`: never a crate the user may not have, nor a name the user's
+/// code could shadow. Read from the macros' source: every `::` path that
+/// starts at `::`.
+#[test]
+fn generated_code_names_only_plan_core_and_core() {
+    const ALLOWED: [&str; 3] = ["::plan_core::__private", "::plan_core::dsl", "::core::"];
+    let mut files = Vec::new();
+    modules(&root().join("plan-macros/src"), &[], &mut files);
+    let mut named = 0;
+    let mut other = Vec::new();
+    for (path, _) in &files {
+        let Some(code) = code_of(path) else { continue };
+        for (n, line) in code.lines().enumerate() {
+            if line.trim_start().starts_with("//") {
+                continue;
+            }
+            for (at, _) in line.match_indices("::") {
+                let before = line[..at].chars().next_back();
+                if before.is_some_and(|c| c.is_alphanumeric() || "_>)]}:".contains(c)) {
+                    continue; // a path's inner `::`, or a turbofish
+                }
+                let rest = &line[at..];
+                named += 1;
+                if !ALLOWED.iter().any(|allowed| rest.starts_with(allowed)) {
+                    let path = path.strip_prefix(root()).unwrap().display();
+                    other.push(format!("{path}:{}: {}", n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(named > 50, "read the macros' paths: {named}");
+    assert!(
+        other.is_empty(),
+        "generated code names a path outside `::plan_core::__private`, `::plan_core::dsl` and `::core`:\n{}",
+        other.join("\n")
+    );
+}
