@@ -271,8 +271,9 @@ impl PlanSender {
         }
     }
 
-    /// `plan` live, in place of the plan of its id.
-    fn keep_live(&mut self, plan: PlanContent) {
+    /// `plan` live, in place of the plan of its id (nothing sent: for a
+    /// plan this client already has as it would be sent).
+    pub(crate) fn keep_live(&mut self, plan: PlanContent) {
         self.live.retain(|p| p.id() != plan.id());
         self.live.push(plan);
     }

@@ -325,8 +325,9 @@ impl ModelPlans {
         if sent {
             self.sender.send_update(out, plan)?;
         } else {
-            // Nothing new for this client; the plan is live all the same.
-            let _ = self.sender.update_if_changed(plan);
+            // Nothing new for this client (worked out once, above); the
+            // plan is live all the same.
+            self.sender.keep_live(plan);
         }
         Ok(Ok(ToolOutcome {
             notification: None,
