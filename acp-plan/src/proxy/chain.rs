@@ -104,8 +104,9 @@ impl Link {
                 let changed = if inner.method() == Some("session/update")
                     && plan_or_tool_call(params.as_bytes())
                 {
-                    let read = SessionNotification::from_params(params, Strictness::Lenient).ok();
-                    self.relay.changed_update(plain.as_bytes(), read)
+                    self.relay.changed_update(plain.as_bytes(), || {
+                        SessionNotification::from_params(params, Strictness::Lenient).ok()
+                    })
                 } else {
                     self.relay.changed_other(plain.as_bytes())
                 };

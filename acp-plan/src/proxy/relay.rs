@@ -190,13 +190,15 @@ impl Relay {
     /// order (the line itself among them where it stays).
     pub fn changed<'l>(&mut self, line: &'l [u8]) -> Option<Vec<Cow<'l, [u8]>>> {
         if plan_or_tool_call(line) {
-            // Read once: the envelope reader splits the line, the
-            // notification's reader reads its params.
-            let read = Line::read_message(line_text(line), Strictness::Lenient)
-                .plan
-                .and_then(Result::ok)
-                .and_then(Parsed::into_notification);
-            return self.changed_update(line, read);
+            // Read once, and only once the client is known: the envelope
+            // reader splits the line, the notification's reader reads its
+            // params.
+            return self.changed_update(line, || {
+                Line::read_message(line_text(line), Strictness::Lenient)
+                    .plan
+                    .and_then(Result::ok)
+                    .and_then(Parsed::into_notification)
+            });
         }
         // An answer has an `id` and no `method` at its top (a `"method"`
         // inside its result does not make it a request).
@@ -210,12 +212,13 @@ impl Relay {
     }
 
     /// A `session/update` of the agent's that may be a plan or a tool call,
-    /// as `line` and as read (`None`: not a notification a reader reads):
-    /// what goes instead of it, as [`changed`](Self::changed) says.
+    /// as `line` and its reading (`read`, called once the client is known;
+    /// `None`: not a notification a reader reads): what goes instead of it,
+    /// as [`changed`](Self::changed) says.
     pub(crate) fn changed_update<'l>(
         &mut self,
         line: &'l [u8],
-        read: Option<Parsed<SessionNotification>>,
+        read: impl FnOnce() -> Option<Parsed<SessionNotification>>,
     ) -> Option<Vec<Cow<'l, [u8]>>> {
         let mut out = Vec::new();
         self.update(line, read, &mut out);
@@ -276,17 +279,19 @@ impl Relay {
             .map(|kind| (kind, offer.capabilities.clone()));
     }
 
-    /// A `session/update` that may be a plan or a tool call, as read.
+    /// A `session/update` that may be a plan or a tool call, read by
+    /// `read` once the client is known.
     fn update<'l>(
         &mut self,
         line: &'l [u8],
-        notification: Option<Parsed<SessionNotification>>,
+        read: impl FnOnce() -> Option<Parsed<SessionNotification>>,
         out: &mut Vec<Cow<'l, [u8]>>,
     ) {
         let Some((kind, capabilities)) = self.client.clone() else {
             out.push(Cow::Borrowed(line));
             return; // no handshake seen: nothing is known of the client
         };
+        let notification = read();
         let Some(Parsed {
             value: notification,
             skipped,
