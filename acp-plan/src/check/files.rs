@@ -24,8 +24,8 @@ use super::rule;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileReport {
     /// The problems, in the order of the file. A message that cannot be
-    /// read is [`rule::UNREADABLE`]; a JSON-RPC envelope that is malformed,
-    /// [`rule::JSON_RPC`].
+    /// read is `unreadable-update`; a JSON-RPC envelope that is malformed,
+    /// `json-rpc`.
     pub findings: Vec<Finding>,
     /// How many plan messages (`plan`, `plan_update`, `plan_removed`, or a
     /// plan alone) were judged; none means nothing was judged.

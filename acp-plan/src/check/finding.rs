@@ -9,8 +9,8 @@ use serde_json::{Value, json};
 /// One problem `check` found, in a file or in an agent's transcript.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
-    /// The rule's name: one of [`Violation::RULES`], [`ACP_SPELLING`](super::rule::ACP_SPELLING), or
-    /// one of the other names in [`rule`](super::rule).
+    /// The rule's name: one of [`Violation::RULES`], `acp-spelling`, or one
+    /// of the conversation's rules (docs/ci.md lists them all).
     pub rule: String,
     /// The line of the file or transcript (1-based; 0: the whole of it).
     pub line: usize,
