@@ -441,6 +441,36 @@ mod tests {
     }
 
     #[test]
+    fn text_that_is_not_json_is_its_problems_and_a_request_is_answered_under_its_own_id() {
+        let agent = [
+            "this is not JSON",
+            r#"{"jsonrpc":"2.0","id":"q-1","method":"fs/read_text_file","params":{"path":"/x"}}"#,
+        ]
+        .join("\n");
+        let mut c = connection(&agent);
+        let Incoming::Line(text) = next(&mut c) else {
+            panic!()
+        };
+        assert!(matches!(text.event, Event::Other));
+        assert!(!text.problems.is_empty());
+        assert_eq!(text.text, "this is not JSON");
+        let Incoming::Line(asked) = next(&mut c) else {
+            panic!()
+        };
+        let Event::Asked { method, answer } = asked.event else {
+            panic!()
+        };
+        assert_eq!(method, "fs/read_text_file");
+        // Not served: an error, under the id as the agent wrote it.
+        assert_eq!(answer["id"], "q-1");
+        assert!(answer["error"]["code"].is_i64(), "{answer}");
+        let sent = String::from_utf8(c.agent_in.clone()).unwrap();
+        assert_eq!(serde_json::from_str::<Value>(sent.trim()).unwrap(), answer);
+        // Nothing more: the deadline is not waited out on a closed output.
+        assert!(matches!(next(&mut c), Incoming::Closed));
+    }
+
+    #[test]
     fn a_handshake_that_broke_gives_no_kind_and_a_v2_offer_answered_v1_is_v1_with_plan() {
         let answer = |version: u64| {
             format!(r#"{{"jsonrpc":"2.0","id":0,"result":{{"protocolVersion":{version}}}}}"#)
