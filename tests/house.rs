@@ -896,3 +896,127 @@ fn generated_code_names_only_plan_core_and_core() {
         other.join("\n")
     );
 }
+
+/// Where acp-plan and the examples call a reader of a line, a message or
+/// an `initialize`, and what each reads: a line's way goes through one of
+/// these once. A new call fails here until it is listed, with what it reads
+/// that no other call on its path has read.
+const READERS: [(&str, &str, usize, &str); 13] = [
+    (
+        "acp-plan/src/process/connection.rs",
+        "Line::read_message(",
+        1,
+        "each agent line of board and check",
+    ),
+    (
+        "acp-plan/src/proxy/relay.rs",
+        "Line::read_message(",
+        1,
+        "a plan or tool-call line, once the client is known",
+    ),
+    (
+        "acp-plan/src/proxy/relay.rs",
+        "Message::read(",
+        2,
+        "a client's request line; else an answer line (exclusive ways)",
+    ),
+    (
+        "acp-plan/src/proxy/relay.rs",
+        "InitializeRequest::from_json(",
+        1,
+        "the params of the client's initialize, split off by the line's read",
+    ),
+    (
+        "acp-plan/src/proxy/chain.rs",
+        "Message::read(",
+        2,
+        "the conductor's line; the agent's message inside its params",
+    ),
+    (
+        "acp-plan/src/proxy/chain.rs",
+        "SessionNotification::from_params(",
+        1,
+        "that message's params, once the relay knows the client",
+    ),
+    (
+        "acp-plan/src/check/files.rs",
+        "Line::read(",
+        1,
+        "each line of a recorded file",
+    ),
+    (
+        "acp-plan/src/check/files.rs",
+        "InitializeRequest::from_json(",
+        1,
+        "the recorded initialize's params, split off by the line's read",
+    ),
+    (
+        "acp-plan/src/check/conformance/client_run.rs",
+        "Line::read_message(",
+        1,
+        "test-only: a run built from lines for the judges' tests",
+    ),
+    (
+        "acp-plan/src/model/script.rs",
+        "Line::read(",
+        1,
+        "each value of a script file, split off by serde_json's stream",
+    ),
+    (
+        "examples/client.rs",
+        "Line::read_message(",
+        1,
+        "each line of the example client",
+    ),
+    (
+        "examples/agent_rpc.rs",
+        "Message::read(",
+        1,
+        "each line of the example agent",
+    ),
+    (
+        "examples/model_agent.rs",
+        "Message::read(",
+        1,
+        "each line of the example agent",
+    ),
+];
+
+#[test]
+fn each_reader_of_a_line_is_called_where_the_list_says_and_no_more() {
+    let readers = [
+        "Line::read_message(",
+        "Line::read(",
+        "Message::read(",
+        "InitializeRequest::from_json(",
+        "SessionNotification::from_params(",
+    ];
+    let mut files = Vec::new();
+    rust_files(&root().join("acp-plan/src"), &mut files);
+    rust_files(&root().join("examples"), &mut files);
+    let mut found = Vec::new();
+    for path in files {
+        let Some(code) = code_of(&path) else { continue };
+        let at = path.strip_prefix(root()).unwrap().display().to_string();
+        for reader in readers {
+            let calls = code
+                .lines()
+                .filter(|l| !l.trim_start().starts_with("//") && l.contains(reader))
+                .count();
+            if calls > 0 {
+                found.push((at.clone(), reader, calls));
+            }
+        }
+    }
+    let listed: Vec<(String, &str, usize)> = READERS
+        .iter()
+        .map(|(file, reader, calls, _)| ((*file).to_owned(), *reader, *calls))
+        .collect();
+    found.sort();
+    let mut listed_sorted = listed.clone();
+    listed_sorted.sort();
+    assert_eq!(
+        found, listed_sorted,
+        "the readers of a line are called elsewhere or more often than READERS says (list each with what it reads)"
+    );
+}
