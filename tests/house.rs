@@ -340,6 +340,25 @@ fn fn_name(line: &str) -> Option<String> {
 /// How many lines a function may span before its top must say why.
 const ONE_VIEW: usize = 80;
 
+/// The functions of `code` (from `path`) over one view that do not say
+/// why at their top (a comment in the lines just above or at it), each as
+/// `path:line: name, span`.
+fn too_long(path: &Path, code: &str) -> Vec<String> {
+    let lines: Vec<&str> = code.lines().collect();
+    let path = path.strip_prefix(root()).unwrap().display().to_string();
+    functions(code)
+        .into_iter()
+        .filter(|&(line, _, span)| {
+            let top = &lines[line.saturating_sub(4)..(line + 2).min(lines.len())];
+            let says_why = top
+                .iter()
+                .any(|l| l.to_lowercase().contains("over 80 lines"));
+            span > ONE_VIEW && !says_why
+        })
+        .map(|(line, name, span)| format!("{path}:{line}: `{name}`, {span} lines"))
+        .collect()
+}
+
 #[test]
 fn every_function_fits_in_one_view_or_says_why() {
     let mut long = Vec::new();
@@ -349,18 +368,7 @@ fn every_function_fits_in_one_view_or_says_why() {
         modules(&root().join(folder), &[], &mut files);
         for (path, _) in files {
             let Some(code) = code_of(&path) else { continue };
-            let lines: Vec<&str> = code.lines().collect();
-            for (line, name, span) in functions(&code) {
-                // The reason is a comment in the lines just above or at its top.
-                let top = &lines[line.saturating_sub(4)..(line + 2).min(lines.len())];
-                let says_why = top
-                    .iter()
-                    .any(|l| l.to_lowercase().contains("over 80 lines"));
-                if span > ONE_VIEW && !says_why {
-                    let path = path.strip_prefix(root()).unwrap().display().to_string();
-                    long.push(format!("{path}:{line}: `{name}`, {span} lines"));
-                }
-            }
+            long.extend(too_long(&path, &code));
         }
     }
     assert!(
@@ -837,17 +845,7 @@ fn every_test_function_fits_in_one_view_or_says_why() {
         let Some(code) = test_code(&path) else {
             continue;
         };
-        let lines: Vec<&str> = code.lines().collect();
-        for (line, name, span) in functions(&code) {
-            let top = &lines[line.saturating_sub(4)..(line + 2).min(lines.len())];
-            let says_why = top
-                .iter()
-                .any(|l| l.to_lowercase().contains("over 80 lines"));
-            if span > ONE_VIEW && !says_why {
-                let path = path.strip_prefix(root()).unwrap().display().to_string();
-                long.push(format!("{path}:{line}: `{name}`, {span} lines"));
-            }
-        }
+        long.extend(too_long(&path, &code));
     }
     assert!(
         long.is_empty(),

@@ -110,7 +110,7 @@ pub fn drive<R: BufRead + Send + 'static, W: Write>(
             ));
         }
         let ended = match from.event {
-            Event::Answer { id, outcome, .. } => client.on_answer(id, outcome)?,
+            Event::Answer { id, outcome } => client.on_answer(id, outcome)?,
             Event::Asked { method, answer } => {
                 said_asked(&method, &answer, err);
                 None

@@ -145,7 +145,7 @@ impl<W: Write> AgentLink<W> {
     ///
     /// # Errors
     /// The agent's input is closed.
-    pub(crate) fn send(&mut self, message: &Value) -> Result<(), String> {
+    fn send(&mut self, message: &Value) -> Result<(), String> {
         let line = message.to_string();
         self.lines += 1;
         let written = writeln!(self.agent_in, "{line}").and_then(|()| self.agent_in.flush());

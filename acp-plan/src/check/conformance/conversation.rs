@@ -72,7 +72,6 @@ impl<W: Write> Conversation<'_, W> {
                         Event::Answer {
                             id: answered,
                             outcome,
-                            ..
                         },
                     ..
                 }) if answered == id => {
