@@ -899,7 +899,7 @@ fn generated_code_names_only_plan_core_and_core() {
 /// an `initialize`, and what each reads: a line's way goes through one of
 /// these once. A new call fails here until it is listed, with what it reads
 /// that no other call on its path has read.
-const READERS: [(&str, &str, usize, &str); 13] = [
+const READERS: [(&str, &str, usize, &str); 14] = [
     (
         "acp-plan/src/process/connection.rs",
         "Line::read_message(",
@@ -923,6 +923,12 @@ const READERS: [(&str, &str, usize, &str); 13] = [
         "InitializeRequest::from_json(",
         1,
         "the params of the client's initialize, split off by the line's read",
+    ),
+    (
+        "acp-plan/src/proxy/relay.rs",
+        "InitializeRequest::opting_in_to_plans(",
+        1,
+        "those params instead, opted in: read, and `plan` written into their text",
     ),
     (
         "acp-plan/src/proxy/chain.rs",
@@ -987,6 +993,7 @@ fn each_reader_of_a_line_is_called_where_the_list_says_and_no_more() {
         "Line::read(",
         "Message::read(",
         "InitializeRequest::from_json(",
+        "InitializeRequest::opting_in_to_plans(",
         "SessionNotification::from_params(",
     ];
     let mut files = Vec::new();

@@ -667,3 +667,105 @@ fn each_violation_names_the_fallback_that_fixes_it() {
     .unwrap();
     assert_eq!(blank.check().unwrap_err()[0].fix(), None);
 }
+
+/// A v1 client without `plan`, as a proxy opts it in: the params come back
+/// with `clientCapabilities.plan` written in and nothing else changed (the
+/// same value as writing it into a parsed copy, and every other byte where
+/// it was); any other client's params go on as they came.
+#[test]
+fn opting_in_writes_plan_into_a_v1_clients_params_and_changes_nothing_else() {
+    use plan_core::agent::InitializeRequest;
+    let opted_in = [
+        (
+            r#"{"protocolVersion":1}"#,
+            r#"{"protocolVersion":1,"clientCapabilities":{"plan":{}}}"#,
+        ),
+        (
+            "{ \"protocolVersion\": 1, \"clientInfo\": {\"name\": \"}\"} }\n",
+            "{ \"protocolVersion\": 1, \"clientInfo\": {\"name\": \"}\"} ,\"clientCapabilities\":{\"plan\":{}}}\n",
+        ),
+        (
+            r#"{"clientCapabilities":null,"protocolVersion":1}"#,
+            r#"{"clientCapabilities":{"plan":{}},"protocolVersion":1}"#,
+        ),
+        (
+            r#"{"protocolVersion":1,"clientCapabilities":{ }}"#,
+            r#"{"protocolVersion":1,"clientCapabilities":{"plan":{}}}"#,
+        ),
+        (
+            r#"{"protocolVersion":1,"clientCapabilities":{ "fs" : {"readTextFile":true} },"x":"}"}"#,
+            r#"{"protocolVersion":1,"clientCapabilities":{ "fs" : {"readTextFile":true} ,"plan":{}},"x":"}"}"#,
+        ),
+        // v2's key read for a v1 offer, but `plan` goes where v1 agents look.
+        (
+            r#"{"protocolVersion":1,"capabilities":{"fs":{}}}"#,
+            r#"{"protocolVersion":1,"capabilities":{"fs":{}},"clientCapabilities":{"plan":{}}}"#,
+        ),
+        // A `plan` read as absent is replaced, never written twice.
+        (
+            r#"{"protocolVersion":1,"clientCapabilities":{"terminal":true,"plan":null}}"#,
+            r#"{"protocolVersion":1,"clientCapabilities":{"terminal":true,"plan":{}}}"#,
+        ),
+    ];
+    for (params, expected) in opted_in {
+        let (offer, written) = InitializeRequest::opting_in_to_plans(params).unwrap();
+        assert_eq!(
+            offer,
+            InitializeRequest::from_json(params).unwrap(),
+            "{params}"
+        );
+        assert!(!offer.capabilities.supports_plan_operations(), "{params}");
+        let written = written.unwrap_or_else(|| panic!("not opted in: {params}"));
+        assert_eq!(written, expected, "{params}");
+        // The same value as writing `plan` into a parsed copy.
+        let mut value: serde_json::Value = serde_json::from_str(params).unwrap();
+        if !value["clientCapabilities"].is_object() {
+            value["clientCapabilities"] = serde_json::json!({});
+        }
+        value["clientCapabilities"]["plan"] = serde_json::json!({});
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&written).unwrap(),
+            value
+        );
+        let read_again = InitializeRequest::from_json(&written).unwrap();
+        assert!(
+            read_again.capabilities.supports_plan_operations(),
+            "{written}"
+        );
+        assert!(read_again.skipped.is_empty(), "{written}");
+    }
+    // Already opted in (either spelling), another version, or a malformed
+    // capability: as it came.
+    for params in [
+        r#"{"protocolVersion":1,"clientCapabilities":{"plan":{}}}"#,
+        r#"{"protocolVersion":1,"clientCapabilities":{"planCapabilities":{}}}"#,
+        r#"{"protocolVersion":2,"clientCapabilities":{}}"#,
+        r#"{"protocolVersion":1,"clientCapabilities":{"plan":42}}"#,
+        r#"{"protocolVersion":1,"clientCapabilities":7}"#,
+    ] {
+        let (offer, written) = InitializeRequest::opting_in_to_plans(params).unwrap();
+        assert_eq!(written, None, "{params}");
+        assert_eq!(
+            offer,
+            InitializeRequest::from_json(params).unwrap(),
+            "{params}"
+        );
+    }
+    // A whole request is not its params; broken text is what from_json says.
+    let whole = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}"#;
+    let err = InitializeRequest::opting_in_to_plans(whole).unwrap_err();
+    assert!(
+        err.to_string().contains("found a whole JSON-RPC message"),
+        "{err}"
+    );
+    for bad in [
+        "{}",
+        "[",
+        r#"{"protocolVersion":1,"#,
+        r#"{"protocolVersion":"1"}"#,
+    ] {
+        let opting = InitializeRequest::opting_in_to_plans(bad).unwrap_err();
+        let reading = InitializeRequest::from_json(bad).unwrap_err();
+        assert_eq!(opting.to_string(), reading.to_string(), "{bad}");
+    }
+}

@@ -155,25 +155,17 @@ impl Relay {
     ) -> Option<String> {
         self.pending.insert(id.to_owned());
         let raw = params.filter(|_| method == "initialize")?;
-        // The params read once, by `initialize`'s own reader (v1's and
-        // v2's capability keys, a malformed capability read as absent).
-        let offer = InitializeRequest::from_json(raw.get()).ok()?;
-        let opt_in = self.opt_in
-            && offer.protocol_version == 1
-            && !offer.capabilities.supports_plan_operations()
-            && offer.skipped.is_empty();
+        // The params read once, by `initialize`'s own reader (v1's and v2's
+        // capability keys, a malformed capability read as absent), which
+        // also writes `plan` in where a v1 client lacks it (opted in): the
+        // one line this changes upstream, once a connection.
+        let (offer, changed) = if self.opt_in {
+            InitializeRequest::opting_in_to_plans(raw.get()).ok()?
+        } else {
+            (InitializeRequest::from_json(raw.get()).ok()?, None)
+        };
         self.initialize = Some((id.to_owned(), offer));
-        if !opt_in {
-            return None;
-        }
-        // The one line this changes upstream, once a connection: its params
-        // as a value, to write `plan` into (an object: the reader read it).
-        let mut params = serde_json::from_str::<Value>(raw.get()).ok()?;
-        if !params["clientCapabilities"].is_object() {
-            params["clientCapabilities"] = json!({});
-        }
-        params["clientCapabilities"]["plan"] = json!({});
-        Some(params.to_string())
+        changed
     }
 
     /// A line from the agent: what goes to the client, in order, into `out`

@@ -15,7 +15,7 @@ use crate::codec::wire_type::WireType;
 use crate::error::{Error, Path};
 use crate::protocol::capabilities::ClientCapabilities;
 use crate::protocol::version::{ClientKind, ProtocolVersion};
-use crate::rules::{KEY_JSONRPC, KEY_PARAMS};
+use crate::rules::{KEY_JSONRPC, KEY_PARAMS, KEY_PLAN};
 
 /// The method of the request.
 const INITIALIZE: &str = "initialize";
@@ -102,49 +102,45 @@ impl InitializeRequest {
     /// another method, or a `protocolVersion` that is missing or not a whole
     /// number.
     pub fn from_json(json: &str) -> Result<Self, Error> {
-        // Read once: the envelope reader splits the text, and the params
-        // (the text itself, or its `params`) go to their visitor.
-        let mut members = Vec::new();
-        let split = envelope::read_keeping(json, Some(&mut members));
-        // Not JSON: what the one reading said (the members read before the
-        // text broke off are no request).
-        let syntax = |e: &&Error| matches!(e.kind(), crate::error::ErrorKind::Syntax { .. });
-        if let Some(broken) = split.problems.iter().find(syntax) {
-            return Err(broken.clone());
-        }
-        let mut reading = ReadNotes::new(Strictness::Lenient);
-        let read = match split.shape {
-            Shape::JsonRpc => {
-                if let Some(problem) = split.problems.into_iter().next() {
-                    return Err(problem);
-                }
-                let method = split.message.as_ref().and_then(Message::method);
-                let at = Path::Root.key(KEY_PARAMS);
-                let params =
-                    initialize_params(method, split.message.as_ref().and_then(Message::params))?;
-                read::run(params.get(), &mut reading, |state, de| {
-                    ParamsSeed { state, at: &at }.deserialize(de)
-                })
-            }
-            // Not an object: what its visitor says of it.
-            _ if !json.trim_start().starts_with('{') => {
-                read::run(json, &mut reading, |state, de| {
-                    ParamsSeed {
-                        state,
-                        at: &Path::Root,
-                    }
-                    .deserialize(de)
-                })
-            }
-            _ => read::from_members(members, &mut reading, None, |state, input| {
-                ParamsSeed {
-                    state,
-                    at: &Path::Root,
-                }
-                .deserialize(input)
-            }),
-        };
-        read.map(|read| read.with(reading))
+        read_text(json, false).map(|(request, _)| request)
+    }
+
+    /// [`from_json`](Self::from_json) for `initialize`'s params alone, read
+    /// once, and, where a v1 client has not opted in to plans, those params
+    /// with `clientCapabilities.plan` written in, every other byte as the
+    /// client wrote it (a `plan` it wrote as `null` is replaced, its
+    /// capabilities' other members kept in their order): what a proxy sends
+    /// on, so that a v1 agent sends it plan updates the proxy can map for
+    /// the client.
+    ///
+    /// The params come back `None` (they go on as they came) when the client
+    /// offered another version, already accepts plans (under either
+    /// spelling), or wrote a malformed capability (see
+    /// [`skipped`](Self::skipped)).
+    ///
+    /// ```
+    /// use plan_core::agent::InitializeRequest;
+    ///
+    /// let params = r#"{"protocolVersion":1, "clientCapabilities":{"fs":{"readTextFile":true}}}"#;
+    /// let (offer, opted_in) = InitializeRequest::opting_in_to_plans(params)?;
+    /// assert!(!offer.capabilities.supports_plan_operations());
+    /// assert_eq!(
+    ///     opted_in.as_deref(),
+    ///     Some(r#"{"protocolVersion":1, "clientCapabilities":{"fs":{"readTextFile":true},"plan":{}}}"#)
+    /// );
+    ///
+    /// let (_, as_it_came) = InitializeRequest::opting_in_to_plans(
+    ///     r#"{"protocolVersion":1,"clientCapabilities":{"plan":{}}}"#,
+    /// )?;
+    /// assert_eq!(as_it_came, None);
+    /// # Ok::<(), plan_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`from_json`](Self::from_json), and a whole JSON-RPC request (its
+    /// params are what this reads).
+    pub fn opting_in_to_plans(params: &str) -> Result<(Self, Option<String>), Error> {
+        read_text(params, true)
     }
 
     /// [`from_json`](Self::from_json) for a parsed value, read where it is.
@@ -170,7 +166,7 @@ impl InitializeRequest {
         let read = read::from_value(value, &mut reading, &at, None, |state, input| {
             input.read(ParamsSeed { state, at: &at })
         })?;
-        Ok(read.with(reading))
+        Ok(read.0.with(reading))
     }
 
     /// The request as read, with what reading dropped.
@@ -178,6 +174,159 @@ impl InitializeRequest {
         self.skipped = reading.into_skipped();
         self
     }
+}
+
+/// The request in `json` (its params, or a whole request unless
+/// `opting_in`), read once: the envelope reader splits the text, and the
+/// params (the text itself, or its `params`) go to their visitor; with
+/// `opting_in`, the params with `plan` written in where a v1 client lacks it.
+fn read_text(json: &str, opting_in: bool) -> Result<(InitializeRequest, Option<String>), Error> {
+    let mut members = Vec::new();
+    let split = envelope::read_keeping(json, Some(&mut members));
+    // Not JSON: what the one reading said (the members read before the
+    // text broke off are no request).
+    let syntax = |e: &&Error| matches!(e.kind(), crate::error::ErrorKind::Syntax { .. });
+    if let Some(broken) = split.problems.iter().find(syntax) {
+        return Err(broken.clone());
+    }
+    let mut reading = ReadNotes::new(Strictness::Lenient);
+    let at = Path::Root;
+    let read = match split.shape {
+        Shape::JsonRpc if opting_in => Err(Path::Root
+            .invalid("expected the params of `initialize`, found a whole JSON-RPC message")),
+        Shape::JsonRpc => {
+            if let Some(problem) = split.problems.into_iter().next() {
+                return Err(problem);
+            }
+            let method = split.message.as_ref().and_then(Message::method);
+            let at = Path::Root.key(KEY_PARAMS);
+            let params =
+                initialize_params(method, split.message.as_ref().and_then(Message::params))?;
+            read::run(params.get(), &mut reading, |state, de| {
+                ParamsSeed { state, at: &at }.deserialize(de)
+            })
+        }
+        // Not an object: what its visitor says of it.
+        _ if !json.trim_start().starts_with('{') => read::run(json, &mut reading, |state, de| {
+            ParamsSeed { state, at: &at }.deserialize(de)
+        }),
+        _ => {
+            let written = Written::of(json, &members);
+            let read = read::from_members(members, &mut reading, None, |state, input| {
+                ParamsSeed { state, at: &at }.deserialize(input)
+            })?;
+            let request = read.0.with(reading);
+            let opt_in = opting_in
+                && request.protocol_version == 1
+                && !request.capabilities.supports_plan_operations()
+                && request.skipped.is_empty();
+            let params = written.filter(|_| opt_in).and_then(|w| w.plan_in(read.1));
+            return Ok((request, params));
+        }
+    };
+    read.map(|(request, _)| (request.with(reading), None))
+}
+
+/// What `clientCapabilities` held, as far as writing `plan` into it goes.
+pub(in crate::codec) enum V1Seen {
+    Absent,
+    /// `null`, or an object with no member.
+    Empty,
+    /// An object with members, `plan` not among them.
+    Members,
+    /// An object with `plan` (read as absent: `null`), to be replaced.
+    WithPlan,
+    /// Not an object: malformed, so no `plan` is written.
+    Other,
+}
+
+impl V1Seen {
+    fn of(value: Option<&Value>) -> Self {
+        match value {
+            None => Self::Absent,
+            Some(Value::Null) => Self::Empty,
+            Some(Value::Object(o)) if o.contains_key(KEY_PLAN) => Self::WithPlan,
+            Some(Value::Object(o)) if o.is_empty() => Self::Empty,
+            Some(Value::Object(_)) => Self::Members,
+            Some(_) => Self::Other,
+        }
+    }
+}
+
+/// The params' text and where its `clientCapabilities` is in it (a member
+/// the envelope reader split off, borrowed from the text).
+struct Written<'a> {
+    params: &'a str,
+    capabilities: Option<std::ops::Range<usize>>,
+}
+
+impl<'a> Written<'a> {
+    fn of(params: &'a str, members: &[envelope::Member<'a>]) -> Option<Self> {
+        let capabilities = match members.iter().rfind(|(key, _)| key == KEY_V1_CAPABILITIES) {
+            // A member's text is a slice of the params' text.
+            Some((_, raw)) => {
+                let start = (raw.get().as_ptr() as usize).checked_sub(params.as_ptr() as usize)?;
+                let end = start + raw.get().len();
+                Some(start..end).filter(|_| end <= params.len())
+            }
+            None => None,
+        };
+        Some(Written {
+            params,
+            capabilities,
+        })
+    }
+
+    /// The params with `clientCapabilities.plan` (`{}`) written in: the one
+    /// member added, or `clientCapabilities` replaced where it was empty or
+    /// held a `plan` read as absent; every other byte as it came.
+    fn plan_in(self, seen: V1Seen) -> Option<String> {
+        const PLAN: &str = r#""plan":{}"#;
+        let text = self.params;
+        let (range, insert) = match (seen, self.capabilities) {
+            (V1Seen::Absent, _) => {
+                // Before the `}` that closes the params (they hold a
+                // `protocolVersion`, so a comma goes first).
+                let close = text.trim_end().len().checked_sub(1)?;
+                (
+                    close..close,
+                    format!(r#","{KEY_V1_CAPABILITIES}":{{{PLAN}}}"#),
+                )
+            }
+            (V1Seen::Empty, Some(range)) => (range, format!("{{{PLAN}}}")),
+            (V1Seen::Members, Some(range)) => {
+                let close = range.end.checked_sub(1)?;
+                (close..close, format!(",{PLAN}"))
+            }
+            (V1Seen::WithPlan, Some(range)) => {
+                let replaced = without_plan(&text[range.clone()])?;
+                (range, replaced)
+            }
+            _ => return None,
+        };
+        let mut out = String::with_capacity(text.len() + insert.len());
+        out.push_str(&text[..range.start]);
+        out.push_str(&insert);
+        out.push_str(&text[range.end..]);
+        Some(out)
+    }
+}
+
+/// A capabilities object whose `plan` was read as absent, written again
+/// with `plan` last as `{}`: the one case that splits the object's text once
+/// more (its members kept as they came, in their order).
+fn without_plan(capabilities: &str) -> Option<String> {
+    let mut members = Vec::new();
+    envelope::read_keeping(capabilities, Some(&mut members));
+    let mut out = String::from("{");
+    for (key, raw) in members.iter().filter(|(key, _)| key != KEY_PLAN) {
+        out.push_str(&serde_json::to_string(key).ok()?);
+        out.push(':');
+        out.push_str(raw.get());
+        out.push(',');
+    }
+    out.push_str(r#""plan":{}}"#);
+    Some(out)
 }
 
 /// The params of a request whose method is `method`: an error unless it is
@@ -208,10 +357,10 @@ object_keys! {
 const KEY_V1_CAPABILITIES: &str = "clientCapabilities";
 const KEY_V2_CAPABILITIES: &str = "capabilities";
 
-seed!(ParamsSeed, InitializeRequest, "an object");
+seed!(ParamsSeed, (InitializeRequest, V1Seen), "an object");
 
 impl<'de> Visitor<'de> for ParamsSeed<'_, '_, '_> {
-    type Value = InitializeRequest;
+    type Value = (InitializeRequest, V1Seen);
     not_an_object!("an object");
 
     /// The version, then the capabilities under the key of that version
@@ -219,7 +368,7 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_, '_> {
     /// object is kept until the version is known, then read by its own
     /// visitor, leniently as the SDKs read them (a malformed one is absent,
     /// and said so).
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<InitializeRequest, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let at = self.at;
         let (mut version, mut v1, mut v2) = (None, None, None);
         let mut seen = KeysRead::default();
@@ -235,6 +384,7 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_, '_> {
             }
         }
         let protocol_version = protocol_version(version, at).map_err(|e| self.state.fail(e))?;
+        let v1_seen = V1Seen::of(v1.as_ref());
         // `clientCapabilities` first, whatever the version offered: a client
         // that offers v2 and also accepts v1 says there what a v1 agent
         // needs to hear (`plan`), and v2's `capabilities` has no plan
@@ -247,11 +397,12 @@ impl<'de> Visitor<'de> for ParamsSeed<'_, '_, '_> {
                 .map_err(|e| self.state.fail(e))?,
             None => ClientCapabilities::default(),
         };
-        Ok(InitializeRequest {
+        let request = InitializeRequest {
             protocol_version,
             capabilities,
             skipped: Vec::new(),
-        })
+        };
+        Ok((request, v1_seen))
     }
 }
 
