@@ -211,7 +211,9 @@ fn read_text(json: &str, opting_in: bool) -> Result<(InitializeRequest, Option<S
             ParamsSeed { state, at: &at }.deserialize(de)
         }),
         _ => {
-            let written = Written::of(json, &members);
+            // Where `clientCapabilities` is, found before the members go to
+            // their visitors (only to write `plan` in).
+            let written = opting_in.then(|| Written::of(json, &members)).flatten();
             let read = read::from_members(members, &mut reading, None, |state, input| {
                 ParamsSeed { state, at: &at }.deserialize(input)
             })?;
@@ -220,7 +222,9 @@ fn read_text(json: &str, opting_in: bool) -> Result<(InitializeRequest, Option<S
                 && request.protocol_version == 1
                 && !request.capabilities.supports_plan_operations()
                 && request.skipped.is_empty();
-            let params = written.filter(|_| opt_in).and_then(|w| w.plan_in(read.1));
+            let params = written
+                .filter(|_| opt_in)
+                .and_then(|written| written.plan_in(read.1));
             return Ok((request, params));
         }
     };
@@ -253,6 +257,9 @@ impl V1Seen {
     }
 }
 
+/// The member a v1 client opts in to plans with.
+const PLAN_OFFERED: &str = r#""plan":{}"#;
+
 /// The params' text and where its `clientCapabilities` is in it (a member
 /// the envelope reader split off, borrowed from the text).
 struct Written<'a> {
@@ -281,7 +288,6 @@ impl<'a> Written<'a> {
     /// member added, or `clientCapabilities` replaced where it was empty or
     /// held a `plan` read as absent; every other byte as it came.
     fn plan_in(self, seen: V1Seen) -> Option<String> {
-        const PLAN: &str = r#""plan":{}"#;
         let text = self.params;
         let (range, insert) = match (seen, self.capabilities) {
             (V1Seen::Absent, _) => {
@@ -290,13 +296,13 @@ impl<'a> Written<'a> {
                 let close = text.trim_end().len().checked_sub(1)?;
                 (
                     close..close,
-                    format!(r#","{KEY_V1_CAPABILITIES}":{{{PLAN}}}"#),
+                    format!(r#","{KEY_V1_CAPABILITIES}":{{{PLAN_OFFERED}}}"#),
                 )
             }
-            (V1Seen::Empty, Some(range)) => (range, format!("{{{PLAN}}}")),
+            (V1Seen::Empty, Some(range)) => (range, format!("{{{PLAN_OFFERED}}}")),
             (V1Seen::Members, Some(range)) => {
                 let close = range.end.checked_sub(1)?;
-                (close..close, format!(",{PLAN}"))
+                (close..close, format!(",{PLAN_OFFERED}"))
             }
             (V1Seen::WithPlan, Some(range)) => {
                 let replaced = without_plan(&text[range.clone()])?;
@@ -325,7 +331,8 @@ fn without_plan(capabilities: &str) -> Option<String> {
         out.push_str(raw.get());
         out.push(',');
     }
-    out.push_str(r#""plan":{}}"#);
+    out.push_str(PLAN_OFFERED);
+    out.push('}');
     Some(out)
 }
 
