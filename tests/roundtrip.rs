@@ -162,6 +162,47 @@ proptest! {
         let _ = plan_core::wire::ClientCapabilities::from_value(value);
     }
 
+    /// A proxy's opt-in (`InitializeRequest::opting_in_to_plans`) on any
+    /// capabilities a client may write, compact or spread over lines: it
+    /// reads them as `from_json` does, writes `plan` in exactly when a v1
+    /// client lacks it and wrote nothing malformed, and what it writes is
+    /// the same value as `plan` written into a parsed copy.
+    #[test]
+    fn opting_in_writes_plan_in_and_nothing_else(
+        capabilities in any_json(),
+        version in 0u64..3,
+        null_plan in any::<bool>(),
+        spread in any::<bool>(),
+    ) {
+        use plan_core::agent::InitializeRequest;
+        let mut capabilities = capabilities;
+        if let (true, Value::Object(members)) = (null_plan, &mut capabilities) {
+            members.insert("plan".to_owned(), Value::Null);
+        }
+        let text = if spread {
+            serde_json::to_string_pretty(&capabilities).unwrap()
+        } else {
+            capabilities.to_string()
+        };
+        let params = format!("{{\"protocolVersion\":{version}, \"clientCapabilities\": {text} }}");
+        let (offer, written) = InitializeRequest::opting_in_to_plans(&params).unwrap();
+        prop_assert_eq!(&offer, &InitializeRequest::from_json(&params).unwrap());
+        let lacks_plan = version == 1
+            && !offer.capabilities.supports_plan_operations()
+            && offer.skipped.is_empty();
+        prop_assert_eq!(written.is_some(), lacks_plan, "{}", params);
+        if let Some(written) = written {
+            let mut value: Value = serde_json::from_str(&params).unwrap();
+            if !value["clientCapabilities"].is_object() {
+                value["clientCapabilities"] = serde_json::json!({});
+            }
+            value["clientCapabilities"]["plan"] = serde_json::json!({});
+            prop_assert_eq!(serde_json::from_str::<Value>(&written).unwrap(), value);
+            let again = InitializeRequest::from_json(&written).unwrap();
+            prop_assert!(again.capabilities.supports_plan_operations(), "{}", written);
+        }
+    }
+
     #[test]
     fn what_a_reader_accepts_it_writes_back_readably(value in any_json()) {
         // Whatever reads, reads back to the same value from what we write.
