@@ -94,6 +94,21 @@ enum Fault {
     Silent,
     /// It refuses `session/new` until `authenticate` with its method `login`.
     NeedsLogin,
+    /// v2: before it answers the prompt, an `idle` that ends earlier work
+    /// (`max_tokens`); then the turn as usual, ending `end_turn`.
+    IdleOfEarlierWork,
+    /// v2: the whole turn, its `idle` included, then the prompt's answer.
+    AnswersAfterIdle,
+}
+
+/// `update` in a `session/update` of the broken family's one session.
+fn raw(update: &Value) -> Value {
+    json!({"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "sess_1", "update": update}})
+}
+
+/// v2's `idle` state update, ending with `stop`.
+fn idle(stop: &str) -> Value {
+    raw(&json!({"sessionUpdate": "state_update", "state": "idle", "stopReason": stop}))
 }
 
 /// A small ACP agent (v1 and v2) that sends one plan through `PlanSender`
@@ -141,41 +156,43 @@ fn broken_agent(fault: Fault, input: impl BufRead, mut out: impl Write) {
                 let init = client.clone().expect("initialize came first");
                 let mut sender = PlanSender::for_client("sess_1", &init, ProtocolVersion::LATEST);
                 let v2 = sender.protocol() == ProtocolVersion::V2;
-                if v2 && fault != Fault::Unanswered {
+                if v2 && fault == Fault::IdleOfEarlierWork {
+                    write(&idle("max_tokens"));
+                }
+                if v2 && !matches!(fault, Fault::Unanswered | Fault::AnswersAfterIdle) {
                     write(&respond(json!({"messageId": "msg_1"})));
                 }
                 let plan = sender.update(
                     plan! { id: "p", items: [high in_progress "Analyze", low pending "Ship"] },
                 );
                 write(&plan.to_json(Spelling::Acp));
-                let raw = |update: Value| json!({"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "sess_1", "update": update}});
                 let items = |status: &str| json!({"type": "items", "planId": "p", "entries": [{"content": "Ship", "priority": "low", "status": status}]});
                 let operations = sender.supports_plan_operations();
                 match fault {
                     Fault::PlanUpdateWithoutOptIn if !operations => {
                         write(&raw(
-                            json!({"sessionUpdate": "plan_update", "plan": items("pending")}),
+                            &json!({"sessionUpdate": "plan_update", "plan": items("pending")}),
                         ));
                     }
                     Fault::CancelledToV1 if !v2 && operations => {
                         write(&raw(
-                            json!({"sessionUpdate": "plan_update", "plan": items("cancelled")}),
+                            &json!({"sessionUpdate": "plan_update", "plan": items("cancelled")}),
                         ));
                     }
                     Fault::CancelledToV1 if !v2 => {
                         let entries =
                             json!([{"content": "Ship", "priority": "low", "status": "cancelled"}]);
-                        write(&raw(json!({"sessionUpdate": "plan", "entries": entries})));
+                        write(&raw(&json!({"sessionUpdate": "plan", "entries": entries})));
                     }
                     Fault::FilePlan if operations => {
                         let file =
                             json!({"type": "file", "planId": "f", "uri": "file:///tmp/PLAN.md"});
-                        write(&raw(json!({"sessionUpdate": "plan_update", "plan": file})));
+                        write(&raw(&json!({"sessionUpdate": "plan_update", "plan": file})));
                     }
                     Fault::RelativePath if operations => {
                         let markdown = json!({"type": "markdown", "planId": "m", "content": "# Plan", "path": "docs/PLAN.md"});
                         write(&raw(
-                            json!({"sessionUpdate": "plan_update", "plan": markdown}),
+                            &json!({"sessionUpdate": "plan_update", "plan": markdown}),
                         ));
                     }
                     Fault::MalformedLine => write(&"this line is not JSON"),
@@ -185,9 +202,10 @@ fn broken_agent(fault: Fault, input: impl BufRead, mut out: impl Write) {
                     continue;
                 }
                 if v2 {
-                    write(&raw(
-                        json!({"sessionUpdate": "state_update", "state": "idle", "stopReason": "end_turn"}),
-                    ));
+                    write(&idle("end_turn"));
+                    if fault == Fault::AnswersAfterIdle {
+                        write(&respond(json!({"messageId": "msg_1"})));
+                    }
                 } else {
                     write(&respond(json!({"stopReason": "end_turn"})));
                 }
@@ -252,6 +270,48 @@ fn each_fault_is_reported_by_its_rule_under_the_kinds_it_reaches_and_nothing_els
                 "every finding says what to do: {finding:?}"
             );
         }
+    }
+}
+
+/// v2: an agent reports its state at any time, so an `idle` before the
+/// prompt's answer may end other work: the turn ends with the idle after
+/// the answer, and with the early one only when none follows (said in a
+/// note). Judged by the stop reason each turn ended with.
+#[test]
+fn a_v2_turn_ends_with_the_idle_after_the_prompts_answer() {
+    for (fault, note) in [
+        (Fault::IdleOfEarlierWork, false),
+        (Fault::AnswersAfterIdle, true),
+    ] {
+        let runs = check_fault(fault);
+        let report = conformance::report_text(&quick(), &runs);
+        assert_eq!(rules(&runs), Vec::<String>::new(), "{fault:?}:\n{report}");
+        for run in &runs {
+            assert_eq!(
+                run.stop_reasons,
+                ["end_turn"],
+                "{fault:?} {:?}:\n{report}",
+                run.kind
+            );
+            let noted = run
+                .notes
+                .iter()
+                .any(|n| n.contains("came before the prompt's answer"));
+            let v2 = run.judged_as == ClientKind::V2;
+            assert_eq!(
+                noted,
+                note && v2,
+                "{fault:?} {:?}: {:?}",
+                run.kind,
+                run.notes
+            );
+        }
+        assert_eq!(
+            runs.iter()
+                .filter(|r| r.judged_as == ClientKind::V2)
+                .count(),
+            1
+        );
     }
 }
 

@@ -156,11 +156,21 @@ struct TurnSoFar {
     v1: bool,
     /// Whether `session/cancel` was sent.
     cancel_sent: bool,
-    /// Whether the `idle` state update came.
-    idle: bool,
     /// What the agent provably read of the cancel.
     known: Cancel,
 }
+
+/// v2: an `idle` state update that came before the prompt's answer, with
+/// what the agent had provably read of a cancel then. Under v2 an agent
+/// may report its state at any time: such an idle may end other work (a
+/// prompt of ours not yet inserted is no turn yet), so it ends this turn
+/// only if no other idle follows the answer, or the prompt is never
+/// answered at all.
+type EarlyIdle = Option<(Option<String>, Cancel)>;
+
+/// How the turn ends on an idle that came before the prompt's answer.
+const EARLY_IDLE: &str =
+    "the `idle` state update (which came before the prompt's answer, and no other followed)";
 
 /// One turn; whether it ended (so another may follow). A cancelled
 /// turn holds the scripted model's answers until the cancel is sent,
@@ -218,7 +228,9 @@ fn run_turn<W: Write>(
     let mut cancel_sent = false;
     let probe = id + PROBE_OFFSET;
     let mut probe_answered = false;
-    let mut idle = None;
+    // v2: whether the prompt was answered (inserted), and an idle before.
+    let mut past_answer = false;
+    let mut early_idle: EarlyIdle = None;
     if cancel && let Some(hold) = c.hold {
         hold(true);
     }
@@ -246,8 +258,7 @@ fn run_turn<W: Write>(
         };
         let event = match next {
             Incoming::Line(line) => line.event,
-            Incoming::Timeout if idle.is_some() => return Ok(true), // the prompt stays unanswered
-            Incoming::Timeout => return timed_out(c, id, v1),
+            Incoming::Timeout => return early_or_timed_out(c, early_idle, id, v1),
             Incoming::Closed => {
                 return Err("the agent exited (closed its output) during the turn".to_owned());
             }
@@ -265,41 +276,63 @@ fn run_turn<W: Write>(
                     id,
                     v1,
                     cancel_sent,
-                    idle: idle.is_some(),
                     known,
                 };
-                if let Some(end) = prompt_answered(c, &turn, result) {
+                if let Some(end) = prompt_answered(c, &turn, result, &mut early_idle) {
                     return end;
                 }
+                past_answer = true;
             }
-            Event::Idle(stop) if !v1 && idle.is_none() => {
+            // v2: the idle after the prompt's answer ends the turn.
+            Event::Idle(stop) if !v1 && past_answer => {
                 ended(c, stop.as_deref(), known, "the `idle` state update");
-                idle = Some(stop);
-                if !c.link.is_pending(id) {
-                    return Ok(true);
-                }
+                return Ok(true);
             }
+            Event::Idle(stop) if !v1 && early_idle.is_none() => early_idle = Some((stop, known)),
             _ => {}
         }
     }
 }
 
+/// No other end of the turn in time: the idle that came before the
+/// prompt's answer ends it if there was one (said in a note), else
+/// [`timed_out`].
+fn early_or_timed_out<W: Write>(
+    c: &mut Conversation<'_, W>,
+    early_idle: EarlyIdle,
+    id: u64,
+    v1: bool,
+) -> Result<bool, String> {
+    let Some((stop, known)) = early_idle else {
+        return timed_out(c, id, v1);
+    };
+    c.run.notes.push(format!(
+        "the turn ended with {EARLY_IDLE}: under v2 the prompt's answer comes first, when the message is inserted"
+    ));
+    ended(c, stop.as_deref(), known, EARLY_IDLE);
+    Ok(true)
+}
+
 /// The prompt's answer: the turn's end (`Some`), or `None` while it
-/// goes on (v2 ends with `idle`).
+/// goes on (v2 ends with the `idle` after it).
 fn prompt_answered<W: Write>(
     c: &mut Conversation<'_, W>,
     turn: &TurnSoFar,
     result: Result<serde_json::Value, serde_json::Value>,
+    early_idle: &mut EarlyIdle,
 ) -> Option<Result<bool, String>> {
     match result {
         // v2: `session/cancel` also cancels a prompt not yet inserted,
-        // answered -32800; the `idle` ends the turn.
+        // answered -32800: no turn of its own began, so an idle that came
+        // already ends it; else the next one does.
         Err(error)
             if !turn.v1
                 && turn.cancel_sent
                 && error["code"].as_i64() == Some(REQUEST_CANCELLED) =>
         {
-            turn.idle.then_some(Ok(true))
+            let (stop, known) = early_idle.take()?;
+            ended(c, stop.as_deref(), known, "the `idle` state update");
+            Some(Ok(true))
         }
         // An agent that cannot work (no key, no model) refuses the
         // prompt: not a protocol fault, but nothing to judge.
@@ -314,8 +347,8 @@ fn prompt_answered<W: Write>(
             ended(c, stop, turn.known, "the prompt's response");
             Some(Ok(true))
         }
-        // v2: the prompt is accepted; the turn ends with `idle`.
-        Ok(_) => turn.idle.then_some(Ok(true)),
+        // v2: the prompt is inserted; the turn ends with the next `idle`.
+        Ok(_) => None,
     }
 }
 
