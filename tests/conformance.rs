@@ -99,6 +99,23 @@ enum Fault {
     IdleOfEarlierWork,
     /// v2: the whole turn, its `idle` included, then the prompt's answer.
     AnswersAfterIdle,
+    /// v2: an `idle` of earlier work, the answer, a plan, and no end.
+    HangsAfterEarlierIdle,
+}
+
+impl Fault {
+    /// v2: whether an `idle` of earlier work comes before the prompt's answer.
+    fn idles_first(self) -> bool {
+        matches!(
+            self,
+            Fault::IdleOfEarlierWork | Fault::HangsAfterEarlierIdle
+        )
+    }
+
+    /// Whether the turn ends at all.
+    fn ends_its_turn(self) -> bool {
+        !matches!(self, Fault::NoTurnEnd | Fault::HangsAfterEarlierIdle)
+    }
 }
 
 /// `update` in a `session/update` of the broken family's one session.
@@ -156,7 +173,7 @@ fn broken_agent(fault: Fault, input: impl BufRead, mut out: impl Write) {
                 let init = client.clone().expect("initialize came first");
                 let mut sender = PlanSender::for_client("sess_1", &init, ProtocolVersion::LATEST);
                 let v2 = sender.protocol() == ProtocolVersion::V2;
-                if v2 && fault == Fault::IdleOfEarlierWork {
+                if v2 && fault.idles_first() {
                     write(&idle("max_tokens"));
                 }
                 if v2 && !matches!(fault, Fault::Unanswered | Fault::AnswersAfterIdle) {
@@ -198,7 +215,7 @@ fn broken_agent(fault: Fault, input: impl BufRead, mut out: impl Write) {
                     Fault::MalformedLine => write(&"this line is not JSON"),
                     _ => {}
                 }
-                if fault == Fault::NoTurnEnd {
+                if !fault.ends_its_turn() {
                     continue;
                 }
                 if v2 {
@@ -313,6 +330,15 @@ fn a_v2_turn_ends_with_the_idle_after_the_prompts_answer() {
             1
         );
     }
+    // An idle of earlier work does not end a turn that went on past the
+    // answer and never ended.
+    let runs = check_fault(Fault::HangsAfterEarlierIdle);
+    let v2: Vec<_> = runs
+        .iter()
+        .filter(|r| r.judged_as == ClientKind::V2)
+        .collect();
+    let found: Vec<_> = v2[0].findings.iter().map(|f| f.rule.clone()).collect();
+    assert_eq!(found, ["turn-end"], "{:?}", v2[0].findings);
 }
 
 #[test]

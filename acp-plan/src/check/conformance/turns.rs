@@ -164,8 +164,8 @@ struct TurnSoFar {
 /// what the agent had provably read of a cancel then. Under v2 an agent
 /// may report its state at any time: such an idle may end other work (a
 /// prompt of ours not yet inserted is no turn yet), so it ends this turn
-/// only if no other idle follows the answer, or the prompt is never
-/// answered at all.
+/// only if nothing follows the answer (no update, no other idle), or the
+/// prompt is never answered at all.
 type EarlyIdle = Option<(Option<String>, Cancel)>;
 
 /// How the turn ends on an idle that came before the prompt's answer.
@@ -231,23 +231,13 @@ fn run_turn<W: Write>(
     // v2: whether the prompt was answered (inserted), and an idle before.
     let mut past_answer = false;
     let mut early_idle: EarlyIdle = None;
+    let mut went_on = false;
     if cancel && let Some(hold) = c.hold {
         hold(true);
     }
     loop {
         let next = c.next(deadline);
-        // Cancelled once the agent is under way: after its first update;
-        // then the request whose answer shows the cancel was read.
-        if cancel
-            && !cancel_sent
-            && matches!(
-                next,
-                Incoming::Line(FromAgent {
-                    event: Event::Update(_),
-                    ..
-                })
-            )
-        {
+        if cancel && !cancel_sent && under_way(&next) {
             send_cancel(c, session, probe)?;
             cancel_sent = true;
         }
@@ -258,7 +248,7 @@ fn run_turn<W: Write>(
         };
         let event = match next {
             Incoming::Line(line) => line.event,
-            Incoming::Timeout => return early_or_timed_out(c, early_idle, id, v1),
+            Incoming::Timeout => return early_or_timed_out(c, early_idle, went_on, id, v1),
             Incoming::Closed => {
                 return Err("the agent exited (closed its output) during the turn".to_owned());
             }
@@ -289,21 +279,37 @@ fn run_turn<W: Write>(
                 return Ok(true);
             }
             Event::Idle(stop) if !v1 && early_idle.is_none() => early_idle = Some((stop, known)),
+            Event::Update(_) if past_answer => went_on = true,
             _ => {}
         }
     }
 }
 
+/// Whether the agent is under way: its first update came. A turn the
+/// client cancels is cancelled then, and the request whose answer shows
+/// the cancel was read follows.
+fn under_way(next: &Incoming) -> bool {
+    matches!(
+        next,
+        Incoming::Line(FromAgent {
+            event: Event::Update(_),
+            ..
+        })
+    )
+}
+
 /// No other end of the turn in time: the idle that came before the
-/// prompt's answer ends it if there was one (said in a note), else
-/// [`timed_out`].
+/// prompt's answer ends it if there was one and nothing came after the
+/// answer (`went_on`: the turn went on past that idle), said in a note;
+/// else [`timed_out`].
 fn early_or_timed_out<W: Write>(
     c: &mut Conversation<'_, W>,
     early_idle: EarlyIdle,
+    went_on: bool,
     id: u64,
     v1: bool,
 ) -> Result<bool, String> {
-    let Some((stop, known)) = early_idle else {
+    let Some((stop, known)) = early_idle.filter(|_| !went_on) else {
         return timed_out(c, id, v1);
     };
     c.run.notes.push(format!(
