@@ -169,8 +169,7 @@ struct TurnSoFar {
 type EarlyIdle = Option<(Option<String>, Cancel)>;
 
 /// How the turn ends on an idle that came before the prompt's answer.
-const EARLY_IDLE: &str =
-    "the `idle` state update (which came before the prompt's answer, and no other followed)";
+const EARLY_IDLE: &str = "the `idle` state update (which came before the prompt's answer, and nothing followed the answer)";
 
 /// One turn; whether it ended (so another may follow). A cancelled
 /// turn holds the scripted model's answers until the cancel is sent,
