@@ -272,7 +272,11 @@ impl<'a> Written<'a> {
         let capabilities = match members.iter().rfind(|(key, _)| key == KEY_V1_CAPABILITIES) {
             // A member's text is a slice of the params' text.
             Some((_, raw)) => {
-                let start = (raw.get().as_ptr() as usize).checked_sub(params.as_ptr() as usize)?;
+                let start = raw
+                    .get()
+                    .as_ptr()
+                    .addr()
+                    .checked_sub(params.as_ptr().addr())?;
                 let end = start + raw.get().len();
                 Some(start..end).filter(|_| end <= params.len())
             }
